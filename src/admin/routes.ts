@@ -1,0 +1,116 @@
+// Admin API (DESIGN "Operator contract"): Bearer $ADMIN_TOKEN; absent token → the routes 404.
+import { Elysia, t } from 'elysia'
+import { eq } from 'drizzle-orm'
+import { timingSafeEqual } from 'node:crypto'
+import { generateApiKey } from '../auth/api-keys.ts'
+import { applyMovement, createUser } from '../billing/accounts.ts'
+import { GatewayError } from '../core/errors.ts'
+import { apiKeys, users } from '../db/schema/index.ts'
+import { consoleError, renderConsoleError } from '../http/console-error.ts'
+import type { InferenceDeps } from '../inference/deps.ts'
+import { base62 } from '../lib/ids.ts'
+import { formatUsd, usdToMicros } from '../lib/money.ts'
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase()
+
+const MAX_ADJUST_USD = 10_000
+
+function tokenMatches(expected: string, header: string | null): boolean {
+  const given = header?.startsWith('Bearer ') ? header.slice(7) : ''
+  const a = Buffer.from(expected)
+  const b = Buffer.from(given)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/** A key for `userId` (used by the admin API and the console). */
+export async function issueKey(
+  deps: Pick<InferenceDeps, 'db'>,
+  input: { userId: string; name?: string; limit?: number | null; rpm?: number | null; expiresAt?: string | null; serviceMode?: string },
+) {
+  const limitMicros = input.limit == null ? null : usdToMicros(input.limit)
+  if (limitMicros === undefined || (limitMicros !== null && limitMicros < 0n)) throw new GatewayError('BAD_REQUEST', 'limit must be a non-negative USD amount with at most 6 decimals.')
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null
+  if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new GatewayError('BAD_REQUEST', 'expiresAt must be an ISO 8601 date-time.')
+  const { secret, hash, prefix } = generateApiKey()
+  const id = `key_${base62(20)}`
+  await deps.db.insert(apiKeys).values({
+    id,
+    userId: input.userId,
+    name: input.name ?? '',
+    keyHash: hash,
+    prefix,
+    limitMicros,
+    rpm: input.rpm ?? null,
+    serviceMode: input.serviceMode ?? 'performance',
+    expiresAt,
+  })
+  return { id, key: secret, prefix }
+}
+
+export function adminRoutes(deps: InferenceDeps) {
+  const token = deps.config.adminToken
+  return new Elysia({ prefix: '/api/admin' })
+    .onError(({ code, error }) => renderConsoleError(code, error))
+    .onBeforeHandle(({ request }) => {
+      if (!token) return consoleError(404, 'NOT_FOUND', 'No such endpoint.')
+      if (!tokenMatches(token, request.headers.get('authorization'))) return consoleError(401, 'UNAUTHORIZED', 'Invalid admin token.')
+    })
+    .post(
+      '/users',
+      async ({ body }) => {
+        const email = normalizeEmail(body.email)
+        const passwordHash = body.password ? await Bun.password.hash(body.password, 'argon2id') : null
+        const [exists] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, email))
+        if (exists) return consoleError(409, 'CONFLICT', 'A user with this email already exists.')
+        return createUser(deps.db, email, passwordHash)
+      },
+      { body: t.Object({ email: t.String({ format: 'email', maxLength: 320 }), password: t.Optional(t.String({ minLength: 8, maxLength: 200 })) }) },
+    )
+    .post(
+      '/users/:id/credits',
+      async ({ params, body, request }) => {
+        const micros = usdToMicros(body.amount)
+        if (micros === undefined || micros === 0n || body.amount > MAX_ADJUST_USD || body.amount < -MAX_ADJUST_USD)
+          return consoleError(400, 'BAD_REQUEST', `amount must be a non-zero USD amount within ±${MAX_ADJUST_USD} with at most 6 decimals.`)
+        const [user] = await deps.db.select({ id: users.id }).from(users).where(eq(users.id, params.id))
+        if (!user) return consoleError(404, 'NOT_FOUND', 'No such user.')
+        const idem = request.headers.get('idempotency-key')
+        const balance = await applyMovement(deps.db, deps.store, {
+          userId: user.id,
+          amountMicros: micros,
+          kind: 'adjustment',
+          method: 'admin',
+          reference: idem ? `admin:${user.id}:${idem}` : `admin:${base62(24)}`,
+          meta: body.note ? { note: body.note } : undefined,
+        })
+        if (balance === undefined) return consoleError(409, 'CONFLICT', 'This Idempotency-Key was already used.')
+        return { balance: Number(formatUsd(balance)) }
+      },
+      { body: t.Object({ amount: t.Number(), note: t.Optional(t.String({ maxLength: 500 })) }) },
+    )
+    .post(
+      '/keys',
+      async ({ body }) => {
+        const [user] = await deps.db.select({ id: users.id }).from(users).where(eq(users.id, body.userId))
+        if (!user) return consoleError(404, 'NOT_FOUND', 'No such user.')
+        const { id, key } = await issueKey(deps, body)
+        return { id, key }
+      },
+      {
+        body: t.Object({
+          userId: t.String(),
+          name: t.Optional(t.String({ maxLength: 100 })),
+          limit: t.Optional(t.Union([t.Number({ minimum: 0 }), t.Null()])),
+          rpm: t.Optional(t.Union([t.Integer({ minimum: 1, maximum: 1_000_000 }), t.Null()])),
+          expiresAt: t.Optional(t.Union([t.String(), t.Null()])),
+          serviceMode: t.Optional(t.String({ minLength: 1, maxLength: 50 })),
+        }),
+      },
+    )
+    .delete('/keys/:id', async ({ params }) => {
+      const [row] = await deps.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, params.id)).returning({ id: apiKeys.id })
+      if (!row) return consoleError(404, 'NOT_FOUND', 'No such key.')
+      deps.auth.invalidate(row.id)
+      return { id: row.id, revoked: true }
+    })
+}

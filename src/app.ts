@@ -1,0 +1,45 @@
+// createApp(deps): composes the features; tests call app.handle(new Request(...)).
+import { Elysia } from 'elysia'
+import { sql } from 'drizzle-orm'
+import { adminRoutes } from './admin/routes.ts'
+import { shapeA, shapeB } from './catalog/models-route.ts'
+import { GatewayError } from './core/errors.ts'
+import { renderConsoleError } from './http/console-error.ts'
+import { authenticate } from './inference/call.ts'
+import { chatCompletions } from './inference/chat.ts'
+import type { InferenceDeps } from './inference/deps.ts'
+import { chatErrorBody } from './protocols/chat/error.ts'
+import { newRequestId } from './lib/ids.ts'
+
+export interface AppState {
+  /** Set once SIGTERM arrives: /readyz answers 503 so the load balancer drains this instance. */
+  draining: boolean
+}
+
+export function createApp(deps: InferenceDeps, state: AppState = { draining: false }) {
+  return new Elysia()
+    .onError(({ code, error }) => renderConsoleError(code, error))
+    .get('/healthz', () => ({ status: 'ok' }))
+    .get('/readyz', async ({ set }) => {
+      const checks = await Promise.allSettled([deps.db.execute(sql`select 1`), deps.store.ping()])
+      const ok = !state.draining && checks.every((c) => c.status === 'fulfilled')
+      set.status = ok ? 200 : 503
+      return { status: ok ? 'ready' : state.draining ? 'draining' : 'unavailable', database: checks[0].status === 'fulfilled', store: checks[1].status === 'fulfilled' }
+    })
+    .post('/v1/chat/completions', ({ request, server }) => chatCompletions(deps, request, () => server?.timeout(request, 0)), { parse: 'none' })
+    .get('/v1/models', async ({ request, query }) => {
+      const requestId = newRequestId('req')
+      try {
+        const principal = await authenticate(deps, request.headers)
+        const models = deps.catalog.list()
+        const body = String(query.shape ?? '').toLowerCase() === 'b' ? shapeB(models, principal.serviceMode, deps.config) : shapeA(models)
+        return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', 'x-request-id': requestId } })
+      } catch (e) {
+        const { status, body } = chatErrorBody(e instanceof GatewayError ? e : new GatewayError('INTERNAL', 'Internal error.'))
+        return new Response(body, { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId } })
+      }
+    })
+    .use(adminRoutes(deps))
+}
+
+export type App = ReturnType<typeof createApp>

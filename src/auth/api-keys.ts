@@ -1,0 +1,76 @@
+// API keys (DESIGN "API keys"): `sk-` + 40 base62 characters, stored as SHA-256 + display prefix.
+// Verified keys are cached in-process for KEY_CACHE_TTL_MS, so a warm request touches Postgres
+// zero times; a revocation therefore takes effect on other instances within that TTL (and at
+// once on the instance that revoked it).
+import { eq } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import { apiKeys } from '../db/schema/index.ts'
+import { base62, sha256Hex } from '../lib/ids.ts'
+import { TtlLru } from '../lib/lru.ts'
+
+export interface KeyPrincipal {
+  keyId: string
+  userId: string
+  limitMicros: bigint | null
+  rpm: number
+  serviceMode: string
+  /** epoch ms, or null */
+  expiresAt: number | null
+}
+
+export function generateApiKey(): { secret: string; hash: string; prefix: string } {
+  const secret = `sk-${base62(40)}`
+  return { secret, hash: sha256Hex(secret), prefix: secret.slice(0, 10) }
+}
+
+/** The key from `Authorization: Bearer` or `x-api-key` (SPEC "Authentication" 1). */
+export function keyFromHeaders(headers: Headers): string | undefined {
+  const auth = headers.get('authorization')
+  if (auth && auth.length > 7 && auth.slice(0, 7).toLowerCase() === 'bearer ') return auth.slice(7).trim()
+  return headers.get('x-api-key')?.trim() || undefined
+}
+
+export class ApiKeyAuth {
+  private readonly cache: TtlLru<string, KeyPrincipal | null>
+
+  constructor(
+    private readonly db: Db,
+    private readonly ttlMs: number,
+    private readonly defaultRpm: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.cache = new TtlLru(50_000, now)
+  }
+
+  /** The principal for a presented secret, or undefined when invalid, revoked or expired. */
+  async verify(secret: string | undefined): Promise<KeyPrincipal | undefined> {
+    if (!secret || !secret.startsWith('sk-') || secret.length > 200) return undefined
+    const hash = sha256Hex(secret)
+    let principal = this.cache.get(hash)
+    if (principal === undefined) {
+      principal = await this.load(hash)
+      if (this.ttlMs > 0) this.cache.set(hash, principal, this.ttlMs)
+    }
+    if (principal === null) return undefined
+    if (principal.expiresAt !== null && principal.expiresAt <= this.now()) return undefined
+    return principal
+  }
+
+  /** Drop a key from this instance's cache at once (revocation, limit change). */
+  invalidate(keyId: string): void {
+    this.cache.deleteWhere((p) => p?.keyId === keyId)
+  }
+
+  private async load(hash: string): Promise<KeyPrincipal | null> {
+    const [row] = await this.db.select().from(apiKeys).where(eq(apiKeys.keyHash, hash)).limit(1)
+    if (!row || row.revokedAt !== null) return null
+    return {
+      keyId: row.id,
+      userId: row.userId,
+      limitMicros: row.limitMicros,
+      rpm: row.rpm ?? this.defaultRpm,
+      serviceMode: row.serviceMode,
+      expiresAt: row.expiresAt?.getTime() ?? null,
+    }
+  }
+}

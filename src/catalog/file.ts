@@ -1,0 +1,92 @@
+// CATALOG_FILE (DESIGN "Operator contract"): its schema, and the idempotent upsert at start.
+import { Type as t, type Static } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import { eq, sql } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import { gateways, modelRoutes, models } from '../db/schema/index.ts'
+import { numberToScaled } from '../lib/money.ts'
+
+const Price = t.Union([t.Number({ minimum: 0 }), t.Null()])
+
+export const CatalogFile = t.Object({
+  gateways: t.Array(
+    t.Object({
+      id: t.String({ minLength: 1 }),
+      protocol: t.Union([t.Literal('openai-chat'), t.Literal('anthropic-messages'), t.Literal('openai-responses')]),
+      baseUrl: t.String({ pattern: '^https?://' }),
+      apiKey: t.Optional(t.String()),
+      timeoutMs: t.Optional(t.Integer({ minimum: 1, maximum: 600_000 })),
+      enabled: t.Optional(t.Boolean()),
+    }),
+  ),
+  models: t.Array(
+    t.Object({
+      id: t.String({ minLength: 1 }),
+      name: t.String({ minLength: 1 }),
+      description: t.Optional(t.String()),
+      provider: t.String({ minLength: 1 }),
+      family: t.Optional(t.String()),
+      contextWindow: t.Integer({ minimum: 1 }),
+      capabilities: t.Array(t.String()),
+      pricing: t.Object({
+        input: Price,
+        output: Price,
+        cacheRead: t.Optional(Price),
+        cacheWrite: t.Optional(Price),
+      }),
+      routes: t.Array(t.Object({ gateway: t.String({ minLength: 1 }), model: t.String({ minLength: 1 }) }), { minItems: 1 }),
+      deprecated: t.Optional(t.Boolean()),
+    }),
+  ),
+})
+export type CatalogFile = Static<typeof CatalogFile>
+
+export class CatalogFileError extends Error {}
+
+/** USD per 1M tokens (JSON number) → nano-USD per 1M tokens, exactly. */
+function price(v: number | null | undefined, where: string): bigint | null {
+  if (v === null || v === undefined) return null
+  const scaled = numberToScaled(v, 9)
+  if (scaled === undefined) throw new CatalogFileError(`${where}: price ${v} has more than 9 decimals`)
+  return scaled
+}
+
+export function parseCatalogFile(json: unknown): CatalogFile {
+  if (!Value.Check(CatalogFile, json)) {
+    const first = Value.Errors(CatalogFile, json).First()
+    throw new CatalogFileError(`catalog: ${first?.path || '/'} ${first?.message ?? 'is invalid'}`)
+  }
+  const ids = new Set(json.gateways.map((g) => g.id))
+  for (const m of json.models)
+    for (const r of m.routes)
+      if (!ids.has(r.gateway)) throw new CatalogFileError(`catalog: model ${m.id} routes to unknown gateway ${r.gateway}`)
+  return json
+}
+
+export async function upsertCatalog(db: Db, file: CatalogFile): Promise<void> {
+  await db.transaction(async (tx) => {
+    for (const g of file.gateways) {
+      const row = { protocol: g.protocol, baseUrl: g.baseUrl.replace(/\/+$/, ''), apiKeyRef: g.apiKey ?? null, timeoutMs: g.timeoutMs ?? 30_000, enabled: g.enabled ?? true, updatedAt: new Date() }
+      await tx.insert(gateways).values({ id: g.id, ...row }).onConflictDoUpdate({ target: gateways.id, set: row })
+    }
+    for (const m of file.models) {
+      const row = {
+        name: m.name,
+        description: m.description ?? '',
+        provider: m.provider,
+        family: m.family ?? '',
+        contextWindow: m.contextWindow,
+        capabilities: m.capabilities,
+        priceInput: price(m.pricing.input, m.id),
+        priceOutput: price(m.pricing.output, m.id),
+        priceCacheRead: price(m.pricing.cacheRead, m.id),
+        priceCacheWrite: price(m.pricing.cacheWrite, m.id),
+        deprecated: m.deprecated ?? false,
+        updatedAt: sql`now()`,
+      }
+      await tx.insert(models).values({ id: m.id, ...row }).onConflictDoUpdate({ target: models.id, set: row })
+      await tx.delete(modelRoutes).where(eq(modelRoutes.modelId, m.id))
+      await tx.insert(modelRoutes).values(m.routes.map((r, position) => ({ modelId: m.id, position, gatewayId: r.gateway, upstreamModel: r.model })))
+    }
+  })
+}

@@ -1,0 +1,59 @@
+// Database factory: Postgres through the `postgres` driver, or PGlite (real Postgres compiled to
+// WASM, in-process) when DATABASE_URL is unset or memory://. Both get the same migrations.
+import { sql } from 'drizzle-orm'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { mkdir } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import * as schema from './schema/index.ts'
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
+
+export interface Database {
+  db: Db
+  kind: 'postgres' | 'pglite'
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle/migrations', import.meta.url))
+
+/** Advisory lock id so that several instances starting together migrate one at a time. */
+const MIGRATION_LOCK = 7_205_117_003
+
+export async function openDatabase(url: string | undefined, dataDir = './data/pglite'): Promise<Database> {
+  if (url === undefined || url.startsWith('memory:') || url.startsWith('file:')) {
+    const { PGlite } = await import('@electric-sql/pglite')
+    const { drizzle } = await import('drizzle-orm/pglite')
+    const { migrate } = await import('drizzle-orm/pglite/migrator')
+    const dir = url?.startsWith('file:') ? url.slice('file:'.length).replace(/^\/\//, '') : dataDir
+    if (!url?.startsWith('memory:')) await mkdir(dir, { recursive: true })
+    const client = url?.startsWith('memory:') ? new PGlite() : new PGlite(dir)
+    const db = drizzle(client, { schema }) as unknown as Db
+    await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER })
+    return {
+      db,
+      kind: 'pglite',
+      ping: async () => void (await client.query('select 1')),
+      close: () => client.close(),
+    }
+  }
+  const postgres = (await import('postgres')).default
+  const { drizzle } = await import('drizzle-orm/postgres-js')
+  const { migrate } = await import('drizzle-orm/postgres-js/migrator')
+  const client = postgres(url, { max: 10, onnotice: () => {} })
+  const db = drizzle(client, { schema }) as unknown as Db
+  const lockConn = postgres(url, { max: 1, onnotice: () => {} })
+  try {
+    await lockConn`select pg_advisory_lock(${MIGRATION_LOCK})`
+    await migrate(drizzle(lockConn), { migrationsFolder: MIGRATIONS_FOLDER })
+    await lockConn`select pg_advisory_unlock(${MIGRATION_LOCK})`
+  } finally {
+    await lockConn.end()
+  }
+  return {
+    db,
+    kind: 'postgres',
+    ping: async () => void (await db.execute(sql`select 1`)),
+    close: () => client.end({ timeout: 5 }),
+  }
+}

@@ -1,0 +1,8 @@
+// `bun run db:migrate`: apply drizzle/migrations to DATABASE_URL (the server also does it at start).
+import { loadConfig } from '../config.ts'
+import { openDatabase } from './client.ts'
+
+const config = loadConfig()
+const database = await openDatabase(config.databaseUrl)
+console.log(`migrations applied (${database.kind})`)
+await database.close()

@@ -1,0 +1,45 @@
+import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
+
+import type { GatewayProtocol } from '../../core/gateway.ts'
+
+export const gateways = pgTable('gateways', {
+  id: text('id').primaryKey(),
+  protocol: text('protocol').$type<GatewayProtocol>().notNull(),
+  baseUrl: text('base_url').notNull(),
+  /** "env:NAME" reference or literal; resolved at start, never logged. */
+  apiKeyRef: text('api_key_ref'),
+  timeoutMs: integer('timeout_ms').notNull().default(30000),
+  enabled: boolean('enabled').notNull().default(true),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/** Prices are nano-USD per 1M tokens (bigint); null means "no price yet". */
+export const models = pgTable('models', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  provider: text('provider').notNull(),
+  family: text('family').notNull().default(''),
+  contextWindow: integer('context_window').notNull(),
+  capabilities: jsonb('capabilities').$type<string[]>().notNull(),
+  priceInput: bigint('price_input', { mode: 'bigint' }),
+  priceOutput: bigint('price_output', { mode: 'bigint' }),
+  priceCacheRead: bigint('price_cache_read', { mode: 'bigint' }),
+  priceCacheWrite: bigint('price_cache_write', { mode: 'bigint' }),
+  deprecated: boolean('deprecated').notNull().default(false),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+export const modelRoutes = pgTable(
+  'model_routes',
+  {
+    modelId: text('model_id')
+      .notNull()
+      .references(() => models.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    gatewayId: text('gateway_id').notNull(),
+    upstreamModel: text('upstream_model').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.modelId, t.position] })],
+)

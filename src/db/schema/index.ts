@@ -1,0 +1,6 @@
+export * from './users.ts'
+export * from './api-keys.ts'
+export * from './ledger.ts'
+export * from './request-logs.ts'
+export * from './catalog.ts'
+export * from './sessions.ts'

@@ -1,0 +1,31 @@
+import { bigint, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { users } from './users.ts'
+
+export type LedgerKind = 'topup' | 'usage' | 'refund' | 'adjustment'
+export type LedgerStatus = 'pending' | 'completed' | 'failed'
+
+/**
+ * Every balance movement (DESIGN "Fixed decisions"). amount_micros is signed: credits positive,
+ * usage negative. `reference` is unique, which makes every writer idempotent: a usage entry's
+ * reference is its request id, a top-up's is the payment session id.
+ */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    kind: text('kind').$type<LedgerKind>().notNull(),
+    status: text('status').$type<LedgerStatus>().notNull(),
+    amountMicros: bigint('amount_micros', { mode: 'bigint' }).notNull(),
+    method: text('method').notNull(),
+    reference: text('reference').notNull().unique(),
+    keyId: text('key_id'),
+    requestId: text('request_id'),
+    meta: jsonb('meta').$type<Record<string, unknown>>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [index('ledger_user_created_idx').on(t.userId, t.createdAt, t.id)],
+)

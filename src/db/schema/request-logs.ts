@@ -1,0 +1,28 @@
+import { sql } from 'drizzle-orm'
+import { bigint, boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+
+/** One row per authenticated gateway call; id is the request id (x-request-id). */
+export const requestLogs = pgTable(
+  'request_logs',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull(),
+    keyId: text('key_id').notNull(),
+    model: text('model').notNull(),
+    gateway: text('gateway'),
+    protocol: text('protocol').notNull(),
+    stream: boolean('stream').notNull(),
+    status: integer('status').notNull(),
+    errorCode: text('error_code'),
+    inputTokens: integer('input_tokens').notNull().default(0),
+    outputTokens: integer('output_tokens').notNull().default(0),
+    cacheReadTokens: integer('cache_read_tokens').notNull().default(0),
+    cacheWriteTokens: integer('cache_write_tokens').notNull().default(0),
+    reasoningTokens: integer('reasoning_tokens').notNull().default(0),
+    costMicros: bigint('cost_micros', { mode: 'bigint' }).notNull().default(sql`0`),
+    usageSource: text('usage_source').notNull(),
+    latencyMs: integer('latency_ms').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('request_logs_user_created_idx').on(t.userId, t.createdAt, t.id), index('request_logs_model_created_idx').on(t.model, t.createdAt)],
+)

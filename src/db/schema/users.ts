@@ -1,0 +1,19 @@
+import { sql } from 'drizzle-orm'
+import { bigint, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+
+export const users = pgTable('users', {
+  id: text('id').primaryKey(),
+  email: text('email').notNull().unique(),
+  passwordHash: text('password_hash'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/** One USD credit account per user. balance_micros always equals the sum of completed ledger entries. */
+export const accounts = pgTable('accounts', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  balanceMicros: bigint('balance_micros', { mode: 'bigint' }).notNull().default(sql`0`),
+  currency: text('currency').notNull().default('USD'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})

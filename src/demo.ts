@@ -1,0 +1,56 @@
+// `bun run demo`: Tollgate on embedded defaults (PGlite under ./data, in-process store) with a
+// local demo upstream, a demo user with credit, a printed API key and a ready curl.
+import { eq } from 'drizzle-orm'
+import { issueKey } from './admin/routes.ts'
+import { applyMovement, createUser } from './billing/accounts.ts'
+import { upsertCatalog } from './catalog/file.ts'
+import { users } from './db/schema/index.ts'
+import { startDemoUpstream } from './demo/upstream.ts'
+import { start } from './index.ts'
+
+const upstream = startDemoUpstream()
+const catalogPath = `${process.env.TMPDIR ?? '/tmp'}/tollgate-demo-catalog-${process.pid}.json`
+await Bun.write(
+  catalogPath,
+  JSON.stringify({
+    gateways: [{ id: 'demo', protocol: 'openai-chat', baseUrl: `http://127.0.0.1:${upstream.port}/v1`, timeoutMs: 10_000 }],
+    models: [
+      {
+        id: 'demo/echo-1',
+        name: 'Echo 1 (demo)',
+        description: 'Echoes your last message; served by the local demo upstream.',
+        provider: 'demo',
+        family: 'echo',
+        contextWindow: 32_000,
+        capabilities: ['text', 'streaming'],
+        pricing: { input: 0.5, output: 1.5 },
+        routes: [{ gateway: 'demo', model: 'echo-1' }],
+      },
+    ],
+  }),
+)
+
+const { runtime, url } = await start({ ...process.env, CATALOG_FILE: catalogPath, PORT: process.env.PORT ?? '8080' })
+const { db, store } = runtime.deps
+const email = 'demo@tollgate.local'
+let [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email))
+if (!user) {
+  user = await createUser(db, email, null)
+  await applyMovement(db, store, { userId: user.id, amountMicros: 10_000_000n, kind: 'adjustment', method: 'demo', reference: `demo:${user.id}` })
+}
+const { key } = await issueKey(runtime.deps, { userId: user.id, name: 'demo' })
+
+console.log(`
+Tollgate is running at ${url} (embedded PGlite + in-process store, demo upstream on :${upstream.port}).
+Demo user ${email} has $10.00 of credit. Demo API key (shown once):
+
+  ${key}
+
+Try it:
+
+  curl -s ${url}/v1/chat/completions \\
+    -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" \\
+    -d '{"model":"demo/echo-1","messages":[{"role":"user","content":"Hello, Tollgate!"}]}'
+
+Stream it: add "stream":true. List models: curl -s ${url}/v1/models -H "Authorization: Bearer ${key}"
+`)

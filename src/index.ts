@@ -1,0 +1,47 @@
+// Entry: loadConfig → runtime → createApp(deps).listen; graceful shutdown on SIGTERM/SIGINT.
+import { createApp, type AppState } from './app.ts'
+import { ConfigError, loadConfig } from './config.ts'
+import { createRuntime } from './runtime.ts'
+
+export async function start(env: Record<string, string | undefined> = process.env) {
+  let config
+  try {
+    config = loadConfig(env)
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(`tollgate: ${e.message}`)
+      process.exit(2)
+    }
+    throw e
+  }
+  const runtime = await createRuntime(config)
+  const state: AppState = { draining: false }
+  const app = createApp(runtime.deps, state).listen({
+    port: config.port,
+    hostname: config.host,
+    maxRequestBodySize: config.maxBodyBytes * 2,
+    idleTimeout: 60,
+  })
+  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${app.server!.port}`
+  runtime.deps.log.info('tollgate listening', { url, database: runtime.database.kind, store: runtime.deps.store.kind })
+
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    state.draining = true
+    runtime.deps.log.info('shutting down', { signal })
+    // Stop accepting; in-flight requests and streams may finish within the grace period.
+    void app.server!.stop(false)
+    const deadline = Date.now() + config.shutdownGraceMs
+    while (runtime.deps.inflight.streams > 0 && Date.now() < deadline) await Bun.sleep(50)
+    if (runtime.deps.inflight.streams > 0) await app.server!.stop(true)
+    await runtime.stop()
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+  return { app, runtime, url }
+}
+
+if (import.meta.main) await start()

@@ -1,0 +1,137 @@
+// The life of one gateway call, shared by every protocol: authenticate, resolve the model,
+// admit (rate window + reservation in one store round trip), and settle exactly once.
+import { keyFromHeaders, type KeyPrincipal } from '../auth/api-keys.ts'
+import { costMicros } from '../billing/pricing.ts'
+import { encodeRecord, type UsageSource } from '../billing/outbox-record.ts'
+import { readAccountMirror } from '../billing/accounts.ts'
+import type { CatalogModel } from '../catalog/catalog.ts'
+import { GatewayError } from '../core/errors.ts'
+import type { Usage } from '../core/usage.ts'
+import { rateHeaders } from '../http/rate-headers.ts'
+import type { RateInfo } from '../store/types.ts'
+import type { InferenceDeps } from './deps.ts'
+
+export async function authenticate(deps: InferenceDeps, headers: Headers): Promise<KeyPrincipal> {
+  const principal = await deps.auth.verify(keyFromHeaders(headers))
+  if (!principal) throw new GatewayError('UNAUTHORIZED', 'Invalid, revoked or expired API key.')
+  return principal
+}
+
+export function resolveModel(deps: InferenceDeps, slug: string): CatalogModel {
+  const found = deps.catalog.lookup(slug)
+  if (found.ok) return found.model
+  if (found.reason === 'unknown') throw new GatewayError('MODEL_NOT_FOUND', `Model '${slug}' does not exist.`, { param: 'model' })
+  throw new GatewayError('MODEL_UNAVAILABLE', `Model '${slug}' is currently unavailable.`, { param: 'model' })
+}
+
+export interface Call {
+  requestId: string
+  protocol: string
+  stream: boolean
+  principal: KeyPrincipal
+  model: CatalogModel
+  estimate: Usage
+  reservedMicros: bigint
+  rate: RateInfo
+  /** performance.now() at receipt */
+  t0: number
+  /** epoch ms at receipt */
+  at: number
+  settled: boolean
+}
+
+/** Rate window + reservation. A rejected request reserves nothing (SPEC "Limits" 5). */
+export async function admit(deps: InferenceDeps, c: Omit<Call, 'reservedMicros' | 'rate' | 'settled'>): Promise<Call> {
+  const reserveMicros = costMicros(c.estimate, c.model.pricing)
+  const input = {
+    userId: c.principal.userId,
+    keyId: c.principal.keyId,
+    rpm: c.principal.rpm,
+    nowMs: deps.now(),
+    reserveMicros,
+    keyLimitMicros: c.principal.limitMicros,
+  }
+  let result = await deps.store.admit(input)
+  if (!result.ok && result.reason === 'cold') {
+    const mirror = await readAccountMirror(deps.db, c.principal.userId, c.principal.keyId)
+    await deps.store.loadAccount(c.principal.userId, c.principal.keyId, mirror.balance, mirror.keySpent)
+    result = await deps.store.admit(input)
+  }
+  if (result.ok) return { ...c, reservedMicros: reserveMicros, rate: result.rate, settled: false }
+  if (result.reason === 'cold') throw new GatewayError('INTERNAL', 'The account could not be loaded; try again.')
+  const headers = rateHeaders(result.rate, result.reason === 'rate')
+  if (result.reason === 'rate')
+    throw new GatewayError('RATE_LIMITED', `Rate limit of ${result.rate.limit} requests per minute exceeded for this API key.`, { headers })
+  if (result.reason === 'balance')
+    throw new GatewayError('PAYMENT_REQUIRED', 'Insufficient account balance for this request; top up your credit.', { headers })
+  throw new GatewayError('PAYMENT_REQUIRED', "This API key's spend limit would be exceeded by this request.", { headers })
+}
+
+export interface Outcome {
+  status: number
+  errorCode: string | null
+  gateway: string | null
+  usage: Usage
+  usageSource: UsageSource
+}
+
+/**
+ * Settles once: cost from `usage`, reservation released, record appended — in one store round
+ * trip, not awaited by the client (tracked for shutdown). Returns the cost in micro-USD.
+ */
+export function settle(deps: InferenceDeps, call: Call, o: Outcome): bigint {
+  if (call.settled) return 0n
+  call.settled = true
+  const cost = costMicros(o.usage, call.model.pricing)
+  const record = encodeRecord({
+    v: 1,
+    requestId: call.requestId,
+    userId: call.principal.userId,
+    keyId: call.principal.keyId,
+    model: call.model.id,
+    gateway: o.gateway,
+    protocol: call.protocol,
+    stream: call.stream,
+    status: o.status,
+    errorCode: o.errorCode,
+    usage: o.usage,
+    cost: cost.toString(),
+    usageSource: o.usageSource,
+    latencyMs: performance.now() - call.t0,
+    at: call.at,
+  })
+  const p = deps.store
+    .settle({ userId: call.principal.userId, keyId: call.principal.keyId, reservedMicros: call.reservedMicros, costMicros: cost, record })
+    .catch((err) => deps.log.error('settlement failed', { requestId: call.requestId, cost: cost.toString(), err: String(err) }))
+  deps.inflight.track(p)
+  return cost
+}
+
+/** A call that failed before any upstream answer: nothing billed, reservation released. */
+export function settleFailure(deps: InferenceDeps, call: Call, err: GatewayError, gateway: string | null): void {
+  settle(deps, call, { status: err.status, errorCode: err.code, gateway, usage: ZERO, usageSource: 'none' })
+}
+
+const ZERO: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }
+
+/** A call refused after authentication (validation, model, 402, 429) still gets its log row. */
+export function logRejected(deps: InferenceDeps, r: { requestId: string; principal: KeyPrincipal; model: string; protocol: string; stream: boolean; t0: number; at: number }, err: GatewayError): void {
+  const record = encodeRecord({
+    v: 1,
+    requestId: r.requestId,
+    userId: r.principal.userId,
+    keyId: r.principal.keyId,
+    model: r.model.slice(0, 200),
+    gateway: null,
+    protocol: r.protocol,
+    stream: r.stream,
+    status: err.status,
+    errorCode: err.code,
+    usage: ZERO,
+    cost: '0',
+    usageSource: 'none',
+    latencyMs: performance.now() - r.t0,
+    at: r.at,
+  })
+  deps.inflight.track(deps.store.appendOutbox(r.principal.userId, record).catch((e) => deps.log.error('log append failed', { requestId: r.requestId, err: String(e) })))
+}

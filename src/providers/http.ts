@@ -1,0 +1,37 @@
+// One upstream HTTP call with the failover contract: before the first byte, a 5xx, 429, an
+// auth/not-found answer from the gateway, a timeout or a connection failure is retryable on the
+// next gateway; a 400/413/422 means the request itself was refused and is not.
+// Upstream bodies and hosts go to `cause` (logged), never to the message.
+import { GatewayError } from '../core/errors.ts'
+import type { Gateway } from '../core/gateway.ts'
+
+export interface UpstreamCall {
+  response: Response
+  /** Aborts the upstream request (client gone, idle timeout). */
+  abort: () => void
+}
+
+const RETRYABLE_4XX = new Set([401, 403, 404, 408, 409, 429])
+
+export async function upstreamFetch(gw: Gateway, path: string, headers: Record<string, string>, body: string): Promise<UpstreamCall> {
+  const controller = new AbortController()
+  const timer = setTimeout(() => controller.abort(new Error('timeout')), gw.timeoutMs)
+  let response: Response
+  try {
+    response = await fetch(gw.baseUrl + path, { method: 'POST', headers, body, signal: controller.signal })
+  } catch (cause) {
+    clearTimeout(timer)
+    const timedOut = controller.signal.aborted
+    throw new GatewayError(timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR', timedOut ? 'The upstream model timed out.' : 'The upstream model could not be reached.', {
+      cause: { gateway: gw.id, error: String(cause) },
+      retryable: true,
+    })
+  }
+  clearTimeout(timer)
+  if (response.ok) return { response, abort: () => controller.abort(new Error('aborted')) }
+  const text = await response.text().catch(() => '')
+  const cause = { gateway: gw.id, status: response.status, body: text.slice(0, 2000) }
+  if (response.status >= 500 || RETRYABLE_4XX.has(response.status))
+    throw new GatewayError('UPSTREAM_ERROR', 'The upstream model failed.', { cause, retryable: true })
+  throw new GatewayError('UPSTREAM_REJECTED', `The model rejected the request parameters (status ${response.status}).`, { cause })
+}

@@ -1,0 +1,70 @@
+// Builds the process's dependencies from config: database (+ migrations), store, catalog
+// (CATALOG_FILE upsert), key auth, ledger writer. Clients are created here, never at import.
+import { ApiKeyAuth } from './auth/api-keys.ts'
+import { LedgerWriter } from './billing/ledger-writer.ts'
+import { Catalog } from './catalog/catalog.ts'
+import { parseCatalogFile, upsertCatalog } from './catalog/file.ts'
+import type { Config } from './config.ts'
+import type { GatewayProtocol } from './core/gateway.ts'
+import { openDatabase, type Database } from './db/client.ts'
+import { InFlight, type InferenceDeps } from './inference/deps.ts'
+import { createLogger, type Logger } from './lib/log.ts'
+import { createMemoryStore } from './store/memory.ts'
+import { createRedisStore } from './store/redis.ts'
+import type { KeySpace } from './store/keys.ts'
+
+/** Upstream protocols this build can serve a chat request through. */
+export const SERVED_PROTOCOLS: ReadonlySet<GatewayProtocol> = new Set(['openai-chat'])
+
+export interface Runtime {
+  deps: InferenceDeps
+  database: Database
+  writer: LedgerWriter
+  stop(): Promise<void>
+}
+
+export interface RuntimeOptions {
+  log?: Logger
+  keySpace?: KeySpace
+  /** Catalog snapshot refresh interval; 0 disables (tests refresh explicitly). */
+  catalogRefreshMs?: number
+  dataDir?: string
+}
+
+export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
+  const log = opts.log ?? createLogger(config.logLevel)
+  const database = await openDatabase(config.databaseUrl, opts.dataDir)
+  const store = config.redisUrl ? await createRedisStore(config.redisUrl, opts.keySpace) : createMemoryStore()
+  if (config.catalogFile) {
+    const file = parseCatalogFile(await Bun.file(config.catalogFile).json())
+    await upsertCatalog(database.db, file)
+  }
+  const catalog = new Catalog(database.db, config.secret, SERVED_PROTOCOLS)
+  await catalog.refresh()
+  const refreshMs = opts.catalogRefreshMs ?? 10_000
+  const refresher = refreshMs > 0 ? setInterval(() => catalog.refresh().catch((e) => log.error('catalog refresh failed', { err: String(e) })), refreshMs) : undefined
+  const deps: InferenceDeps = {
+    db: database.db,
+    store,
+    catalog,
+    auth: new ApiKeyAuth(database.db, config.keyCacheTtlMs, config.defaultRpm),
+    config,
+    log,
+    inflight: new InFlight(),
+    now: Date.now,
+  }
+  const writer = new LedgerWriter({ db: database.db, store, log, batch: config.settleBatch, blockMs: 1_000 })
+  writer.start()
+  return {
+    deps,
+    database,
+    writer,
+    async stop() {
+      if (refresher) clearInterval(refresher)
+      await deps.inflight.settled()
+      await writer.stop()
+      await store.close()
+      await database.close()
+    },
+  }
+}

@@ -1,0 +1,11 @@
+// Key layout. Every key of one account carries the same hash tag {s<n>}, so each Lua script
+// touches one hash slot (Redis Cluster safe) and the outbox of that shard sits beside it.
+
+export interface KeySpace {
+  prefix: string
+  shards: number
+}
+
+export const accountKey = (ks: KeySpace, shard: number, userId: string) => `${ks.prefix}{s${shard}}:acct:${userId}`
+export const windowKey = (ks: KeySpace, shard: number, keyId: string, window: number) => `${ks.prefix}{s${shard}}:rl:${keyId}:${window}`
+export const outboxKey = (ks: KeySpace, shard: number) => `${ks.prefix}{s${shard}}:outbox`

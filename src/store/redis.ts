@@ -1,0 +1,126 @@
+// Store on Redis: each hot-path operation is one EVALSHA of a versioned script in ./lua.
+import Redis from 'ioredis'
+import { accountKey, outboxKey, windowKey, type KeySpace } from './keys.ts'
+import { WINDOW_MS, shardOf, windowOf, type AccountState, type AdmitInput, type AdmitResult, type OutboxEntry, type SettleInput, type Store } from './types.ts'
+
+const script = (name: string) => Bun.file(new URL(`./lua/${name}.lua`, import.meta.url)).text()
+
+const GROUP = 'ledger-writers'
+
+type Scripted = Redis & {
+  tgAdmit(k1: string, k2: string, keyId: string, rpm: number, reserve: string, limit: string, ttl: number): Promise<[number, number]>
+  tgSettle(k1: string, k2: string, keyId: string, reserved: string, cost: string, record: string): Promise<number>
+  tgLoad(k1: string, keyId: string, balance: string, spent: string): Promise<number>
+  tgAdjust(k1: string, delta: string): Promise<number>
+}
+
+type StreamReply = [key: string, items: [id: string, fields: string[]][]][] | null
+
+export async function createRedisStore(url: string, keySpace: KeySpace = { prefix: 'tg:', shards: 16 }): Promise<Store> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true }) as Scripted
+  // Blocking reads get their own connection so they never hold up the hot path's commands.
+  const reader = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null })
+  await Promise.all([redis.connect(), reader.connect()])
+  redis.defineCommand('tgAdmit', { numberOfKeys: 2, lua: await script('admit') })
+  redis.defineCommand('tgSettle', { numberOfKeys: 2, lua: await script('settle') })
+  redis.defineCommand('tgLoad', { numberOfKeys: 1, lua: await script('load') })
+  redis.defineCommand('tgAdjust', { numberOfKeys: 1, lua: await script('adjust') })
+
+  const outboxes = Array.from({ length: keySpace.shards }, (_, s) => outboxKey(keySpace, s))
+  for (const key of outboxes) {
+    await redis.xgroup('CREATE', key, GROUP, '0', 'MKSTREAM').catch((e: Error) => {
+      if (!String(e.message).includes('BUSYGROUP')) throw e
+    })
+  }
+  const shardOfKey = new Map(outboxes.map((k, i) => [k, i]))
+  const acct = (userId: string) => accountKey(keySpace, shardOf(userId, keySpace.shards), userId)
+
+  const toEntries = (reply: StreamReply): OutboxEntry[] => {
+    const out: OutboxEntry[] = []
+    for (const [key, items] of reply ?? []) {
+      const shard = shardOfKey.get(key)!
+      for (const [id, fields] of items) if (fields) out.push({ id, shard, record: fields[1] ?? '' })
+    }
+    return out
+  }
+
+  return {
+    kind: 'redis',
+    async admit(input: AdmitInput): Promise<AdmitResult> {
+      const shard = shardOf(input.userId, keySpace.shards)
+      const { index, resetMs } = windowOf(input.nowMs)
+      const [status, count] = await redis.tgAdmit(
+        accountKey(keySpace, shard, input.userId),
+        windowKey(keySpace, shard, input.keyId, index),
+        input.keyId,
+        input.rpm,
+        input.reserveMicros.toString(),
+        (input.keyLimitMicros ?? -1n).toString(),
+        WINDOW_MS + 1_000,
+      )
+      const rate = { limit: input.rpm, remaining: Math.max(0, input.rpm - count), resetMs }
+      if (status === 1) return { ok: true, rate }
+      if (status === 0) return { ok: false, reason: 'rate', rate: { ...rate, remaining: 0 } }
+      if (status === -1) return { ok: false, reason: 'cold' }
+      return { ok: false, reason: status === -2 ? 'balance' : 'key_limit', rate }
+    },
+    async loadAccount(userId, keyId, balanceMicros, keySpentMicros) {
+      await redis.tgLoad(acct(userId), keyId, balanceMicros.toString(), keySpentMicros.toString())
+    },
+    async settle(input: SettleInput) {
+      const shard = shardOf(input.userId, keySpace.shards)
+      await redis.tgSettle(
+        accountKey(keySpace, shard, input.userId),
+        outboxKey(keySpace, shard),
+        input.keyId,
+        input.reservedMicros.toString(),
+        input.costMicros.toString(),
+        input.record,
+      )
+    },
+    async appendOutbox(userId, record) {
+      await redis.xadd(outboxKey(keySpace, shardOf(userId, keySpace.shards)), '*', 'r', record)
+    },
+    async adjustBalance(userId, deltaMicros) {
+      await redis.tgAdjust(acct(userId), deltaMicros.toString())
+    },
+    async account(userId): Promise<AccountState | undefined> {
+      const [balance, reserved] = await redis.hmget(acct(userId), 'balance', 'reserved')
+      if (balance == null) return undefined
+      return { balanceMicros: BigInt(balance), reservedMicros: BigInt(reserved ?? '0') }
+    },
+    async forgetAccount(userId) {
+      await redis.del(acct(userId))
+    },
+    async readOutbox(consumer, max, blockMs) {
+      // BLOCK 0 would wait forever: a non-blocking read simply omits it.
+      const block = blockMs > 0 ? ['BLOCK', String(blockMs)] : []
+      const args = ['GROUP', GROUP, consumer, 'COUNT', String(max), ...block, 'STREAMS', ...outboxes, ...outboxes.map(() => '>')]
+      return toEntries((await reader.call('XREADGROUP', ...args)) as StreamReply)
+    },
+    async ackOutbox(entries) {
+      if (entries.length === 0) return
+      const pipe = redis.pipeline()
+      for (const e of entries) {
+        pipe.xack(outboxes[e.shard]!, GROUP, e.id)
+        pipe.xdel(outboxes[e.shard]!, e.id)
+      }
+      await pipe.exec()
+    },
+    async reclaimOutbox(consumer, minIdleMs, max) {
+      const out: OutboxEntry[] = []
+      for (const [shard, key] of outboxes.entries()) {
+        const [, items] = (await redis.xautoclaim(key, GROUP, consumer, minIdleMs, '0', 'COUNT', max)) as [string, [string, string[]][]]
+        for (const [id, fields] of items) if (fields) out.push({ id, shard, record: fields[1] ?? '' })
+      }
+      return out
+    },
+    async ping() {
+      await redis.ping()
+    },
+    async close() {
+      reader.disconnect()
+      await redis.quit()
+    },
+  }
+}

@@ -1,0 +1,90 @@
+// The hot-path store: per-key rate window, credit reservations, the hot balance mirror and the
+// settlement outbox. Two implementations with one contract (test/store/contract.ts): Redis with
+// Lua scripts (shared by every instance) and an in-process one (embedded default).
+
+export interface AdmitInput {
+  userId: string
+  keyId: string
+  /** Requests allowed in one 60 s window. */
+  rpm: number
+  nowMs: number
+  reserveMicros: bigint
+  /** The key's lifetime spend limit; null = none. */
+  keyLimitMicros: bigint | null
+}
+
+export interface RateInfo {
+  limit: number
+  remaining: number
+  /** Milliseconds until the current window ends. */
+  resetMs: number
+}
+
+export type AdmitResult =
+  | { ok: true; rate: RateInfo }
+  | { ok: false; reason: 'rate'; rate: RateInfo }
+  | { ok: false; reason: 'balance' | 'key_limit'; rate: RateInfo }
+  /** The account or key is not mirrored yet: load it from Postgres (loadAccount) and retry. */
+  | { ok: false; reason: 'cold' }
+
+export interface SettleInput {
+  userId: string
+  keyId: string
+  reservedMicros: bigint
+  costMicros: bigint
+  /** Serialized OutboxRecord, appended atomically with the balance movement. */
+  record: string
+}
+
+export interface OutboxEntry {
+  /** Opaque position used to acknowledge. */
+  id: string
+  shard: number
+  record: string
+}
+
+export interface AccountState {
+  balanceMicros: bigint
+  reservedMicros: bigint
+}
+
+export interface Store {
+  readonly kind: 'redis' | 'memory'
+  /** ONE round trip: rate window check + credit reservation, atomically. */
+  admit(input: AdmitInput): Promise<AdmitResult>
+  /** Mirror Postgres values into the store unless already present (set-if-absent). */
+  loadAccount(userId: string, keyId: string, balanceMicros: bigint, keySpentMicros: bigint): Promise<void>
+  /** ONE round trip: release the reservation, apply the real cost, append to the outbox. */
+  settle(input: SettleInput): Promise<void>
+  /** Append a record without moving money (rejected calls' request logs). */
+  appendOutbox(userId: string, record: string): Promise<void>
+  /** Credit or debit the hot balance for a movement already committed to Postgres. */
+  adjustBalance(userId: string, deltaMicros: bigint): Promise<void>
+  account(userId: string): Promise<AccountState | undefined>
+  /** Drop the mirror of an account so the next call reloads it from Postgres. */
+  forgetAccount(userId: string): Promise<void>
+  /** Outbox consumption for the ledger writer (at-least-once; the writer is idempotent). */
+  readOutbox(consumer: string, max: number, blockMs: number): Promise<OutboxEntry[]>
+  ackOutbox(entries: OutboxEntry[]): Promise<void>
+  /** Entries handed to a consumer that died: re-deliver those idle longer than minIdleMs. */
+  reclaimOutbox(consumer: string, minIdleMs: number, max: number): Promise<OutboxEntry[]>
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+/** Shard an account lives on: all its keys share the hash tag {s<n>} (Redis Cluster safe). */
+export function shardOf(userId: string, shards: number): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < userId.length; i++) {
+    h ^= userId.charCodeAt(i)
+    h = Math.imul(h, 0x01000193) >>> 0
+  }
+  return h % shards
+}
+
+export const WINDOW_MS = 60_000
+
+export function windowOf(nowMs: number): { index: number; resetMs: number } {
+  const index = Math.floor(nowMs / WINDOW_MS)
+  return { index, resetMs: (index + 1) * WINDOW_MS - nowMs }
+}
