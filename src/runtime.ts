@@ -53,7 +53,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     inflight: new InFlight(),
     now: Date.now,
   }
-  const writer = new LedgerWriter({ db: database.db, store, log, batch: config.settleBatch, blockMs: 1_000 })
+  const writer = new LedgerWriter({ db: database.db, store, log, batch: config.settleBatch, blockMs: config.settleFlushMs })
   writer.start()
   return {
     deps,

@@ -14,7 +14,19 @@ type Scripted = Redis & {
   tgAdjust(k1: string, delta: string): Promise<number>
 }
 
-type StreamReply = [key: string, items: [id: string, fields: string[]][]][] | null
+type StreamItems = [id: string, fields: string[] | null][]
+type StreamReply = unknown
+
+/** XREADGROUP answers [[key, items], …] over RESP2 and a map, flattened to [key, items, …], over RESP3. */
+function streamPairs(reply: StreamReply): [string, StreamItems][] {
+  if (!Array.isArray(reply) || reply.length === 0) return []
+  if (typeof reply[0] === 'string') {
+    const pairs: [string, StreamItems][] = []
+    for (let i = 0; i + 1 < reply.length; i += 2) pairs.push([reply[i] as string, reply[i + 1] as StreamItems])
+    return pairs
+  }
+  return reply as [string, StreamItems][]
+}
 
 export async function createRedisStore(url: string, keySpace: KeySpace = { prefix: 'tg:', shards: 16 }): Promise<Store> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true }) as Scripted
@@ -37,7 +49,7 @@ export async function createRedisStore(url: string, keySpace: KeySpace = { prefi
 
   const toEntries = (reply: StreamReply): OutboxEntry[] => {
     const out: OutboxEntry[] = []
-    for (const [key, items] of reply ?? []) {
+    for (const [key, items] of streamPairs(reply)) {
       const shard = shardOfKey.get(key)!
       for (const [id, fields] of items) if (fields) out.push({ id, shard, record: fields[1] ?? '' })
     }

@@ -1,0 +1,119 @@
+// A whole Tollgate for a test: real Postgres (fresh database) or PGlite, real Redis (own key
+// prefix) or the in-process store, a catalog pointing at fake upstreams, and helpers to create
+// funded users and to wait until settlement has reached Postgres.
+import { eq, sql } from 'drizzle-orm'
+import { createApp } from '../../src/app.ts'
+import { applyMovement, createUser } from '../../src/billing/accounts.ts'
+import { issueKey } from '../../src/admin/routes.ts'
+import { parseCatalogFile, upsertCatalog, type CatalogFile } from '../../src/catalog/file.ts'
+import { loadConfig } from '../../src/config.ts'
+import { accounts, ledgerEntries } from '../../src/db/schema/index.ts'
+import { silentLogger } from '../../src/lib/log.ts'
+import { usdToMicros } from '../../src/lib/money.ts'
+import { createRuntime, type Runtime } from '../../src/runtime.ts'
+import { freshDatabase, freshKeyPrefix, REDIS_URL } from './services.ts'
+
+export type Backends = { db: 'postgres' | 'pglite'; store: 'redis' | 'memory' }
+
+export const ALL_BACKENDS: Backends[] = [
+  { db: 'postgres', store: 'redis' },
+  { db: 'pglite', store: 'memory' },
+]
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789'
+
+export interface TestGateway {
+  runtime: Runtime
+  app: ReturnType<typeof createApp>
+  /** In-process request (no socket). */
+  request(path: string, init?: RequestInit): Promise<Response>
+  /** Start a real listener; returns its base URL (for SDK tests). */
+  listen(): string
+  /** A user with `usd` of credit and one API key. */
+  user(usd: number, key?: { limit?: number; rpm?: number; expiresAt?: string }): Promise<{ userId: string; keyId: string; key: string }>
+  /** Wait until every settlement so far is written to Postgres. */
+  settled(): Promise<void>
+  /** Postgres balance and the sum of completed ledger entries, in micro-USD. */
+  books(userId: string): Promise<{ balance: bigint; ledgerSum: bigint }>
+  stop(): Promise<void>
+}
+
+export function simpleCatalog(gateways: { id: string; url: string; timeoutMs?: number }[], extra: Partial<CatalogFile['models'][number]> = {}): CatalogFile {
+  return {
+    gateways: gateways.map((g) => ({ id: g.id, protocol: 'openai-chat' as const, baseUrl: `${g.url}/v1`, apiKey: 'sk-upstream-secret', timeoutMs: g.timeoutMs ?? 2_000 })),
+    models: [
+      {
+        id: 'acme/chat-1',
+        name: 'Chat 1',
+        description: 'Test model',
+        provider: 'acme',
+        family: 'chat-1',
+        contextWindow: 128_000,
+        capabilities: ['text', 'streaming', 'tool-calling'],
+        pricing: { input: 0.15, output: 0.6, cacheRead: 0.075, cacheWrite: 0.1875 },
+        routes: gateways.map((g) => ({ gateway: g.id, model: 'upstream-secret-model' })),
+        ...extra,
+      },
+    ],
+  }
+}
+
+export async function startTestGateway(backends: Backends, catalog: CatalogFile, env: Record<string, string> = {}): Promise<TestGateway> {
+  const database = backends.db === 'postgres' ? await freshDatabase() : undefined
+  const keys = backends.store === 'redis' ? freshKeyPrefix() : undefined
+  const config = loadConfig({
+    DATABASE_URL: database?.url ?? 'memory://',
+    REDIS_URL: keys ? REDIS_URL : undefined,
+    ADMIN_TOKEN,
+    SETTLE_FLUSH_MS: '20',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
+    ...env,
+  })
+  const runtime = await createRuntime(config, { log: process.env.TEST_LOG_LEVEL ? undefined : silentLogger, keySpace: keys ? { prefix: keys.prefix, shards: 4 } : undefined, catalogRefreshMs: 0 })
+  await upsertCatalog(runtime.deps.db, parseCatalogFile(catalog))
+  await runtime.deps.catalog.refresh()
+  const app = createApp(runtime.deps)
+  let listening = false
+  return {
+    runtime,
+    app,
+    request: (path, init) => app.handle(new Request(`http://tollgate.test${path}`, init)),
+    listen() {
+      if (!listening) app.listen({ port: 0, hostname: '127.0.0.1' })
+      listening = true
+      return `http://127.0.0.1:${app.server!.port}`
+    },
+    async user(usd, key = {}) {
+      const { db, store } = runtime.deps
+      const user = await createUser(db, `u-${crypto.randomUUID()}@test.local`, null)
+      if (usd !== 0) await applyMovement(db, store, { userId: user.id, amountMicros: usdToMicros(usd)!, kind: 'adjustment', method: 'test', reference: `test:${user.id}` })
+      const issued = await issueKey(runtime.deps, { userId: user.id, limit: key.limit, rpm: key.rpm, expiresAt: key.expiresAt })
+      return { userId: user.id, keyId: issued.id, key: issued.key }
+    },
+    async settled() {
+      await runtime.deps.inflight.settled()
+      await runtime.writer.stop()
+      runtime.writer.start()
+    },
+    async books(userId) {
+      const { db } = runtime.deps
+      const [acct] = await db.select({ b: accounts.balanceMicros }).from(accounts).where(eq(accounts.userId, userId))
+      const [sum] = await db
+        .select({ s: sql<string>`coalesce(sum(${ledgerEntries.amountMicros}), 0)::text` })
+        .from(ledgerEntries)
+        .where(sql`${ledgerEntries.userId} = ${userId} and ${ledgerEntries.status} = 'completed'`)
+      return { balance: acct?.b ?? 0n, ledgerSum: BigInt(sum?.s ?? '0') }
+    },
+    async stop() {
+      if (listening) await app.stop(true)
+      await runtime.stop()
+      await keys?.clear()
+      await database?.drop()
+    },
+  }
+}
+
+export const chatBody = (extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ model: 'acme/chat-1', messages: [{ role: 'user', content: 'Say hello' }], ...extra })
+
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' })
