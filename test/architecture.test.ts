@@ -1,0 +1,64 @@
+// Keeps the dependency direction of STYLE.md true without a linter config: protocols and
+// providers never import storage, billing, limits or each other; only config.ts reads env;
+// src/lib imports nothing else in src.
+import { describe, expect, test } from 'bun:test'
+import { Glob } from 'bun'
+import { readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+
+const SRC = resolve(import.meta.dir, '../src')
+
+function sourceFiles(): string[] {
+  return [...new Glob('**/*.ts').scanSync({ cwd: SRC })].map((f) => join(SRC, f))
+}
+
+/** Imports of a file as paths relative to src/ (external packages are skipped). */
+function localImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8')
+  const out: string[] = []
+  for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)) {
+    const spec = m[1] ?? m[2]!
+    out.push(relative(SRC, resolve(dirname(file), spec)))
+  }
+  return out
+}
+
+const area = (path: string) => path.split('/')[0]!
+const sub = (path: string) => path.split('/').slice(0, 2).join('/')
+
+describe('architecture', () => {
+  const files = sourceFiles().map((f) => ({ path: relative(SRC, f), imports: localImports(f) }))
+
+  test('the source tree is read', () => {
+    expect(files.length).toBeGreaterThan(30)
+    expect(files.find((f) => f.path === 'inference/chat.ts')?.imports.length).toBeGreaterThan(5)
+  })
+
+  test('protocols and providers import no storage, billing, limits or each other', () => {
+    const forbidden = ['db', 'store', 'billing', 'ratelimit', 'inference', 'console', 'admin', 'catalog']
+    const bad: string[] = []
+    for (const f of files) {
+      const a = area(f.path)
+      if (a !== 'protocols' && a !== 'providers') continue
+      for (const imp of f.imports) {
+        const other = area(imp)
+        if (forbidden.includes(other)) bad.push(`${f.path} → ${imp}`)
+        if ((other === 'protocols' || other === 'providers') && other !== a) bad.push(`${f.path} → ${imp}`)
+        if (other === a && a === 'protocols' && sub(imp) !== sub(f.path) && !imp.startsWith('protocols/shared')) bad.push(`${f.path} → ${imp}`)
+      }
+    }
+    expect(bad).toEqual([])
+  })
+
+  test('src/lib imports nothing else in src', () => {
+    const bad = files.filter((f) => area(f.path) === 'lib').flatMap((f) => f.imports.filter((i) => area(i) !== 'lib').map((i) => `${f.path} → ${i}`))
+    expect(bad).toEqual([])
+  })
+
+  test('only config.ts reads the environment', () => {
+    const readers = sourceFiles()
+      .filter((f) => /process\.env|Bun\.env|import\.meta\.env/.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(SRC, f))
+    expect(readers.filter((r) => r !== 'config.ts' && r !== 'index.ts' && r !== 'demo.ts')).toEqual([])
+  })
+})
