@@ -10,6 +10,8 @@ export interface Config {
   databaseUrl: string | undefined
   /** undefined → in-process store with the Lua scripts' semantics. */
   redisUrl: string | undefined
+  /** Prefix of every Redis key: deployments sharing one Redis must use different ones. */
+  redisPrefix: string
   catalogFile: string | undefined
   adminToken: string | undefined
   /** How long a verified API key is trusted before Postgres is asked again (revocation delay). */
@@ -101,6 +103,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: str(env, 'HOST') ?? '0.0.0.0',
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:', 'memory:', 'file:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisPrefix: str(env, 'REDIS_PREFIX') ?? 'tg:',
     catalogFile: str(env, 'CATALOG_FILE'),
     adminToken,
     keyCacheTtlMs: int(env, 'KEY_CACHE_TTL_MS', 5_000, 0, 300_000),
