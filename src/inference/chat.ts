@@ -1,7 +1,7 @@
 // POST /v1/chat/completions: the only place that joins the chat protocol, the OpenAI-chat
 // upstream, billing and limits. Order: auth → body → validate → model → admit → route → settle.
 import { GatewayError } from '../core/errors.ts'
-import type { Gateway } from '../core/gateway.ts'
+import type { Gateway, Route } from '../core/gateway.ts'
 import { fromOpenAiChatUsage, type Usage } from '../core/usage.ts'
 import { estimateDeliveredTokens, estimateUsage } from '../billing/estimate.ts'
 import { readJsonBody } from '../http/body.ts'
@@ -14,7 +14,7 @@ import { chatPassthrough, type ChatStreamOutcome } from '../protocols/chat/passt
 import { publicJson } from '../protocols/chat/public-identity.ts'
 import { ChatRequest, promptChars, requestedMaxTokens } from '../protocols/chat/schema.ts'
 import { appendMember, encodeChatSvc } from '../protocols/chat/svc.ts'
-import { upstreamFetch, type UpstreamCall } from '../providers/http.ts'
+import { upstreamFetch, upstreamJson, type UpstreamCall, type UpstreamJson } from '../providers/http.ts'
 import { OPENAI_CHAT_PATH, openAiChatBody, openAiHeaders } from '../providers/openai-chat/request.ts'
 import { withFailover } from '../routing/failover.ts'
 import { admit, authenticate, logRejected, resolveModel, settle, settleFailure, type Call } from './call.ts'
@@ -51,17 +51,16 @@ export async function chatCompletions(deps: InferenceDeps, req: Request, onStrea
     })
     call = await admit(deps, { requestId, protocol: 'chat', stream, principal, model, estimate, t0, at })
     const admitted = call
-    const served = await withFailover(
-      model.routes,
-      (route) => upstreamFetch(route.gateway, OPENAI_CHAT_PATH, openAiHeaders(route.gateway.apiKey), openAiChatBody(raw as Record<string, unknown>, route.upstreamModel, stream)),
-      (route, err) => deps.log.warn('upstream attempt failed', { requestId, gateway: route.gateway.id, code: err.code, cause: err.cause }),
-    )
     const headers = { 'x-request-id': requestId, ...rateHeaders(call.rate) }
+    const upstreamBody = (route: Route) => openAiChatBody(raw as Record<string, unknown>, route.upstreamModel, stream)
+    const onFailure = (route: Route, err: GatewayError) => deps.log.warn('upstream attempt failed', { requestId, gateway: route.gateway.id, code: err.code, cause: err.cause })
     if (stream) {
+      const served = await withFailover(model.routes, (r) => upstreamFetch(r.gateway, OPENAI_CHAT_PATH, openAiHeaders(r.gateway.apiKey), upstreamBody(r)), onFailure)
       onStream?.()
       return streamResponse(deps, admitted, served.value, served.route.gateway, headers)
     }
-    return await jsonResponse(deps, admitted, served.value, served.route.gateway.id, headers)
+    const served = await withFailover(model.routes, (r) => upstreamJson(r.gateway, OPENAI_CHAT_PATH, openAiHeaders(r.gateway.apiKey), upstreamBody(r)), onFailure)
+    return jsonResponse(deps, admitted, served.value, served.route.gateway.id, headers)
   } catch (e) {
     const err = e instanceof GatewayError ? e : new GatewayError('INTERNAL', 'Internal error.', { cause: e })
     if (err.code === 'INTERNAL') deps.log.error('chat request failed', { requestId, err: String(err.cause ?? err) })
@@ -72,15 +71,8 @@ export async function chatCompletions(deps: InferenceDeps, req: Request, onStrea
   }
 }
 
-async function jsonResponse(deps: InferenceDeps, call: Call, up: UpstreamCall, gateway: string, headers: Record<string, string>): Promise<Response> {
-  let text: string
-  let parsed: Record<string, any>
-  try {
-    text = await up.response.text()
-    parsed = JSON.parse(text)
-  } catch (cause) {
-    throw new GatewayError('UPSTREAM_ERROR', 'The upstream model sent an unreadable answer.', { cause: { gateway, cause: String(cause) } })
-  }
+function jsonResponse(deps: InferenceDeps, call: Call, up: UpstreamJson, gateway: string, headers: Record<string, string>): Response {
+  const { text, parsed } = up
   const reported = fromOpenAiChatUsage(parsed.usage)
   const usage: Usage = reported ?? call.estimate
   const cost = settle(deps, call, { status: 200, errorCode: null, gateway, usage, usageSource: reported ? 'upstream' : 'none' })
@@ -88,7 +80,7 @@ async function jsonResponse(deps: InferenceDeps, call: Call, up: UpstreamCall, g
     costMicros: cost,
     latencyMs: performance.now() - call.t0,
     gateway,
-    upstreamRequestId: up.response.headers.get('x-request-id') ?? (typeof parsed.id === 'string' ? parsed.id : ''),
+    upstreamRequestId: up.upstreamRequestId ?? (typeof parsed.id === 'string' ? parsed.id : ''),
     usageSource: reported ? 'upstream' : 'none',
   })
   const body = appendMember(publicJson(text, parsed, call.model.id), 'svc', svc)

@@ -35,3 +35,30 @@ export async function upstreamFetch(gw: Gateway, path: string, headers: Record<s
     throw new GatewayError('UPSTREAM_ERROR', 'The upstream model failed.', { cause, retryable: true })
   throw new GatewayError('UPSTREAM_REJECTED', `The model rejected the request parameters (status ${response.status}).`, { cause })
 }
+
+export interface UpstreamJson {
+  text: string
+  parsed: Record<string, any>
+  /** The upstream's own request id header, when it sent one. */
+  upstreamRequestId: string | undefined
+}
+
+/**
+ * A complete non-streaming answer. The body read is bounded by the gateway's timeout too, and a
+ * failure here is still before the client's first byte, so it stays retryable on the next route.
+ */
+export async function upstreamJson(gw: Gateway, path: string, headers: Record<string, string>, body: string): Promise<UpstreamJson> {
+  const started = Date.now()
+  const call = await upstreamFetch(gw, path, headers, body)
+  const timer = setTimeout(call.abort, Math.max(1, gw.timeoutMs - (Date.now() - started)))
+  try {
+    const text = await call.response.text()
+    const parsed = JSON.parse(text)
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('answer is not a JSON object')
+    return { text, parsed, upstreamRequestId: call.response.headers.get('x-request-id') ?? undefined }
+  } catch (cause) {
+    throw new GatewayError('UPSTREAM_ERROR', 'The upstream model sent an incomplete or unreadable answer.', { cause: { gateway: gw.id, error: String(cause) }, retryable: true })
+  } finally {
+    clearTimeout(timer)
+  }
+}
