@@ -18,6 +18,11 @@ export interface AppState {
 
 export function createApp(deps: InferenceDeps, state: AppState = { draining: false }) {
   return new Elysia()
+    // Every response carries x-request-id (SPEC "Endpoints"); handlers that log under their own
+    // id set it themselves and theirs wins.
+    .onRequest(({ set }) => {
+      set.headers['x-request-id'] = newRequestId('req')
+    })
     .onError(({ code, error }) => renderConsoleError(code, error))
     .get('/healthz', () => ({ status: 'ok' }))
     .get('/readyz', async ({ set }) => {
