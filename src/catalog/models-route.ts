@@ -8,15 +8,13 @@ const PER_M = 1e9 // nano-USD per 1M tokens → USD per 1M tokens
 
 const usdPerToken = (p: bigint | null): number | null => (p === null ? null : Number(p) / PER_TOKEN)
 
+const base = (m: CatalogModel) => ({ id: m.id, object: 'model', created: m.created, owned_by: m.provider, context_window: m.contextWindow })
+
 export function shapeA(models: CatalogModel[]) {
   return {
     object: 'list',
     data: models.map((m) => ({
-      id: m.id,
-      object: 'model',
-      created: m.created,
-      owned_by: m.provider,
-      context_window: m.contextWindow,
+      ...base(m),
       capabilities: m.capabilities,
       pricing: { input: usdPerToken(m.pricing.input), output: usdPerToken(m.pricing.output), currency: 'USD' },
     })),
@@ -31,11 +29,7 @@ export function shapeB(models: CatalogModel[], serviceMode: string, config: Pick
     object: 'list',
     service_mode: serviceMode,
     data: models.map((m) => ({
-      id: m.id,
-      object: 'model',
-      created: m.created,
-      owned_by: m.provider,
-      context_window: m.contextWindow,
+      ...base(m),
       capabilities: [...new Set(m.capabilities.map((c) => SHAPE_B_CAPS[c]).filter((c): c is string => c !== undefined))],
       service_mode: serviceMode,
       pricing: {
