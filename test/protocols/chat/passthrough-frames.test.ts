@@ -1,0 +1,151 @@
+// The chat pass-through on recorded streams, frame by frame: every upstream data frame is
+// forwarded in order with only `model` rewritten, [DONE] is re-issued after one svc chunk, and a
+// failure ends with exactly one error frame.
+import { describe, expect, test } from 'bun:test'
+import { chatPassthrough, type ChatStreamOutcome } from '../../../src/protocols/chat/passthrough-stream.ts'
+import { publicJson } from '../../../src/protocols/chat/public-identity.ts'
+import { SseParser } from '../../../src/lib/sse/parse.ts'
+import { fixtureSse } from '../../helpers/fixtures.ts'
+
+const SLUG = 'acme/chat-1'
+const SVC = '{"cost":0.00000100,"latencyMs":1,"gateway":"gw-a","upstreamRequestId":"x","usageSource":"upstream"}'
+
+function upstreamOf(text: string, split = 37, opts: { failAfter?: number; neverEnd?: boolean } = {}): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text)
+  let at = 0
+  return new ReadableStream({
+    pull(c) {
+      if (opts.failAfter !== undefined && at >= opts.failAfter) return c.error(new Error('socket reset'))
+      if (at >= bytes.length) return opts.neverEnd ? new Promise(() => {}) : c.close()
+      c.enqueue(bytes.slice(at, at + split))
+      at += split
+    },
+  })
+}
+
+async function run(upstream: ReadableStream<Uint8Array>, idleTimeoutMs = 5_000) {
+  let outcome: ChatStreamOutcome | undefined
+  let aborted = 0
+  const out = chatPassthrough(upstream, {
+    slug: SLUG,
+    idleTimeoutMs,
+    abortUpstream: () => void aborted++,
+    finish: (o) => ((outcome = o), SVC),
+  })
+  const text = await new Response(out).text()
+  return { text, frames: text.split('\n\n').filter(Boolean), outcome: outcome!, aborted }
+}
+
+const dataFrames = (sse: string) => new SseParser().push(sse).map((e) => e.data)
+
+describe('chat pass-through on recorded streams', () => {
+  for (const file of [
+    'stream-text-usage.sse',
+    'stream-tool-calls-two.sse',
+    'stream-tool-call-single.sse',
+    'stream-refusal.sse',
+    'stream-max-tokens-length.sse',
+    'stream-forced-tool-call-finish-stop.sse',
+    'stream-reasoning-content-deepseek.chunks.jsonl',
+    'stream-azure-prompt-filter-first-chunk.chunks.jsonl',
+    'stream-text-usage.chunks.jsonl',
+  ]) {
+    test(file, async () => {
+      const sse = fixtureSse('openai-chat', file)
+      const upstream = dataFrames(sse).filter((d) => d !== '[DONE]')
+      const { frames, outcome } = await run(upstreamOf(sse))
+      expect(frames).toHaveLength(upstream.length + 2)
+      upstream.forEach((data, i) => {
+        const parsed = JSON.parse(data)
+        const got = frames[i]!
+        expect(got.startsWith('data: ')).toBe(true)
+        const gotJson = JSON.parse(got.slice(6))
+        expect(gotJson).toEqual('model' in parsed ? { ...parsed, model: SLUG } : parsed)
+        // Bytes are the upstream's own except the spliced model value.
+        expect(got.slice(6)).toBe(publicJson(data, parsed, SLUG))
+      })
+      const svc = JSON.parse(frames.at(-2)!.slice(6))
+      expect(svc).toMatchObject({ object: 'chat.completion.chunk', model: SLUG, choices: [], svc: JSON.parse(SVC) })
+      expect(frames.at(-1)).toBe('data: [DONE]')
+      expect(outcome.end).toBe('completed')
+      const lastUsage = upstream.map((d) => JSON.parse(d).usage).filter(Boolean).at(-1)
+      if (lastUsage) expect(outcome.usage?.outputTokens).toBe(lastUsage.completion_tokens)
+      expect(outcome.deliveredChars).toBeGreaterThan(0)
+    })
+  }
+
+  test('recorded mid-stream error chunk → one error frame, no [DONE], no upstream identity, usage kept', async () => {
+    const { text, frames, outcome, aborted } = await run(upstreamOf(fixtureSse('openai-chat', 'stream-midstream-error-openrouter.sse')))
+    expect(frames.filter((f) => f.startsWith('data: {"error"'))).toHaveLength(1)
+    expect(JSON.parse(frames.at(-1)!.slice(6))).toEqual({ error: { code: 'UPSTREAM_ERROR', message: 'The upstream model failed mid-stream.' } })
+    expect(text).not.toContain('[DONE]')
+    expect(text.toLowerCase()).not.toMatch(/openrouter|minimax/)
+    expect(outcome).toMatchObject({ end: 'failed', usage: { inputTokens: 43, outputTokens: 10 } })
+    expect(aborted).toBe(1)
+  })
+
+  test('an upstream that ends without finish_reason or [DONE] fails with one error frame', async () => {
+    const sse = fixtureSse('openai-chat', 'stream-text-usage.sse')
+    const { frames, outcome } = await run(upstreamOf(sse.slice(0, sse.indexOf('data:', 900))))
+    expect(frames.at(-1)).toStartWith('data: {"error"')
+    expect(frames.filter((f) => f.includes('"error"'))).toHaveLength(1)
+    expect(outcome.end).toBe('failed')
+  })
+
+  test('a reset connection mid-stream fails with one error frame', async () => {
+    const { frames, outcome } = await run(upstreamOf(fixtureSse('openai-chat', 'stream-text-usage.sse'), 100, { failAfter: 600 }))
+    expect(frames.at(-1)).toBe('data: {"error":{"code":"UPSTREAM_ERROR","message":"The upstream connection failed mid-stream."}}')
+    expect(outcome).toMatchObject({ end: 'failed', started: true })
+  })
+
+  test('an upstream that goes silent trips the idle timeout', async () => {
+    let abort: () => void = () => {}
+    const sse = fixtureSse('openai-chat', 'stream-text-usage.sse').slice(0, 500)
+    const stalled = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(sse))
+        abort = () => c.error(new Error('aborted'))
+      },
+    })
+    let outcome: ChatStreamOutcome | undefined
+    const out = chatPassthrough(stalled, { slug: SLUG, idleTimeoutMs: 30, abortUpstream: () => abort(), finish: (o) => ((outcome = o), SVC) })
+    const text = await new Response(out).text()
+    expect(text.trimEnd().split('\n\n').at(-1)).toContain('UPSTREAM_ERROR')
+    expect(outcome?.error?.code).toBe('UPSTREAM_TIMEOUT')
+  })
+
+  test('a client that cancels aborts the upstream and reports what was delivered', async () => {
+    let outcome: ChatStreamOutcome | undefined
+    let aborted = 0
+    const out = chatPassthrough(upstreamOf(fixtureSse('openai-chat', 'stream-text-usage.sse'), 400, { neverEnd: true }), {
+      slug: SLUG,
+      idleTimeoutMs: 5_000,
+      abortUpstream: () => void aborted++,
+      finish: (o) => ((outcome = o), SVC),
+    })
+    const reader = out.getReader()
+    await reader.read()
+    await reader.read()
+    await reader.cancel()
+    expect(aborted).toBe(1)
+    expect(outcome).toMatchObject({ end: 'disconnected', started: true })
+    expect(outcome!.deliveredChars).toBeGreaterThan(0)
+  })
+})
+
+describe('publicJson', () => {
+  test('splices the model token and leaves every other byte', () => {
+    const raw = '{"id":"x","model":"gpt-4o-2024-08-06","choices":[]}'
+    expect(publicJson(raw, JSON.parse(raw), SLUG)).toBe('{"id":"x","model":"acme/chat-1","choices":[]}')
+  })
+  test('re-serialises when the member is spaced differently, and drops the provider member', () => {
+    const spaced = '{"id": "x", "model": "m1"}'
+    expect(JSON.parse(publicJson(spaced, JSON.parse(spaced), SLUG))).toEqual({ id: 'x', model: SLUG })
+    const withProvider = '{"id":"x","provider":"Minimax","model":"m1"}'
+    expect(publicJson(withProvider, JSON.parse(withProvider), SLUG)).toBe('{"id":"x","model":"acme/chat-1"}')
+  })
+  test('leaves a chunk without model untouched', () => {
+    const raw = '{"id":"x","choices":[]}'
+    expect(publicJson(raw, JSON.parse(raw), SLUG)).toBe(raw)
+  })
+})
