@@ -1,0 +1,88 @@
+// The ledger writer is idempotent: a redelivered batch bills nothing twice, and the balance
+// always equals the sum of completed ledger entries.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { eq, sql } from 'drizzle-orm'
+import { applyMovement, createUser } from '../../src/billing/accounts.ts'
+import { writeRecords } from '../../src/billing/ledger-writer.ts'
+import type { OutboxRecord } from '../../src/billing/outbox-record.ts'
+import { openDatabase, type Database } from '../../src/db/client.ts'
+import { accounts, apiKeys, ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
+import { createMemoryStore } from '../../src/store/memory.ts'
+import { freshDatabase } from '../helpers/services.ts'
+
+const record = (userId: string, keyId: string, requestId: string, cost: string): OutboxRecord => ({
+  v: 1,
+  requestId,
+  userId,
+  keyId,
+  model: 'acme/chat-1',
+  gateway: 'gw-a',
+  protocol: 'chat',
+  stream: false,
+  status: 200,
+  errorCode: null,
+  usage: { inputTokens: 10, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
+  cost,
+  usageSource: 'upstream',
+  latencyMs: 12.5,
+  at: Date.now(),
+})
+
+for (const kind of ['postgres', 'pglite'] as const) {
+  describe(`ledger writer on ${kind}`, () => {
+    let database: Database
+    let drop = async () => {}
+    beforeAll(async () => {
+      if (kind === 'postgres') {
+        const fresh = await freshDatabase()
+        drop = fresh.drop
+        database = await openDatabase(fresh.url)
+      } else database = await openDatabase('memory://')
+    })
+    afterAll(async () => {
+      await database.close()
+      await drop()
+    })
+
+    async function fundedUser() {
+      const { db } = database
+      const user = await createUser(db, `${crypto.randomUUID()}@test.local`, null)
+      await applyMovement(db, createMemoryStore(), { userId: user.id, amountMicros: 1_000n, kind: 'adjustment', method: 'test', reference: `t:${user.id}` })
+      const keyId = `key_${crypto.randomUUID()}`
+      await db.insert(apiKeys).values({ id: keyId, userId: user.id, keyHash: crypto.randomUUID(), prefix: 'sk-x' })
+      return { userId: user.id, keyId }
+    }
+
+    async function books(userId: string) {
+      const [a] = await database.db.select().from(accounts).where(eq(accounts.userId, userId))
+      const [s] = await database.db
+        .select({ s: sql<string>`sum(${ledgerEntries.amountMicros})::text` })
+        .from(ledgerEntries)
+        .where(sql`${ledgerEntries.userId} = ${userId} and ${ledgerEntries.status} = 'completed'`)
+      return { balance: a!.balanceMicros, sum: BigInt(s!.s) }
+    }
+
+    test('writes logs and usage entries; the same batch again changes nothing', async () => {
+      const u = await fundedUser()
+      const batch = [record(u.userId, u.keyId, `req_${crypto.randomUUID()}`, '100'), record(u.userId, u.keyId, `req_${crypto.randomUUID()}`, '0'), record(u.userId, u.keyId, `req_${crypto.randomUUID()}`, '50')]
+      expect(await writeRecords(database.db, batch)).toBe(2)
+      expect(await books(u.userId)).toEqual({ balance: 850n, sum: 850n })
+      expect(await writeRecords(database.db, batch)).toBe(0)
+      expect(await writeRecords(database.db, [batch[2]!, batch[0]!])).toBe(0)
+      expect(await books(u.userId)).toEqual({ balance: 850n, sum: 850n })
+      const logs = await database.db.select().from(requestLogs).where(eq(requestLogs.userId, u.userId))
+      expect(logs).toHaveLength(3)
+      const [key] = await database.db.select().from(apiKeys).where(eq(apiKeys.id, u.keyId))
+      expect(key!.spentMicros).toBe(150n)
+      expect(key!.lastUsedAt).not.toBeNull()
+    })
+
+    test('applyMovement with a used reference moves nothing', async () => {
+      const u = await fundedUser()
+      const store = createMemoryStore()
+      expect(await applyMovement(database.db, store, { userId: u.userId, amountMicros: 5n, kind: 'adjustment', method: 'test', reference: `dup:${u.userId}` })).toBe(1_005n)
+      expect(await applyMovement(database.db, store, { userId: u.userId, amountMicros: 5n, kind: 'adjustment', method: 'test', reference: `dup:${u.userId}` })).toBeUndefined()
+      expect(await books(u.userId)).toEqual({ balance: 1_005n, sum: 1_005n })
+    })
+  })
+}
