@@ -23,7 +23,8 @@ export async function start(env: Record<string, string | undefined> = process.en
     idleTimeout: 60,
   })
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${app.server!.port}`
-  runtime.deps.log.info('tollgate listening', { url, database: runtime.database.kind, store: runtime.deps.store.kind })
+  // Always printed, whatever LOG_LEVEL: operators and tools wait for this line.
+  console.log(`tollgate listening on ${url} (database: ${runtime.database.kind}, store: ${runtime.deps.store.kind})`)
 
   let stopping = false
   const shutdown = async (signal: string) => {

@@ -64,7 +64,7 @@ describe('process lifecycle', () => {
       stdout: 'pipe',
     })
     try {
-      const url = JSON.parse(await waitForLine(proc.stderr, /\{[^\n]*tollgate listening[^\n]*\}/)).url as string
+      const url = (await waitForLine(proc.stdout, /tollgate listening on (http:\S+)/)).split(' ')[3]!
       const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }
       const user = (await (await fetch(`${url}/api/admin/users`, { method: 'POST', headers: admin, body: JSON.stringify({ email: 'life@test.local' }) })).json()) as any
       await fetch(`${url}/api/admin/users/${user.id}/credits`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 5 }) })

@@ -1,0 +1,94 @@
+// Load generation for the benchmark: sequential latency (concurrency 1) and closed-loop
+// saturation, bounded in count and time, loopback only.
+
+export interface Target {
+  name: string
+  url: string
+  headers: Record<string, string>
+  model: string
+}
+
+export interface LatencyResult {
+  p50: number
+  p99: number
+  ttfbP50: number
+  ttfbP99: number
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN
+
+export const median = (xs: number[]) => quantile([...xs].sort((a, b) => a - b), 0.5)
+
+function body(model: string, stream: boolean): string {
+  return JSON.stringify({ model, stream, max_tokens: 50, messages: [{ role: 'user', content: 'Hello, benchmark!' }] })
+}
+
+/** One request; returns [total ms, time-to-first-body-byte ms, body text]. */
+async function once(t: Target, stream: boolean, keepText: boolean): Promise<[number, number, string]> {
+  const start = performance.now()
+  const res = await fetch(t.url, { method: 'POST', headers: t.headers, body: body(t.model, stream) })
+  const reader = res.body!.getReader()
+  let ttfb = -1
+  let text = ''
+  const dec = new TextDecoder()
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) break
+    if (ttfb < 0) ttfb = performance.now() - start
+    if (keepText) text += dec.decode(value, { stream: true })
+  }
+  if (res.status !== 200) throw new Error(`${t.name}: HTTP ${res.status} ${text.slice(0, 200)}`)
+  return [performance.now() - start, ttfb, text]
+}
+
+export async function latency(t: Target, stream: boolean, n: number): Promise<LatencyResult> {
+  const totals: number[] = []
+  const ttfbs: number[] = []
+  for (let i = 0; i < n; i++) {
+    const [total, ttfb] = await once(t, stream, false)
+    totals.push(total)
+    ttfbs.push(ttfb)
+  }
+  totals.sort((a, b) => a - b)
+  ttfbs.sort((a, b) => a - b)
+  return { p50: quantile(totals, 0.5), p99: quantile(totals, 0.99), ttfbP50: quantile(ttfbs, 0.5), ttfbP99: quantile(ttfbs, 0.99) }
+}
+
+/** CPU time (µs) used so far by a process: utime + stime from /proc/<pid>/stat. */
+export async function cpuMicros(pid: number): Promise<number> {
+  const stat = await Bun.file(`/proc/${pid}/stat`).text()
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  const ticks = Number(fields[11]) + Number(fields[12]) // utime, stime (fields 14, 15)
+  return (ticks * 1_000_000) / 100 // CLK_TCK = 100 on Linux
+}
+
+export interface LoadResult {
+  rps: number
+  cpuUsPerReq: number
+  completed: number
+  /** Streams whose body had the usage chunk (and, when checked, the svc chunk and [DONE]). */
+  checked: { ok: number; total: number }
+}
+
+export async function saturate(t: Target, stream: boolean, conns: number, seconds: number, sutPid: number, check?: (text: string) => boolean): Promise<LoadResult> {
+  const deadline = performance.now() + seconds * 1000
+  let completed = 0
+  const checked = { ok: 0, total: 0 }
+  const cpu0 = await cpuMicros(sutPid)
+  const t0 = performance.now()
+  await Promise.all(
+    Array.from({ length: conns }, async () => {
+      while (performance.now() < deadline) {
+        const [, , text] = await once(t, stream, check !== undefined)
+        completed++
+        if (check) {
+          checked.total++
+          if (check(text)) checked.ok++
+        }
+      }
+    }),
+  )
+  const elapsed = (performance.now() - t0) / 1000
+  const cpu = (await cpuMicros(sutPid)) - cpu0
+  return { rps: completed / elapsed, cpuUsPerReq: cpu / completed, completed, checked }
+}

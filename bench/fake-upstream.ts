@@ -1,0 +1,54 @@
+// Deterministic fake OpenAI-chat upstream for the benchmark (never the bottleneck): a fixed
+// chat.completion with usage, or an SSE stream (role chunk → N deltas → finish → usage → [DONE]).
+// A model name ending in "-<n>ms" adds that much latency before the answer.
+const port = Number(process.argv[2] ?? 0)
+const DELTAS = Number(process.env.BENCH_DELTAS ?? 20)
+const enc = new TextEncoder()
+
+const completion = (model: string) =>
+  JSON.stringify({
+    id: 'chatcmpl-bench',
+    object: 'chat.completion',
+    created: 1_700_000_000,
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content: 'Hello! This is a fixed benchmark answer.' }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 12, completion_tokens: 9, total_tokens: 21 },
+  })
+
+function streamBody(model: string): Uint8Array[] {
+  const chunk = (delta: object, finish: string | null) =>
+    `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":"${model}","choices":[{"index":0,"delta":${JSON.stringify(delta)},"finish_reason":${finish ? `"${finish}"` : 'null'}}]}\n\n`
+  const parts = [chunk({ role: 'assistant', content: '' }, null)]
+  for (let i = 0; i < DELTAS; i++) parts.push(chunk({ content: `tok${i} ` }, null))
+  parts.push(chunk({}, 'stop'))
+  parts.push(`data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":"${model}","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":${DELTAS},"total_tokens":${12 + DELTAS}}}\n\n`)
+  parts.push('data: [DONE]\n\n')
+  return parts.map((p) => enc.encode(p))
+}
+
+const server = Bun.serve({
+  port,
+  hostname: '127.0.0.1',
+  idleTimeout: 0,
+  async fetch(req) {
+    const body = (await req.json()) as { model: string; stream?: boolean }
+    const delay = /-(\d+)ms$/.exec(body.model)
+    if (delay) await Bun.sleep(Number(delay[1]))
+    if (!body.stream) return new Response(completion(body.model), { headers: { 'content-type': 'application/json' } })
+    const parts = streamBody(body.model)
+    return new Response(
+      new ReadableStream({
+        type: 'direct',
+        async pull(c) {
+          for (const p of parts) {
+            c.write(p)
+            await c.flush()
+          }
+          c.close()
+        },
+      } as any),
+      { headers: { 'content-type': 'text/event-stream' } },
+    )
+  },
+})
+console.log(`READY ${server.port}`)
