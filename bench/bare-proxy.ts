@@ -1,4 +1,5 @@
 // The floor to compare against: bare Bun.serve + fetch() pass-through to the upstream.
+export {}
 const [portArg, upstream] = process.argv.slice(2)
 const server = Bun.serve({
   port: Number(portArg ?? 0),

@@ -1,4 +1,5 @@
 // Deterministic fake OpenAI-chat upstream for the benchmark (never the bottleneck): a fixed
+export {}
 // chat.completion with usage, or an SSE stream (role chunk → N deltas → finish → usage → [DONE]).
 // A model name ending in "-<n>ms" adds that much latency before the answer.
 const port = Number(process.argv[2] ?? 0)
@@ -39,7 +40,7 @@ const server = Bun.serve({
     return new Response(
       new ReadableStream({
         type: 'direct',
-        async pull(c) {
+        async pull(c: any) {
           for (const p of parts) {
             c.write(p)
             await c.flush()

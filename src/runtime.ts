@@ -29,6 +29,8 @@ export interface RuntimeOptions {
   /** Catalog snapshot refresh interval; 0 disables (tests refresh explicitly). */
   catalogRefreshMs?: number
   dataDir?: string
+  /** Longest idle wait of the ledger writer's outbox read (it wakes at once on new entries). */
+  writerBlockMs?: number
 }
 
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
@@ -53,7 +55,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     inflight: new InFlight(),
     now: Date.now,
   }
-  const writer = new LedgerWriter({ db: database.db, store, log, batch: config.settleBatch, blockMs: config.settleFlushMs })
+  const writer = new LedgerWriter({ db: database.db, store, log, batch: config.settleBatch, blockMs: opts.writerBlockMs ?? 1_000, lingerMs: config.settleFlushMs })
   writer.start()
   return {
     deps,

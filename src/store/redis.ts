@@ -112,10 +112,13 @@ export async function createRedisStore(url: string, keySpace: KeySpace = { prefi
     },
     async ackOutbox(entries) {
       if (entries.length === 0) return
+      // One XACK and one XDEL per shard for the whole batch.
+      const byShard = new Map<number, string[]>()
+      for (const e of entries) byShard.set(e.shard, [...(byShard.get(e.shard) ?? []), e.id])
       const pipe = redis.pipeline()
-      for (const e of entries) {
-        pipe.xack(outboxes[e.shard]!, GROUP, e.id)
-        pipe.xdel(outboxes[e.shard]!, e.id)
+      for (const [shard, ids] of byShard) {
+        pipe.xack(outboxes[shard]!, GROUP, ...ids)
+        pipe.xdel(outboxes[shard]!, ...ids)
       }
       await pipe.exec()
     },

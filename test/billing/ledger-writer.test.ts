@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq, sql } from 'drizzle-orm'
 import { applyMovement, createUser } from '../../src/billing/accounts.ts'
 import { writeRecords } from '../../src/billing/ledger-writer.ts'
-import type { OutboxRecord } from '../../src/billing/outbox-record.ts'
+import { encodeRecord, type OutboxRecord } from '../../src/billing/outbox-record.ts'
 import { openDatabase, type Database } from '../../src/db/client.ts'
 import { accounts, apiKeys, ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
 import { createMemoryStore } from '../../src/store/memory.ts'
@@ -65,10 +65,10 @@ for (const kind of ['postgres', 'pglite'] as const) {
     test('writes logs and usage entries; the same batch again changes nothing', async () => {
       const u = await fundedUser()
       const batch = [record(u.userId, u.keyId, `req_${crypto.randomUUID()}`, '100'), record(u.userId, u.keyId, `req_${crypto.randomUUID()}`, '0'), record(u.userId, u.keyId, `req_${crypto.randomUUID()}`, '50')]
-      expect(await writeRecords(database.db, batch)).toBe(2)
+      expect(await writeRecords(database.db, batch.map(encodeRecord))).toBe(2)
       expect(await books(u.userId)).toEqual({ balance: 850n, sum: 850n })
-      expect(await writeRecords(database.db, batch)).toBe(0)
-      expect(await writeRecords(database.db, [batch[2]!, batch[0]!])).toBe(0)
+      expect(await writeRecords(database.db, batch.map(encodeRecord))).toBe(0)
+      expect(await writeRecords(database.db, [batch[2]!, batch[0]!].map(encodeRecord))).toBe(0)
       expect(await books(u.userId)).toEqual({ balance: 850n, sum: 850n })
       const logs = await database.db.select().from(requestLogs).where(eq(requestLogs.userId, u.userId))
       expect(logs).toHaveLength(3)

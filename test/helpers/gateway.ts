@@ -65,11 +65,11 @@ export async function startTestGateway(backends: Backends, catalog: CatalogFile,
     DATABASE_URL: database?.url ?? 'memory://',
     REDIS_URL: keys ? REDIS_URL : undefined,
     ADMIN_TOKEN,
-    SETTLE_FLUSH_MS: '20',
+    SETTLE_FLUSH_MS: '0',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     ...env,
   })
-  const runtime = await createRuntime(config, { log: process.env.TEST_LOG_LEVEL ? undefined : silentLogger, keySpace: keys ? { prefix: keys.prefix, shards: 4 } : undefined, catalogRefreshMs: 0 })
+  const runtime = await createRuntime(config, { log: process.env.TEST_LOG_LEVEL ? undefined : silentLogger, keySpace: keys ? { prefix: keys.prefix, shards: 4 } : undefined, catalogRefreshMs: 0, writerBlockMs: 20 })
   await upsertCatalog(runtime.deps.db, parseCatalogFile(catalog))
   await runtime.deps.catalog.refresh()
   const app = createApp(runtime.deps)

@@ -63,7 +63,7 @@ describe('HTTP surface (Postgres + Redis)', () => {
   })
 
   test('admin API refuses a wrong or missing token', async () => {
-    for (const h of [{}, { authorization: 'Bearer wrong-token-wrong-token' }]) {
+    for (const h of [{}, { authorization: 'Bearer wrong-token-wrong-token' }] as Record<string, string>[]) {
       const res = await gw.request('/api/admin/users', { method: 'POST', headers: { 'content-type': 'application/json', ...h }, body: JSON.stringify({ email: 'x@y.z' }) })
       expect(res.status).toBe(401)
       expect(((await res.json()) as any).error.code).toBe('UNAUTHORIZED')

@@ -10,6 +10,8 @@ export interface SseEvent {
 export class SseParser {
   private readonly decoder = new TextDecoder()
   private buffer = ''
+  /** Characters of `buffer` already known to hold no line break (keeps long lines linear). */
+  private scanned = 0
   private event: string | undefined = undefined
   private data: string[] = []
   private pendingCR = false
@@ -23,7 +25,7 @@ export class SseParser {
     const out: SseEvent[] = []
     let start = 0
     const buf = this.buffer
-    for (let i = 0; i < buf.length; i++) {
+    for (let i = this.scanned; i < buf.length; i++) {
       const c = buf.charCodeAt(i)
       if (c !== 10 && c !== 13) continue
       this.line(buf.slice(start, i), out)
@@ -33,7 +35,8 @@ export class SseParser {
       }
       start = i + 1
     }
-    this.buffer = buf.slice(start)
+    this.buffer = start === 0 ? buf : buf.slice(start)
+    this.scanned = this.buffer.length
     return out
   }
 
@@ -42,6 +45,7 @@ export class SseParser {
     const out: SseEvent[] = []
     if (this.buffer.length > 0) this.line(this.buffer, out)
     this.buffer = ''
+    this.scanned = 0
     return out
   }
 
