@@ -1,5 +1,6 @@
 // Store on Redis: each hot-path operation is one EVALSHA of a versioned script in ./lua.
 import Redis from 'ioredis'
+import { ensureTracingChannelHasSubscribers } from '../lib/tracing-channel-compat.ts'
 import { accountKey, outboxKey, windowKey, type KeySpace } from './keys.ts'
 import { WINDOW_MS, shardOf, windowOf, type AccountState, type AdmitInput, type AdmitResult, type OutboxEntry, type SettleInput, type Store } from './types.ts'
 
@@ -29,6 +30,7 @@ function streamPairs(reply: StreamReply): [string, StreamItems][] {
 }
 
 export async function createRedisStore(url: string, keySpace: KeySpace = { prefix: 'tg:', shards: 16 }): Promise<Store> {
+  ensureTracingChannelHasSubscribers()
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true }) as Scripted
   // Blocking reads get their own connection so they never hold up the hot path's commands.
   const reader = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null })
