@@ -2,6 +2,7 @@
 import { Elysia } from 'elysia'
 import { sql } from 'drizzle-orm'
 import { adminRoutes } from './admin/routes.ts'
+import { consoleRoutes } from './console/index.ts'
 import { shapeA, shapeB } from './catalog/models-route.ts'
 import { GatewayError } from './core/errors.ts'
 import { renderConsoleError } from './http/console-error.ts'
@@ -45,6 +46,7 @@ export function createApp(deps: InferenceDeps, state: AppState = { draining: fal
       }
     })
     .use(adminRoutes(deps))
+    .use(consoleRoutes(deps))
 }
 
 export type App = ReturnType<typeof createApp>

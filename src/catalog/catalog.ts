@@ -77,6 +77,11 @@ export class Catalog {
     return Catalog.available(model) ? { ok: true, model } : { ok: false, reason: 'unavailable' }
   }
 
+  /** Every model of the snapshot, available or not. */
+  all(): CatalogModel[] {
+    return [...this.byId.values()]
+  }
+
   /** Available models, sorted by id. */
   list(): CatalogModel[] {
     return [...this.byId.values()].filter(Catalog.available).sort((a, b) => a.id.localeCompare(b.id))

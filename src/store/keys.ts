@@ -9,3 +9,4 @@ export interface KeySpace {
 export const accountKey = (ks: KeySpace, shard: number, userId: string) => `${ks.prefix}{s${shard}}:acct:${userId}`
 export const windowKey = (ks: KeySpace, shard: number, keyId: string, window: number) => `${ks.prefix}{s${shard}}:rl:${keyId}:${window}`
 export const outboxKey = (ks: KeySpace, shard: number) => `${ks.prefix}{s${shard}}:outbox`
+export const counterKey = (ks: KeySpace, bucket: string, window: number) => `${ks.prefix}{c:${bucket}}:${window}`

@@ -108,6 +108,16 @@ export function createMemoryStore(): Store {
       }
       return out
     },
+    async hit(bucket, limit, windowMs, nowMs) {
+      const { index, resetMs } = windowOf(nowMs, windowMs)
+      const key = `c:${bucket}:${windowMs}:${index}`
+      let win = windows.get(key)
+      if (win && win.expires <= nowMs) win = undefined
+      const count = win?.count ?? 0
+      if (count >= limit) return { ok: false, rate: { limit, remaining: 0, resetMs } }
+      windows.set(key, { count: count + 1, expires: nowMs + windowMs + 1_000 })
+      return { ok: true, rate: { limit, remaining: Math.max(0, limit - count - 1), resetMs } }
+    },
     async ping() {},
     async close() {
       wake?.()

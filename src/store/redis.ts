@@ -1,7 +1,7 @@
 // Store on Redis: each hot-path operation is one EVALSHA of a versioned script in ./lua.
 import Redis from 'ioredis'
 import { ensureTracingChannelHasSubscribers } from '../lib/tracing-channel-compat.ts'
-import { accountKey, outboxKey, windowKey, type KeySpace } from './keys.ts'
+import { accountKey, counterKey, outboxKey, windowKey, type KeySpace } from './keys.ts'
 import { WINDOW_MS, shardOf, windowOf, type AccountState, type AdmitInput, type AdmitResult, type OutboxEntry, type SettleInput, type Store } from './types.ts'
 
 const script = (name: string) => Bun.file(new URL(`./lua/${name}.lua`, import.meta.url)).text()
@@ -13,6 +13,7 @@ type Scripted = Redis & {
   tgSettle(k1: string, k2: string, keyId: string, reserved: string, cost: string, record: string): Promise<number>
   tgLoad(k1: string, keyId: string, balance: string, spent: string): Promise<number>
   tgAdjust(k1: string, delta: string): Promise<number>
+  tgHit(k1: string, limit: number, ttl: number): Promise<[number, number]>
 }
 
 type StreamItems = [id: string, fields: string[] | null][]
@@ -39,6 +40,7 @@ export async function createRedisStore(url: string, keySpace: KeySpace = { prefi
   redis.defineCommand('tgSettle', { numberOfKeys: 2, lua: await script('settle') })
   redis.defineCommand('tgLoad', { numberOfKeys: 1, lua: await script('load') })
   redis.defineCommand('tgAdjust', { numberOfKeys: 1, lua: await script('adjust') })
+  redis.defineCommand('tgHit', { numberOfKeys: 1, lua: await script('hit') })
 
   const outboxes = Array.from({ length: keySpace.shards }, (_, s) => outboxKey(keySpace, s))
   for (const key of outboxes) {
@@ -131,6 +133,11 @@ export async function createRedisStore(url: string, keySpace: KeySpace = { prefi
         for (const [id, fields] of items) if (fields) out.push({ id, shard, record: fields[1] ?? '' })
       }
       return out
+    },
+    async hit(bucket, limit, windowMs, nowMs) {
+      const { index, resetMs } = windowOf(nowMs, windowMs)
+      const [ok, count] = await redis.tgHit(counterKey(keySpace, bucket, index), limit, windowMs + 1_000)
+      return { ok: ok === 1, rate: { limit, remaining: Math.max(0, limit - count), resetMs } }
     },
     async ping() {
       await redis.ping()

@@ -68,6 +68,8 @@ export interface Store {
   ackOutbox(entries: OutboxEntry[]): Promise<void>
   /** Entries handed to a consumer that died: re-deliver those idle longer than minIdleMs. */
   reclaimOutbox(consumer: string, minIdleMs: number, max: number): Promise<OutboxEntry[]>
+  /** A fixed-window counter for `bucket` (e.g. "api:<ip>"): admits up to `limit` per window. */
+  hit(bucket: string, limit: number, windowMs: number, nowMs: number): Promise<{ ok: boolean; rate: RateInfo }>
   ping(): Promise<void>
   close(): Promise<void>
 }
@@ -84,7 +86,7 @@ export function shardOf(userId: string, shards: number): number {
 
 export const WINDOW_MS = 60_000
 
-export function windowOf(nowMs: number): { index: number; resetMs: number } {
-  const index = Math.floor(nowMs / WINDOW_MS)
-  return { index, resetMs: (index + 1) * WINDOW_MS - nowMs }
+export function windowOf(nowMs: number, windowMs = WINDOW_MS): { index: number; resetMs: number } {
+  const index = Math.floor(nowMs / windowMs)
+  return { index, resetMs: (index + 1) * windowMs - nowMs }
 }
