@@ -1,5 +1,6 @@
 // createApp(deps): composes the features; tests call app.handle(new Request(...)).
 import { Elysia } from 'elysia'
+import { openapi } from '@elysiajs/openapi'
 import { sql } from 'drizzle-orm'
 import { adminRoutes } from './admin/routes.ts'
 import { consoleRoutes } from './console/index.ts'
@@ -45,6 +46,14 @@ export function createApp(deps: InferenceDeps, state: AppState = { draining: fal
         return new Response(body, { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId } })
       }
     })
+    .use(
+      openapi({
+        path: '/api/openapi',
+        // The document covers /api; the /v1 protocols are the vendors' own (see README).
+        exclude: { paths: [/^\/v1\//, '/healthz', '/readyz', /^\/api\/openapi/] },
+        documentation: { info: { title: 'Tollgate console API', version: '0.1.0', description: 'Accounts, sessions, API keys, wallet, top-ups, logs and the public catalog.' } },
+      }),
+    )
     .use(adminRoutes(deps))
     .use(consoleRoutes(deps))
 }

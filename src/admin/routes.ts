@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm'
 import { timingSafeEqual } from 'node:crypto'
 import { generateApiKey } from '../auth/api-keys.ts'
 import { applyMovement, createUser } from '../billing/accounts.ts'
+import { refund } from '../billing/refunds.ts'
 import { GatewayError } from '../core/errors.ts'
 import { apiKeys, users } from '../db/schema/index.ts'
 import { consoleError, renderConsoleError } from '../http/console-error.ts'
@@ -106,6 +107,14 @@ export function adminRoutes(deps: InferenceDeps) {
           serviceMode: t.Optional(t.String({ minLength: 1, maxLength: 50 })),
         }),
       },
+    )
+    .post(
+      '/refunds',
+      async ({ body }) => {
+        const result = await refund(deps, body.transactionId, body.amount, body.note)
+        return { id: result.id, refundOf: body.transactionId, amount: Number(formatUsd(result.amount)), balance: Number(formatUsd(result.balance)) }
+      },
+      { body: t.Object({ transactionId: t.String(), amount: t.Optional(t.Number({ exclusiveMinimum: 0 })), note: t.Optional(t.String({ maxLength: 500 })) }) },
     )
     .delete('/keys/:id', async ({ params }) => {
       const [row] = await deps.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, params.id)).returning({ id: apiKeys.id })
