@@ -23,13 +23,17 @@ export function consoleRoutes(deps: InferenceDeps) {
   const providers = new Map<string, PaymentProvider>()
   if (config.stripe) providers.set('stripe', stripeProvider(config.stripe))
   if (config.sandboxPayments) providers.set('sandbox', sandboxProvider(config.sandboxPayments))
-  const secure = (req: Request) => isHttps(new URL(req.url), req.headers, undefined, []) || (config.publicUrl?.startsWith('https:') ?? false)
+  // Whether the client reached us over TLS, decided once per request in the guard below.
+  const tls = new WeakMap<Request, boolean>()
+  const secure = (req: Request) => tls.get(req) === true || (config.publicUrl?.startsWith('https:') ?? false)
 
   const guarded = new Elysia()
     .onError(({ code, error }) => renderConsoleError(code, error))
     .onBeforeHandle(async ({ request, server, set }) => {
       const url = new URL(request.url)
-      const ip = clientIp(request.headers, (server as Server)?.requestIP(request)?.address, config.trustedProxies)
+      const peer = (server as Server)?.requestIP(request)?.address
+      const ip = clientIp(request.headers, peer, config.trustedProxies)
+      tls.set(request, isHttps(url, request.headers, peer, config.trustedProxies))
       const now = deps.now()
       Object.assign(set.headers, await limitIp(deps.store, `api:${ip}`, API_LIMIT, now))
       if (url.pathname.startsWith('/api/auth/') && request.method === 'POST') await limitIp(deps.store, `auth:${ip}`, AUTH_LIMIT, now)
