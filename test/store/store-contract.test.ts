@@ -126,6 +126,18 @@ for (const [name, make] of factories) {
       expect((await store.account(u.userId))?.balanceMicros).toBe(70n)
     })
 
+    test('hit: a fixed-window counter per bucket, rejected calls not counted', async () => {
+      const bucket = `ip:${Math.random()}`
+      const now = T0 + 5_000
+      const got = []
+      for (let i = 0; i < 4; i++) got.push(await store.hit(bucket, 3, 60_000, now))
+      expect(got.map((g) => g.ok)).toEqual([true, true, true, false])
+      expect(got.map((g) => g.rate.remaining)).toEqual([2, 1, 0, 0])
+      expect(got[3]!.rate.resetMs).toBe(55_000)
+      expect((await store.hit(`${bucket}:other`, 3, 60_000, now)).ok).toBe(true)
+      expect((await store.hit(bucket, 3, 60_000, T0 + 60_000)).ok).toBe(true)
+    })
+
     test('50 concurrent admits against a balance covering 10 admit exactly 10', async () => {
       const u = ids()
       await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
