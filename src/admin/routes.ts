@@ -52,9 +52,11 @@ export function adminRoutes(deps: InferenceDeps) {
   const token = deps.config.adminToken
   return new Elysia({ prefix: '/api/admin' })
     .onError(({ code, error }) => renderConsoleError(code, error))
-    .onBeforeHandle(({ request }) => {
-      if (!token) return consoleError(404, 'NOT_FOUND', 'No such endpoint.')
-      if (!tokenMatches(token, request.headers.get('authorization'))) return consoleError(401, 'UNAUTHORIZED', 'Invalid admin token.')
+    // Transform runs before body validation: an unauthenticated caller learns nothing, not even
+    // whether its body would have been valid.
+    .onTransform(({ request }) => {
+      if (!token) throw new GatewayError('NOT_FOUND', 'No such endpoint.')
+      if (!tokenMatches(token, request.headers.get('authorization'))) throw new GatewayError('UNAUTHORIZED', 'Invalid admin token.')
     })
     .post(
       '/users',

