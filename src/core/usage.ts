@@ -30,3 +30,33 @@ export function fromOpenAiChatUsage(u: unknown): Usage | undefined {
 }
 
 export const totalPromptTokens = (u: Usage): number => u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens
+
+/** Anthropic usage: input_tokens already excludes cache reads and writes. */
+export function fromAnthropicUsage(u: unknown): Usage | undefined {
+  if (u === null || typeof u !== 'object') return undefined
+  const o = u as Record<string, any>
+  if (typeof o.input_tokens !== 'number' && typeof o.output_tokens !== 'number') return undefined
+  return {
+    inputTokens: int(o.input_tokens),
+    outputTokens: int(o.output_tokens),
+    cacheReadTokens: int(o.cache_read_input_tokens),
+    cacheWriteTokens: int(o.cache_creation_input_tokens),
+    reasoningTokens: 0,
+  }
+}
+
+/** OpenAI responses usage: input_tokens includes cached tokens; output includes reasoning. */
+export function fromResponsesUsage(u: unknown): Usage | undefined {
+  if (u === null || typeof u !== 'object') return undefined
+  const o = u as Record<string, any>
+  if (typeof o.input_tokens !== 'number' && typeof o.output_tokens !== 'number') return undefined
+  const cached = int(o.input_tokens_details?.cached_tokens)
+  const input = int(o.input_tokens)
+  return {
+    inputTokens: Math.max(0, input - cached),
+    outputTokens: int(o.output_tokens),
+    cacheReadTokens: Math.min(cached, input),
+    cacheWriteTokens: 0,
+    reasoningTokens: int(o.output_tokens_details?.reasoning_tokens),
+  }
+}

@@ -1,0 +1,29 @@
+// What an upstream adapter provides: canonical request → upstream body, upstream JSON →
+// canonical response, upstream SSE events → canonical events.
+import type { CEvent, CRequest, CResponse } from '../core/canonical.ts'
+import type { SseEvent } from '../lib/sse/parse.ts'
+
+export interface StreamDecoder {
+  push(ev: SseEvent): CEvent[]
+  /** The upstream stream ended; returns the final events (finish) or throws if it was cut short. */
+  end(): CEvent[]
+}
+
+export interface UpstreamAdapter {
+  path: string
+  headers(apiKey: string | undefined, passHeaders: Record<string, string>): Record<string, string>
+  body(req: CRequest, upstreamModel: string, defaultMaxTokens: number): string
+  /** The same-protocol pass-through body: the caller's own JSON with the upstream model name. */
+  passthroughBody(raw: Record<string, unknown>, upstreamModel: string, stream: boolean): string
+  parseResponse(json: Record<string, any>): CResponse
+  streamDecoder(): StreamDecoder
+}
+
+export const safeJson = (text: string): Record<string, unknown> => {
+  try {
+    const v = JSON.parse(text)
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : { value: v }
+  } catch {
+    return {}
+  }
+}

@@ -1,0 +1,31 @@
+import type { StopReason } from '../../core/canonical.ts'
+
+/** OpenAI chat finish_reason ↔ canonical stop reason (total, with explicit defaults). */
+export function fromChatFinish(reason: unknown, hasToolCalls: boolean): StopReason {
+  if (hasToolCalls) return 'tool_use' // forced tool calls arrive with "stop"
+  switch (reason) {
+    case 'length':
+      return 'max_tokens'
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_use'
+    case 'content_filter':
+      return 'content_filter'
+    default:
+      return 'end'
+  }
+}
+
+export function toChatFinish(reason: StopReason): string {
+  switch (reason) {
+    case 'max_tokens':
+      return 'length'
+    case 'tool_use':
+      return 'tool_calls'
+    case 'content_filter':
+    case 'refusal':
+      return 'content_filter'
+    default:
+      return 'stop'
+  }
+}
