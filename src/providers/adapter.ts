@@ -18,12 +18,3 @@ export interface UpstreamAdapter {
   parseResponse(json: Record<string, any>): CResponse
   streamDecoder(): StreamDecoder
 }
-
-export const safeJson = (text: string): Record<string, unknown> => {
-  try {
-    const v = JSON.parse(text)
-    return v && typeof v === 'object' && !Array.isArray(v) ? v : { value: v }
-  } catch {
-    return {}
-  }
-}

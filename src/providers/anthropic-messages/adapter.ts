@@ -3,8 +3,9 @@
 // as JSON text ↔ `input` objects.
 import type { CEvent, CMessage, CPart, CRequest, CResponse } from '../../core/canonical.ts'
 import { fromAnthropicUsage, type Usage } from '../../core/usage.ts'
-import { safeJson, type UpstreamAdapter } from '../adapter.ts'
-import { fromAnthropicStop } from './map-stop-reason.ts'
+import { safeJsonObject } from '../../lib/json.ts'
+import type { UpstreamAdapter } from '../adapter.ts'
+import { fromAnthropicStop } from '../../core/stop-reasons.ts'
 
 const EFFORT_BUDGET = { low: 1_024, medium: 4_096, high: 16_384 } as const
 
@@ -15,7 +16,7 @@ function block(p: CPart): Record<string, unknown> | undefined {
     case 'image':
       return p.data ? { type: 'image', source: { type: 'base64', media_type: p.mediaType ?? 'image/png', data: p.data } } : { type: 'image', source: { type: 'url', url: p.url } }
     case 'tool_call':
-      return { type: 'tool_use', id: p.id, name: p.name, input: safeJson(p.arguments) }
+      return { type: 'tool_use', id: p.id, name: p.name, input: safeJsonObject(p.arguments) }
     case 'tool_result':
       return { type: 'tool_result', tool_use_id: p.toolCallId, content: p.content, ...(p.isError ? { is_error: true } : {}) }
     case 'reasoning':

@@ -3,7 +3,7 @@
 import type { CEvent, CMessage, CRequest, CResponse, CToolChoice } from '../../core/canonical.ts'
 import { fromOpenAiChatUsage } from '../../core/usage.ts'
 import type { UpstreamAdapter } from '../adapter.ts'
-import { fromChatFinish } from './map-finish-reason.ts'
+import { fromChatFinish } from '../../core/stop-reasons.ts'
 import { OPENAI_CHAT_PATH, openAiChatBody, openAiHeaders } from './request.ts'
 
 function chatMessages(req: CRequest): Record<string, unknown>[] {

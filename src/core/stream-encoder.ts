@@ -1,0 +1,25 @@
+// What an inbound protocol's stream encoder provides: canonical events in, client frames out,
+// exactly one closing sequence (with svc) or one error frame.
+import type { CEvent } from './canonical.ts'
+import type { GatewayError } from './errors.ts'
+import type { Usage } from './usage.ts'
+import type { SseEvent } from '../lib/sse/parse.ts'
+
+export interface StreamEncoder {
+  push(ev: CEvent): string
+  close(svc: string): string
+  error(err: GatewayError): string
+}
+
+/** A stream stage between upstream SSE events and client frames (translation or tee). */
+export interface FrameTransform {
+  /** Client frames for one upstream event; throws a GatewayError to fail the stream. */
+  push(ev: SseEvent): string
+  /** Whether the upstream signalled a complete answer. */
+  complete(): boolean
+  /** Closing frames, given the svc JSON computed from the final usage. */
+  close(svc: string): string
+  error(err: GatewayError): string
+  usage(): Usage | undefined
+  deliveredChars(): number
+}

@@ -1,0 +1,140 @@
+// One pipeline for every inbound protocol (the only place that joins protocols × providers ×
+// billing × limits): auth → body → validate → model → admit → route with failover (same
+// protocol: pass-through; otherwise: translation through the canonical model) → settle.
+import { estimateDeliveredTokens, estimateUsage } from '../billing/estimate.ts'
+import type { CRequest } from '../core/canonical.ts'
+import { GatewayError } from '../core/errors.ts'
+import type { Gateway, GatewayProtocol, Route } from '../core/gateway.ts'
+import type { Usage } from '../core/usage.ts'
+import { readJsonBody } from '../http/body.ts'
+import { rateHeaders } from '../http/rate-headers.ts'
+import { newRequestId } from '../lib/ids.ts'
+import { appendMemberJson } from '../lib/json-tokens.ts'
+import { SSE_HEADERS } from '../lib/sse/encode.ts'
+import type { UpstreamAdapter } from '../providers/adapter.ts'
+import { anthropicAdapter } from '../providers/anthropic-messages/adapter.ts'
+import { upstreamFetch, upstreamJson, type UpstreamCall, type UpstreamJson } from '../providers/http.ts'
+import { openAiChatAdapter } from '../providers/openai-chat/adapter.ts'
+import { openAiResponsesAdapter } from '../providers/openai-responses/adapter.ts'
+import { withFailover } from '../routing/failover.ts'
+import { admit, authenticate, logRejected, resolveModel, settle, settleFailure, type Call } from './call.ts'
+import type { InferenceDeps } from './deps.ts'
+import type { CallContext, Inbound } from './inbound.ts'
+import { pipeStream, type StreamOutcome } from './stream-pipe.ts'
+import { translateTransform } from './translate-transform.ts'
+
+export const ADAPTERS: Record<GatewayProtocol, UpstreamAdapter> = {
+  'openai-chat': openAiChatAdapter,
+  'anthropic-messages': anthropicAdapter,
+  'openai-responses': openAiResponsesAdapter,
+}
+
+type Served = { native: boolean; adapter: UpstreamAdapter; gateway: Gateway } & ({ stream: UpstreamCall } | { json: UpstreamJson })
+
+export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<Body>, req: Request, onStream?: () => void): Promise<Response> {
+  const t0 = performance.now()
+  const at = Date.now()
+  const requestId = newRequestId(inbound.idPrefix)
+  let call: Call | undefined
+  let rejectLog: Parameters<typeof logRejected>[1] | undefined
+  try {
+    const principal = await authenticate(deps, req.headers)
+    rejectLog = { requestId, principal, model: '', protocol: inbound.name, stream: false, t0, at }
+    const raw = (await readJsonBody(req, deps.config.maxBodyBytes)) as Record<string, unknown>
+    if (raw && typeof raw === 'object' && typeof raw.model === 'string') rejectLog.model = raw.model
+    const checked = inbound.validate(raw)
+    if (!checked.ok) throw inbound.invalid(checked.issues)
+    const body = checked.value
+    inbound.check?.(body)
+    const stream = inbound.stream(body)
+    rejectLog.stream = stream
+    const model = resolveModel(deps, inbound.model(body))
+    const est = inbound.estimateInput(body)
+    const estimate = estimateUsage(est.promptChars, { requested: est.maxTokens, choices: est.choices, defaultCap: deps.config.defaultMaxOutputTokens, contextWindow: model.contextWindow })
+    call = await admit(deps, { requestId, protocol: inbound.name, stream, principal, model, estimate, t0, at })
+    const admitted = call
+    const ctx: CallContext = { requestId, publicId: requestId, slug: model.id, created: Math.floor(at / 1000), serviceMode: principal.serviceMode }
+    const pass = inbound.passHeaders(req)
+    let canonical: CRequest | undefined
+    const attempt = async (route: Route): Promise<Served> => {
+      const gw = route.gateway
+      const adapter = ADAPTERS[gw.protocol]
+      const native = gw.protocol === inbound.native
+      const upstreamBody = native ? adapter.passthroughBody(raw, route.upstreamModel, stream) : adapter.body((canonical ??= inbound.decode(body)), route.upstreamModel, deps.config.defaultMaxOutputTokens)
+      const headers = adapter.headers(gw.apiKey, pass)
+      return stream
+        ? { native, adapter, gateway: gw, stream: await upstreamFetch(gw, adapter.path, headers, upstreamBody) }
+        : { native, adapter, gateway: gw, json: await upstreamJson(gw, adapter.path, headers, upstreamBody) }
+    }
+    const served = await withFailover(model.routes, attempt, (route, err) =>
+      deps.log.warn('upstream attempt failed', { requestId, gateway: route.gateway.id, code: err.code, cause: err.cause }),
+    )
+    const headers = { 'x-request-id': requestId, ...rateHeaders(call.rate) }
+    if ('stream' in served.value) {
+      onStream?.()
+      return streamResponse(deps, inbound, admitted, ctx, served.value as Served & { stream: UpstreamCall }, headers)
+    }
+    return jsonResponse(deps, inbound, admitted, ctx, served.value as Served & { json: UpstreamJson }, headers)
+  } catch (e) {
+    const err = e instanceof GatewayError ? e : new GatewayError('INTERNAL', 'Internal error.', { cause: e })
+    if (err.code === 'INTERNAL') deps.log.error(`${inbound.name} request failed`, { requestId, err: String(err.cause ?? err) })
+    if (call) settleFailure(deps, call, err, null)
+    else if (rejectLog) logRejected(deps, rejectLog, err)
+    const { status, body } = inbound.renderError(err)
+    return new Response(body, { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...err.extra.headers } })
+  }
+}
+
+function jsonResponse<B>(deps: InferenceDeps, inbound: Inbound<B>, call: Call, ctx: CallContext, served: Served & { json: UpstreamJson }, headers: Record<string, string>): Response {
+  const { text, parsed, upstreamRequestId } = served.json
+  let body: string
+  let reported: Usage | undefined
+  if (served.native) {
+    reported = inbound.usageOf(parsed)
+    body = inbound.passthroughJson(text, parsed, ctx)
+  } else {
+    const answer = served.adapter.parseResponse(parsed)
+    reported = answer.usage
+    body = inbound.encode(answer, ctx)
+  }
+  const source = reported ? 'upstream' : 'none'
+  const cost = settle(deps, call, { status: 200, errorCode: null, gateway: served.gateway.id, usage: reported ?? call.estimate, usageSource: source })
+  const svc = inbound.svc(cost, source, performance.now() - call.t0, served.gateway.id, upstreamRequestId ?? String(parsed.id ?? ''), ctx)
+  return new Response(appendMemberJson(body, 'svc', svc), { status: 200, headers: { 'content-type': 'application/json', 'x-model': call.model.id, ...headers } })
+}
+
+function streamResponse<B>(deps: InferenceDeps, inbound: Inbound<B>, call: Call, ctx: CallContext, served: Served & { stream: UpstreamCall }, headers: Record<string, string>): Response {
+  const gw = served.gateway
+  const upstreamRequestId = served.stream.response.headers.get('x-request-id') ?? ''
+  deps.inflight.streams++
+  const finish = (o: StreamOutcome & { upstreamId?: string }): string => {
+    deps.inflight.streams--
+    const { usage, source } = billedUsage(call, o)
+    const status = o.end === 'completed' ? 200 : o.end === 'disconnected' ? 499 : 502
+    if (o.error) deps.log.warn('stream failed', { requestId: call.requestId, gateway: gw.id, cause: o.error.cause })
+    const cost = settle(deps, call, { status, errorCode: o.error?.code ?? (o.end === 'disconnected' ? 'CLIENT_CLOSED' : null), gateway: gw.id, usage, usageSource: source })
+    return inbound.svc(cost, source === 'upstream' ? 'upstream' : 'none', performance.now() - call.t0, gw.id, upstreamRequestId || (o.upstreamId ?? ''), ctx)
+  }
+  const opts = { idleTimeoutMs: gw.timeoutMs, abortUpstream: served.stream.abort, finish }
+  const upstream = served.stream.response.body!
+  const body =
+    served.native && inbound.nativeStream
+      ? inbound.nativeStream(upstream, ctx, opts)
+      : pipeStream(upstream, served.native ? inbound.tee(ctx)! : translateTransform(served.adapter.streamDecoder(), inbound.streamEncoder(ctx)), opts)
+  return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...headers } })
+}
+
+/**
+ * What a stream is billed (SPEC billing 4): the upstream's usage when it reported one; a
+ * completed stream without usage pays the reserved estimate; a stream cut short without usage
+ * (client gone, upstream failure) pays the prompt estimate plus the output it delivered — never
+ * zero, never the whole reservation.
+ */
+export function billedUsage(call: Call, o: StreamOutcome): { usage: Usage; source: 'upstream' | 'none' | 'estimate' } {
+  if (o.usage) return { usage: o.usage, source: 'upstream' }
+  if (o.end === 'completed') return { usage: call.estimate, source: 'none' }
+  return {
+    usage: { ...call.estimate, outputTokens: Math.min(call.estimate.outputTokens, o.started ? estimateDeliveredTokens(o.deliveredChars) : 0) },
+    source: 'estimate',
+  }
+}

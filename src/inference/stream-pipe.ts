@@ -1,0 +1,88 @@
+// One streaming pipeline for every non-chat-passthrough stream: upstream bytes → SSE events →
+// a FrameTransform (translation or same-protocol tee) → client frames, with exactly one
+// terminal: the transform's closing frames (carrying svc) or one error frame. One upstream read
+// becomes at most one client write (no coalescing); an idle upstream or a gone client aborts it.
+import { GatewayError } from '../core/errors.ts'
+import type { Usage } from '../core/usage.ts'
+import type { FrameTransform } from '../core/stream-encoder.ts'
+import { SseParser } from '../lib/sse/parse.ts'
+
+export interface StreamOutcome {
+  end: 'completed' | 'failed' | 'disconnected'
+  usage: Usage | undefined
+  deliveredChars: number
+  started: boolean
+  error?: GatewayError
+}
+
+export interface PipeOptions {
+  idleTimeoutMs: number
+  abortUpstream: () => void
+  /** Called once; for a completed stream returns the svc JSON. */
+  finish: (o: StreamOutcome) => string
+}
+
+const encoder = new TextEncoder()
+
+export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransform, opts: PipeOptions): ReadableStream<Uint8Array> {
+  const reader = upstream.getReader()
+  const parser = new SseParser()
+  let started = false
+  let finished = false
+  let timedOut = false
+  const idle = setTimeout(() => {
+    timedOut = true
+    opts.abortUpstream()
+  }, opts.idleTimeoutMs)
+  const outcome = (end: StreamOutcome['end'], error?: GatewayError): StreamOutcome => ({ end, usage: t.usage(), deliveredChars: t.deliveredChars(), started, error })
+  const done = (end: StreamOutcome['end'], error?: GatewayError) => {
+    finished = true
+    clearTimeout(idle)
+    return opts.finish(outcome(end, error))
+  }
+  const fail = (c: ReadableStreamDefaultController<Uint8Array>, out: string, err: GatewayError) => {
+    opts.abortUpstream()
+    done('failed', err)
+    c.enqueue(encoder.encode(out + t.error(err)))
+    c.close()
+  }
+  return new ReadableStream<Uint8Array>({
+    async pull(c) {
+      for (;;) {
+        let result: Awaited<ReturnType<typeof reader.read>>
+        try {
+          result = await reader.read()
+        } catch (cause) {
+          if (finished) return
+          return fail(c, '', timedOut ? new GatewayError('UPSTREAM_TIMEOUT', 'The upstream model stopped responding mid-stream.', { cause }) : new GatewayError('UPSTREAM_ERROR', 'The upstream connection failed mid-stream.', { cause }))
+        }
+        if (finished) return
+        idle.refresh()
+        let out = ''
+        try {
+          for (const ev of result.done ? parser.end() : parser.push(result.value)) out += t.push(ev)
+        } catch (e) {
+          return fail(c, out, e instanceof GatewayError ? e : new GatewayError('UPSTREAM_ERROR', 'The upstream sent an unreadable stream event.', { cause: e }))
+        }
+        if (result.done) {
+          if (!t.complete()) return fail(c, out, new GatewayError('UPSTREAM_ERROR', 'The upstream stream ended before the answer was complete.'))
+          const svc = done('completed')
+          c.enqueue(encoder.encode(out + t.close(svc)))
+          c.close()
+          return
+        }
+        if (out.length > 0) {
+          started = true
+          c.enqueue(encoder.encode(out))
+          return
+        }
+      }
+    },
+    cancel() {
+      if (finished) return
+      opts.abortUpstream()
+      reader.cancel().catch(() => {})
+      done('disconnected')
+    },
+  })
+}

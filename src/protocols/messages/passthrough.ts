@@ -1,0 +1,49 @@
+// Messages served by an Anthropic upstream: frames pass through as they arrive (only the
+// upstream model name becomes the public slug); usage is read on the side; message_delta and
+// message_stop — the last two events — are held so message_delta can carry svc.
+import { GatewayError } from '../../core/errors.ts'
+import type { FrameTransform } from '../../core/stream-encoder.ts'
+import { fromAnthropicUsage, type Usage } from '../../core/usage.ts'
+import { appendMemberJson, replaceMembers } from '../../lib/json-tokens.ts'
+import { messagesStreamError } from './error.ts'
+
+export function messagesTee(slug: string): FrameTransform {
+  let usage: Usage | undefined
+  let chars = 0
+  let upstreamModel = ''
+  let held: string | undefined
+  let stopped = false
+  return {
+    push(ev) {
+      const data = JSON.parse(ev.data)
+      switch (data.type) {
+        case 'message_start':
+          upstreamModel = String(data.message?.model ?? '')
+          usage = fromAnthropicUsage(data.message?.usage)
+          break
+        case 'content_block_delta': {
+          const d = data.delta ?? {}
+          chars += String(d.text ?? d.thinking ?? d.partial_json ?? '').length
+          break
+        }
+        case 'message_delta': {
+          const base = usage ? { input_tokens: usage.inputTokens, cache_read_input_tokens: usage.cacheReadTokens, cache_creation_input_tokens: usage.cacheWriteTokens } : {}
+          usage = fromAnthropicUsage({ ...base, ...data.usage }) ?? usage
+          held = ev.data
+          return ''
+        }
+        case 'message_stop':
+          stopped = true
+          return ''
+        case 'error':
+          throw new GatewayError('UPSTREAM_ERROR', 'The upstream model failed mid-stream.', { cause: data.error })
+      }
+      return `event: ${ev.event ?? data.type}\ndata: ${replaceMembers(ev.data, 'model', upstreamModel, slug)}\n\n`
+    },
+    complete: () => stopped && held !== undefined,
+    close: (svc) => `event: message_delta\ndata: ${appendMemberJson(held!, 'svc', svc)}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n`,
+    error: messagesStreamError,
+    usage: () => usage,
+    deliveredChars: () => chars,
+  }
+}

@@ -1,0 +1,41 @@
+// Responses error envelope: {error:{message, type, param, code}}; validation detail in
+// error.details.issues (SPEC).
+import type { GatewayError } from '../../core/errors.ts'
+
+function classify(err: GatewayError): { status: number; type: string; code: string | null } {
+  switch (err.code) {
+    case 'VALIDATION_FAILED':
+    case 'BAD_REQUEST':
+    case 'UPSTREAM_REJECTED':
+      return { status: 400, type: 'invalid_request_error', code: err.code === 'VALIDATION_FAILED' ? 'invalid_value' : null }
+    case 'PAYLOAD_TOO_LARGE':
+      return { status: 413, type: 'invalid_request_error', code: 'request_too_large' }
+    case 'UNAUTHORIZED':
+      return { status: 401, type: 'authentication_error', code: 'invalid_api_key' }
+    case 'PAYMENT_REQUIRED':
+      return { status: 402, type: 'insufficient_quota', code: 'insufficient_quota' }
+    case 'MODEL_NOT_FOUND':
+      return { status: 404, type: 'invalid_request_error', code: 'model_not_found' }
+    case 'MODEL_UNAVAILABLE':
+      return { status: 503, type: 'server_error', code: 'model_unavailable' }
+    case 'RATE_LIMITED':
+      return { status: 429, type: 'rate_limit_error', code: 'rate_limit_exceeded' }
+    case 'UPSTREAM_TIMEOUT':
+    case 'UPSTREAM_ERROR':
+      return { status: 502, type: 'server_error', code: 'upstream_error' }
+    default:
+      return { status: 500, type: 'server_error', code: 'internal_error' }
+  }
+}
+
+export function responsesErrorBody(err: GatewayError): { status: number; body: string } {
+  const { status, type, code } = classify(err)
+  const error: Record<string, unknown> = { message: err.message, type, param: err.extra.param ?? null, code }
+  if (err.extra.issues) error.details = { issues: err.extra.issues }
+  return { status, body: JSON.stringify({ error }) }
+}
+
+export function responsesStreamError(err: GatewayError, sequence: number): string {
+  const { code } = classify(err)
+  return `event: error\ndata: ${JSON.stringify({ type: 'error', code, message: err.message, param: null, sequence_number: sequence })}\n\n`
+}
