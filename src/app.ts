@@ -9,6 +9,10 @@ import { GatewayError } from './core/errors.ts'
 import { renderConsoleError } from './http/console-error.ts'
 import { authenticate } from './inference/call.ts'
 import { chatCompletions } from './inference/chat.ts'
+import { countTokens } from './inference/count-tokens.ts'
+import { messagesInbound } from './inference/inbound-messages.ts'
+import { responsesInbound } from './inference/inbound-responses.ts'
+import { protocolCall } from './inference/protocol-call.ts'
 import type { InferenceDeps } from './inference/deps.ts'
 import { chatErrorBody } from './protocols/chat/error.ts'
 import { newRequestId } from './lib/ids.ts'
@@ -19,6 +23,8 @@ export interface AppState {
 }
 
 export function createApp(deps: InferenceDeps, state: AppState = { draining: false }) {
+  const messages = messagesInbound(deps.config)
+  const responses = responsesInbound(deps.config)
   return new Elysia()
     // Every response carries x-request-id (SPEC "Endpoints"); handlers that log under their own
     // id set it themselves and theirs wins.
@@ -34,6 +40,9 @@ export function createApp(deps: InferenceDeps, state: AppState = { draining: fal
       return { status: ok ? 'ready' : state.draining ? 'draining' : 'unavailable', database: checks[0].status === 'fulfilled', store: checks[1].status === 'fulfilled' }
     })
     .post('/v1/chat/completions', ({ request, server }) => chatCompletions(deps, request, () => server?.timeout(request, 0)), { parse: 'none' })
+    .post('/v1/messages', ({ request, server }) => protocolCall(deps, messages, request, () => server?.timeout(request, 0)), { parse: 'none' })
+    .post('/v1/messages/count_tokens', ({ request }) => countTokens(deps, request), { parse: 'none' })
+    .post('/v1/responses', ({ request, server }) => protocolCall(deps, responses, request, () => server?.timeout(request, 0)), { parse: 'none' })
     .get('/v1/models', async ({ request, query }) => {
       const requestId = newRequestId('req')
       try {

@@ -13,8 +13,8 @@ import { createMemoryStore } from './store/memory.ts'
 import { createRedisStore } from './store/redis.ts'
 import type { KeySpace } from './store/keys.ts'
 
-/** Upstream protocols this build can serve a chat request through. */
-export const SERVED_PROTOCOLS: ReadonlySet<GatewayProtocol> = new Set(['openai-chat'])
+/** Upstream protocols this build can serve any inbound protocol through. */
+export const SERVED_PROTOCOLS: ReadonlySet<GatewayProtocol> = new Set(['openai-chat', 'anthropic-messages', 'openai-responses'])
 
 export interface Runtime {
   deps: InferenceDeps

@@ -1,0 +1,37 @@
+// The chat-completions protocol as the call pipeline sees it.
+import { GatewayError } from '../core/errors.ts'
+import { compile } from '../lib/validate.ts'
+import { decodeChat } from '../protocols/chat/decode.ts'
+import { encodeChat } from '../protocols/chat/encode.ts'
+import { chatErrorBody } from '../protocols/chat/error.ts'
+import { chatPassthrough } from '../protocols/chat/passthrough-stream.ts'
+import { publicJson } from '../protocols/chat/public-identity.ts'
+import { ChatRequest, promptChars, requestedMaxTokens } from '../protocols/chat/schema.ts'
+import { chatStreamEncoder } from '../protocols/chat/stream-encode.ts'
+import { encodeChatSvc } from '../protocols/chat/svc.ts'
+import { fromOpenAiChatUsage } from '../core/usage.ts'
+import type { Inbound } from './inbound.ts'
+
+const validate = compile(ChatRequest)
+
+export const chatInbound: Inbound<ChatRequest> = {
+  name: 'chat',
+  native: 'openai-chat',
+  idPrefix: 'req',
+  validate,
+  invalid: (issues) => new GatewayError('VALIDATION_FAILED', `${issues[0]!.path}: ${issues[0]!.message}`, { issues, param: issues[0]!.path }),
+  model: (b) => b.model,
+  stream: (b) => b.stream === true,
+  estimateInput: (b) => ({ promptChars: promptChars(b), maxTokens: requestedMaxTokens(b), choices: b.n ?? 1 }),
+  decode: decodeChat,
+  renderError: chatErrorBody,
+  passHeaders: () => ({}),
+  encode: (r, ctx) => JSON.stringify(encodeChat(r, `chatcmpl-${ctx.requestId.slice(4)}`, ctx.slug, ctx.created)),
+  passthroughJson: (text, parsed, ctx) => publicJson(text, parsed, ctx.slug),
+  usageOf: (parsed) => fromOpenAiChatUsage(parsed.usage),
+  svc: (costMicros, usageSource, latencyMs, gateway, upstreamRequestId) => encodeChatSvc({ costMicros, latencyMs, gateway, upstreamRequestId, usageSource }),
+  streamEncoder: (ctx) => chatStreamEncoder(`chatcmpl-${ctx.requestId.slice(4)}`, ctx.slug, ctx.created),
+  tee: () => undefined,
+  nativeStream: (upstream, ctx, opts) => chatPassthrough(upstream, { slug: ctx.slug, ...opts }),
+}
+
