@@ -2,7 +2,6 @@
 import type { Config } from '../config.ts'
 import { GatewayError } from '../core/errors.ts'
 import { fromAnthropicUsage } from '../core/usage.ts'
-import { replaceMembers } from '../lib/json-tokens.ts'
 import { compile } from '../lib/validate.ts'
 import { decodeMessages, messagesPromptChars } from '../protocols/messages/decode.ts'
 import { encodeMessage } from '../protocols/messages/encode.ts'
@@ -30,7 +29,7 @@ export function messagesInbound(config: Config): Inbound<MessagesRequest> {
     renderError: messagesErrorBody,
     passHeaders: (req) => Object.fromEntries(FORWARDED.flatMap((h) => (req.headers.get(h) ? [[h, req.headers.get(h)!]] : []))),
     encode: (r, ctx) => JSON.stringify(encodeMessage(r, `msg_${ctx.requestId.slice(4)}`, ctx.slug)),
-    passthroughJson: (text, parsed, ctx) => replaceMembers(text, 'model', String(parsed.model ?? ''), ctx.slug),
+    passthroughJson: (_text, parsed, ctx) => JSON.stringify({ ...parsed, model: ctx.slug }),
     usageOf: (parsed) => fromAnthropicUsage(parsed.usage),
     svc: (cost, _source, latencyMs, _gw, _up, ctx) => creditSvc(config, cost, ctx.serviceMode, latencyMs),
     streamEncoder: (ctx) => messagesStreamEncoder(`msg_${ctx.requestId.slice(4)}`, ctx.slug),

@@ -7,7 +7,7 @@ import { compile } from '../lib/validate.ts'
 import { decodeResponses, responsesPromptChars } from '../protocols/responses/decode.ts'
 import { encodeResponse } from '../protocols/responses/encode.ts'
 import { responsesErrorBody } from '../protocols/responses/error.ts'
-import { publicResponseJson, responsesTee } from '../protocols/responses/passthrough.ts'
+import { publicResponse, responsesTee } from '../protocols/responses/passthrough.ts'
 import { ResponsesRequest } from '../protocols/responses/schema.ts'
 import { responsesStreamEncoder } from '../protocols/responses/stream-encode.ts'
 import { creditSvc } from './credit-svc.ts'
@@ -33,7 +33,7 @@ export function responsesInbound(config: Config): Inbound<ResponsesRequest> {
     renderError: responsesErrorBody,
     passHeaders: () => ({}),
     encode: (r, ctx) => JSON.stringify(encodeResponse(r, { id: ctx.publicId, model: ctx.slug, createdAt: ctx.created })),
-    passthroughJson: (text, parsed, ctx) => publicResponseJson(text, { id: String(parsed.id ?? ''), model: String(parsed.model ?? '') }, { id: ctx.publicId, model: ctx.slug }),
+    passthroughJson: (_text, parsed, ctx) => JSON.stringify(publicResponse(parsed, { id: ctx.publicId, model: ctx.slug })),
     usageOf: (parsed) => fromResponsesUsage(parsed.usage),
     svc: (cost, _source, latencyMs, _gw, _up, ctx) => creditSvc(config, cost, ctx.serviceMode, latencyMs),
     streamEncoder: (ctx) => responsesStreamEncoder({ id: ctx.publicId, model: ctx.slug, createdAt: ctx.created }),

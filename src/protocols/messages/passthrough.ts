@@ -1,16 +1,15 @@
-// Messages served by an Anthropic upstream: frames pass through as they arrive (only the
-// upstream model name becomes the public slug); usage is read on the side; message_delta and
+// Messages served by an Anthropic upstream: frames pass through as they arrive (message_start,
+// the one naming the model, gets the public slug); usage is read on the side; message_delta and
 // message_stop — the last two events — are held so message_delta can carry svc.
 import { GatewayError } from '../../core/errors.ts'
 import type { FrameTransform } from '../../core/stream-encoder.ts'
 import { fromAnthropicUsage, type Usage } from '../../core/usage.ts'
-import { appendMemberJson, replaceMembers } from '../../lib/json-tokens.ts'
+import { appendMemberJson } from '../../lib/json-tokens.ts'
 import { messagesStreamError } from './error.ts'
 
 export function messagesTee(slug: string): FrameTransform {
   let usage: Usage | undefined
   let chars = 0
-  let upstreamModel = ''
   let held: string | undefined
   let stopped = false
   return {
@@ -18,9 +17,9 @@ export function messagesTee(slug: string): FrameTransform {
       const data = JSON.parse(ev.data)
       switch (data.type) {
         case 'message_start':
-          upstreamModel = String(data.message?.model ?? '')
           usage = fromAnthropicUsage(data.message?.usage)
-          break
+          // The one event that names the model: re-serialised with the public slug.
+          return `event: message_start\ndata: ${JSON.stringify({ ...data, message: { ...data.message, model: slug } })}\n\n`
         case 'content_block_delta': {
           const d = data.delta ?? {}
           chars += String(d.text ?? d.thinking ?? d.partial_json ?? '').length
@@ -38,7 +37,7 @@ export function messagesTee(slug: string): FrameTransform {
         case 'error':
           throw new GatewayError('UPSTREAM_ERROR', 'The upstream model failed mid-stream.', { cause: data.error })
       }
-      return `event: ${ev.event ?? data.type}\ndata: ${replaceMembers(ev.data, 'model', upstreamModel, slug)}\n\n`
+      return `event: ${ev.event ?? data.type}\ndata: ${ev.data}\n\n`
     },
     complete: () => stopped && held !== undefined,
     close: (svc) => `event: message_delta\ndata: ${appendMemberJson(held!, 'svc', svc)}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n`,
