@@ -20,7 +20,8 @@ function block(p: CPart): Record<string, unknown> | undefined {
     case 'tool_result':
       return { type: 'tool_result', tool_use_id: p.toolCallId, content: p.content, ...(p.isError ? { is_error: true } : {}) }
     case 'reasoning':
-      if (p.origin !== 'anthropic-messages') return undefined
+      // Another vendor's reasoning, or a thinking block without its signature, would be refused.
+      if (p.origin !== 'anthropic-messages' || (p.redacted === undefined && !p.signature)) return undefined
       return p.redacted !== undefined ? { type: 'redacted_thinking', data: p.redacted } : { type: 'thinking', thinking: p.text, signature: p.signature ?? '' }
   }
 }
