@@ -1,5 +1,6 @@
 // Anthropic messages body → canonical request.
 import type { CMessage, CPart, CRequest, CToolChoice } from '../../core/canonical.ts'
+import { fromSignature } from '../../core/reasoning-carrier.ts'
 import type { MessagesRequest } from './schema.ts'
 
 const text = (c: unknown): string => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((b: any) => (b?.type === 'text' ? b.text : '')).join('') : '')
@@ -15,7 +16,7 @@ function part(b: any): CPart | undefined {
     case 'tool_result':
       return { type: 'tool_result', toolCallId: String(b.tool_use_id), content: text(b.content), isError: b.is_error === true || undefined }
     case 'thinking':
-      return { type: 'reasoning', text: String(b.thinking ?? ''), signature: b.signature, origin: 'anthropic-messages' }
+      return { type: 'reasoning', text: String(b.thinking ?? ''), ...fromSignature(b.signature) }
     case 'redacted_thinking':
       return { type: 'reasoning', text: '', redacted: b.data, origin: 'anthropic-messages' }
     default:

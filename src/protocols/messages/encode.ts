@@ -2,6 +2,7 @@
 import type { CResponse } from '../../core/canonical.ts'
 import type { Usage } from '../../core/usage.ts'
 import { safeJsonObject } from '../../lib/json.ts'
+import { toSignature } from '../../core/reasoning-carrier.ts'
 import { toAnthropicStop } from '../../core/stop-reasons.ts'
 
 export function messagesUsage(u: Usage | undefined) {
@@ -21,7 +22,7 @@ export function encodeMessage(r: CResponse, id: string, model: string): Record<s
     else if (p.type === 'tool_call') content.push({ type: 'tool_use', id: p.id, name: p.name, input: safeJsonObject(p.arguments) })
     else if (p.type === 'reasoning') {
       if (p.redacted !== undefined) content.push({ type: 'redacted_thinking', data: p.redacted })
-      else content.push({ type: 'thinking', thinking: p.text, signature: p.origin === 'anthropic-messages' ? (p.signature ?? '') : '' })
+      else content.push({ type: 'thinking', thinking: p.text, signature: toSignature(p) })
     }
   }
   return { id, type: 'message', role: 'assistant', model, content, stop_reason: toAnthropicStop(r.stopReason), stop_sequence: r.stopSequence ?? null, usage: messagesUsage(r.usage) }

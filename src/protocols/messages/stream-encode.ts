@@ -3,6 +3,7 @@
 import type { CEvent, StopReason } from '../../core/canonical.ts'
 import type { StreamEncoder } from '../../core/stream-encoder.ts'
 import { toAnthropicStop } from '../../core/stop-reasons.ts'
+import { openAiSignature } from '../../core/reasoning-carrier.ts'
 import type { Usage } from '../../core/usage.ts'
 import { messagesStreamError } from './error.ts'
 import { messagesUsage } from './encode.ts'
@@ -55,8 +56,12 @@ export function messagesStreamEncoder(id: string, model: string): StreamEncoder 
         case 'finish':
           stop = { reason: ev.stopReason, sequence: ev.stopSequence }
           return out
+        case 'reasoning_encrypted':
+          // OpenAI's encrypted reasoning rides in the thinking block's signature (reasoning-carrier).
+          if (open !== 'thinking') out += openBlock('thinking', { type: 'thinking', thinking: '', signature: '' })
+          return out + frame('content_block_delta', { index, delta: { type: 'signature_delta', signature: openAiSignature(ev.id, ev.data) } })
         default:
-          return out // reasoning_encrypted (another vendor's) and errors are handled elsewhere
+          return out
       }
     },
     close(svc) {

@@ -1,5 +1,6 @@
 // Responses body → canonical request. Stateless: history comes in `input`.
 import type { CMessage, CPart, CRequest, CToolChoice } from '../../core/canonical.ts'
+import { fromEncryptedContent } from '../../core/reasoning-carrier.ts'
 import type { ResponsesRequest } from './schema.ts'
 
 function contentParts(content: unknown): CPart[] {
@@ -30,7 +31,7 @@ export function decodeResponses(body: ResponsesRequest): CRequest {
     } else if (type === 'function_call') push('assistant', [{ type: 'tool_call', id: String(item.call_id), name: String(item.name), arguments: String(item.arguments ?? '{}') }])
     else if (type === 'function_call_output') push('user', [{ type: 'tool_result', toolCallId: String(item.call_id), content: typeof item.output === 'string' ? item.output : JSON.stringify(item.output) }])
     else if (type === 'reasoning')
-      push('assistant', [{ type: 'reasoning', text: (item.summary ?? []).map((s: any) => s.text ?? '').join('\n'), encrypted: item.encrypted_content ?? undefined, id: item.id, origin: 'openai-responses' }])
+      push('assistant', [{ type: 'reasoning', text: (item.summary ?? []).map((s: any) => s.text ?? '').join('\n'), id: item.id, ...fromEncryptedContent(item.encrypted_content ?? undefined) }])
   }
   const tc = body.tool_choice as any
   const toolChoice: CToolChoice | undefined = tc === undefined ? undefined : typeof tc === 'string' ? (tc as CToolChoice) : tc?.name ? { name: String(tc.name) } : undefined

@@ -1,6 +1,7 @@
 // Canonical response → Responses-protocol object. `id` and `model` are always the service's own.
 import type { CPart, CResponse, StopReason } from '../../core/canonical.ts'
 import type { Usage } from '../../core/usage.ts'
+import { toEncryptedContent } from '../../core/reasoning-carrier.ts'
 
 export function responsesUsage(u: Usage | undefined) {
   const input = (u?.inputTokens ?? 0) + (u?.cacheReadTokens ?? 0) + (u?.cacheWriteTokens ?? 0)
@@ -48,7 +49,8 @@ export function outputItems(parts: CPart[], responseId: string): Record<string, 
     if (p.type === 'text') text.push({ type: 'output_text', text: p.text, annotations: [] })
     else if (p.type === 'reasoning') {
       flush()
-      items.push({ id: p.origin === 'openai-responses' && p.id ? p.id : `rs_${suffix}_${items.length}`, type: 'reasoning', summary: p.text ? [{ type: 'summary_text', text: p.text }] : [], ...(p.origin === 'openai-responses' && p.encrypted ? { encrypted_content: p.encrypted } : {}) })
+      const carried = toEncryptedContent(p)
+      items.push({ id: p.origin === 'openai-responses' && p.id ? p.id : `rs_${suffix}_${items.length}`, type: 'reasoning', summary: p.text ? [{ type: 'summary_text', text: p.text }] : [], ...(carried ? { encrypted_content: carried } : {}) })
     } else if (p.type === 'tool_call') {
       flush()
       items.push({ id: `fc_${suffix}_${items.length}`, type: 'function_call', status: 'completed', call_id: p.id, name: p.name, arguments: p.arguments })

@@ -5,10 +5,11 @@ import type { CEvent, StopReason } from '../../core/canonical.ts'
 import type { GatewayError } from '../../core/errors.ts'
 import type { StreamEncoder } from '../../core/stream-encoder.ts'
 import type { Usage } from '../../core/usage.ts'
+import { anthropicEncrypted } from '../../core/reasoning-carrier.ts'
 import { responseObject, statusOf, type ResponseMeta } from './encode.ts'
 import { responsesStreamError } from './error.ts'
 
-type Open = { kind: 'message' | 'reasoning' | 'function_call'; item: Record<string, any>; text: string }
+type Open = { kind: 'message' | 'reasoning' | 'function_call'; item: Record<string, any>; text: string; signature?: string }
 
 export function responsesStreamEncoder(meta: ResponseMeta): StreamEncoder {
   let seq = 0
@@ -41,7 +42,7 @@ export function responsesStreamEncoder(meta: ResponseMeta): StreamEncoder {
       const part = { type: 'summary_text', text: o.text }
       out += ev('response.reasoning_summary_text.done', { item_id: o.item.id, output_index, summary_index: 0, text: o.text })
       out += ev('response.reasoning_summary_part.done', { item_id: o.item.id, output_index, summary_index: 0, part })
-      o.item = { ...o.item, summary: [part] }
+      o.item = { ...o.item, summary: [part], ...(o.signature ? { encrypted_content: anthropicEncrypted(o.signature) } : {}) }
     } else {
       out += ev('response.function_call_arguments.done', { item_id: o.item.id, output_index, arguments: o.text })
       o.item = { ...o.item, status: 'completed', arguments: o.text }
@@ -71,6 +72,10 @@ export function responsesStreamEncoder(meta: ResponseMeta): StreamEncoder {
           if (open?.kind !== 'reasoning') out += openItem('reasoning', { id: `rs_${id()}`, type: 'reasoning', summary: [] })
           open!.text += e.text
           return out + ev('response.reasoning_summary_text.delta', { item_id: open!.item.id, output_index: done.length, summary_index: 0, delta: e.text })
+        case 'reasoning_signature':
+          // Anthropic's signature rides in encrypted_content (reasoning-carrier).
+          if (open?.kind === 'reasoning') open.signature = (open.signature ?? '') + e.signature
+          return out
         case 'tool_call_start':
           toolIndex.set(e.index, true)
           return out + openItem('function_call', { id: `fc_${id()}`, type: 'function_call', status: 'in_progress', call_id: e.id, name: e.name, arguments: '' })

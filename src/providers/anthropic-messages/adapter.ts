@@ -4,6 +4,7 @@
 import type { CEvent, CMessage, CPart, CRequest, CResponse } from '../../core/canonical.ts'
 import { fromAnthropicUsage, type Usage } from '../../core/usage.ts'
 import { safeJsonObject } from '../../lib/json.ts'
+import { carriesOpenAi } from '../../core/reasoning-carrier.ts'
 import type { UpstreamAdapter } from '../adapter.ts'
 import { fromAnthropicStop } from '../../core/stop-reasons.ts'
 
@@ -51,7 +52,13 @@ export const anthropicAdapter: UpstreamAdapter = {
       ...(apiKey ? { 'x-api-key': apiKey } : {}),
     }
   },
-  passthroughBody: (raw, model) => JSON.stringify({ ...raw, model }),
+  // The caller's own body, minus thinking blocks that carry another vendor's reasoning.
+  passthroughBody(raw, model) {
+    const messages = Array.isArray(raw.messages)
+      ? raw.messages.map((m: any) => (Array.isArray(m?.content) && m.content.some(carriesOpenAi) ? { ...m, content: m.content.filter((b: any) => !carriesOpenAi(b)) } : m))
+      : raw.messages
+    return JSON.stringify({ ...raw, model, messages })
+  },
   body(req, model, defaultMaxTokens) {
     const budget = req.reasoning ? (req.reasoning.budgetTokens ?? EFFORT_BUDGET[req.reasoning.effort ?? 'medium']) : undefined
     const maxTokens = Math.max(req.maxTokens ?? defaultMaxTokens, budget !== undefined ? budget + 1 : 1)

@@ -2,6 +2,7 @@
 // encrypted_content) go back only to a responses upstream; the request is stateless (store false).
 import type { CEvent, CPart, CRequest, CResponse, StopReason } from '../../core/canonical.ts'
 import { fromResponsesUsage } from '../../core/usage.ts'
+import { carriesAnthropic } from '../../core/reasoning-carrier.ts'
 import { openAiHeaders } from '../openai-chat/request.ts'
 import type { UpstreamAdapter } from '../adapter.ts'
 
@@ -37,7 +38,8 @@ export function fromResponsesStatus(status: unknown, reason: unknown, hasCalls: 
 export const openAiResponsesAdapter: UpstreamAdapter = {
   path: '/responses',
   headers: (apiKey) => openAiHeaders(apiKey),
-  passthroughBody: (raw, model) => JSON.stringify({ ...raw, model }),
+  // The caller's own body, minus reasoning items that carry Anthropic's signature.
+  passthroughBody: (raw, model) => JSON.stringify({ ...raw, model, ...(Array.isArray(raw.input) ? { input: raw.input.filter((i: any) => !carriesAnthropic(i ?? {})) } : {}) }),
   body(req, model) {
     const c = req.toolChoice
     return JSON.stringify({
