@@ -31,7 +31,7 @@ describe('architecture', () => {
 
   test('the source tree is read', () => {
     expect(files.length).toBeGreaterThan(30)
-    expect(files.find((f) => f.path === 'inference/chat.ts')?.imports.length).toBeGreaterThan(5)
+    expect(files.find((f) => f.path === 'inference/protocol-call.ts')?.imports.length).toBeGreaterThan(5)
   })
 
   test('protocols and providers import no storage, billing, limits or each other', () => {
