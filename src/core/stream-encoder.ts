@@ -22,4 +22,5 @@ export interface FrameTransform {
   error(err: GatewayError): string
   usage(): Usage | undefined
   deliveredChars(): number
+  upstreamId?(): string
 }

@@ -4,7 +4,7 @@ import { compile } from '../lib/validate.ts'
 import { decodeChat } from '../protocols/chat/decode.ts'
 import { encodeChat } from '../protocols/chat/encode.ts'
 import { chatErrorBody } from '../protocols/chat/error.ts'
-import { chatPassthrough } from '../protocols/chat/passthrough-stream.ts'
+import { chatTee } from '../protocols/chat/passthrough-stream.ts'
 import { publicJson } from '../protocols/chat/public-identity.ts'
 import { ChatRequest, promptChars, requestedMaxTokens } from '../protocols/chat/schema.ts'
 import { chatStreamEncoder } from '../protocols/chat/stream-encode.ts'
@@ -31,7 +31,6 @@ export const chatInbound: Inbound<ChatRequest> = {
   usageOf: (parsed) => fromOpenAiChatUsage(parsed.usage),
   svc: (costMicros, usageSource, latencyMs, gateway, upstreamRequestId) => encodeChatSvc({ costMicros, latencyMs, gateway, upstreamRequestId, usageSource }),
   streamEncoder: (ctx) => chatStreamEncoder(`chatcmpl-${ctx.requestId.slice(4)}`, ctx.slug, ctx.created),
-  tee: () => undefined,
-  nativeStream: (upstream, ctx, opts) => chatPassthrough(upstream, { slug: ctx.slug, ...opts }),
+  tee: (ctx) => chatTee(ctx.slug),
 }
 

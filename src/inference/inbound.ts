@@ -7,7 +7,6 @@ import type { GatewayProtocol } from '../core/gateway.ts'
 import type { FrameTransform, StreamEncoder } from '../core/stream-encoder.ts'
 import type { Usage } from '../core/usage.ts'
 import type { Issue } from '../lib/validate.ts'
-import type { ChatStreamOutcome } from '../protocols/chat/passthrough-stream.ts'
 
 export interface CallContext {
   requestId: string
@@ -39,7 +38,6 @@ export interface Inbound<Body> {
   usageOf(parsed: Record<string, any>): Usage | undefined
   svc(costMicros: bigint, usageSource: 'upstream' | 'none', latencyMs: number, gateway: string, upstreamRequestId: string, ctx: CallContext): string
   streamEncoder(ctx: CallContext): StreamEncoder
-  tee(ctx: CallContext): FrameTransform | undefined
-  /** Chat keeps its byte pass-through stream (tested frame by frame) instead of a tee. */
-  nativeStream?(upstream: ReadableStream<Uint8Array>, ctx: CallContext, opts: { idleTimeoutMs: number; abortUpstream: () => void; finish: (o: ChatStreamOutcome) => string }): ReadableStream<Uint8Array>
+  /** The same-protocol stream stage: frames pass through, usage is read on the side. */
+  tee(ctx: CallContext): FrameTransform
 }

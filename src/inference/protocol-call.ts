@@ -17,10 +17,10 @@ import { upstreamFetch, upstreamJson, type UpstreamCall, type UpstreamJson } fro
 import { openAiChatAdapter } from '../providers/openai-chat/adapter.ts'
 import { openAiResponsesAdapter } from '../providers/openai-responses/adapter.ts'
 import { withFailover } from '../routing/failover.ts'
+import { pipeStream, type StreamOutcome } from '../core/stream-pipe.ts'
 import { admit, authenticate, logRejected, resolveModel, settle, settleFailure, type Call } from './call.ts'
 import type { InferenceDeps } from './deps.ts'
 import type { CallContext, Inbound } from './inbound.ts'
-import { pipeStream, type StreamOutcome } from './stream-pipe.ts'
 import { translateTransform } from './translate-transform.ts'
 
 export const ADAPTERS: Record<GatewayProtocol, UpstreamAdapter> = {
@@ -107,7 +107,7 @@ function streamResponse<B>(deps: InferenceDeps, inbound: Inbound<B>, call: Call,
   const gw = served.gateway
   const upstreamRequestId = served.stream.response.headers.get('x-request-id') ?? ''
   deps.inflight.streams++
-  const finish = (o: StreamOutcome & { upstreamId?: string }): string => {
+  const finish = (o: StreamOutcome): string => {
     deps.inflight.streams--
     const { usage, source } = billedUsage(call, o)
     const status = o.end === 'completed' ? 200 : o.end === 'disconnected' ? 499 : 502
@@ -117,10 +117,7 @@ function streamResponse<B>(deps: InferenceDeps, inbound: Inbound<B>, call: Call,
   }
   const opts = { idleTimeoutMs: gw.timeoutMs, abortUpstream: served.stream.abort, finish }
   const upstream = served.stream.response.body!
-  const body =
-    served.native && inbound.nativeStream
-      ? inbound.nativeStream(upstream, ctx, opts)
-      : pipeStream(upstream, served.native ? inbound.tee(ctx)! : translateTransform(served.adapter.streamDecoder(), inbound.streamEncoder(ctx)), opts)
+  const body = pipeStream(upstream, served.native ? inbound.tee(ctx) : translateTransform(served.adapter.streamDecoder(), inbound.streamEncoder(ctx)), opts)
   return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...headers } })
 }
 

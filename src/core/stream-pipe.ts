@@ -1,10 +1,10 @@
-// One streaming pipeline for every non-chat-passthrough stream: upstream bytes → SSE events →
+// One streaming pipeline for every stream: upstream bytes → SSE events →
 // a FrameTransform (translation or same-protocol tee) → client frames, with exactly one
 // terminal: the transform's closing frames (carrying svc) or one error frame. One upstream read
 // becomes at most one client write (no coalescing); an idle upstream or a gone client aborts it.
-import { GatewayError } from '../core/errors.ts'
-import type { Usage } from '../core/usage.ts'
-import type { FrameTransform } from '../core/stream-encoder.ts'
+import { GatewayError } from './errors.ts'
+import type { Usage } from './usage.ts'
+import type { FrameTransform } from './stream-encoder.ts'
 import { SseParser } from '../lib/sse/parse.ts'
 
 export interface StreamOutcome {
@@ -12,6 +12,8 @@ export interface StreamOutcome {
   usage: Usage | undefined
   deliveredChars: number
   started: boolean
+  /** The upstream's own id for the answer, when the stream named one. */
+  upstreamId: string | undefined
   error?: GatewayError
 }
 
@@ -34,7 +36,7 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
     timedOut = true
     opts.abortUpstream()
   }, opts.idleTimeoutMs)
-  const outcome = (end: StreamOutcome['end'], error?: GatewayError): StreamOutcome => ({ end, usage: t.usage(), deliveredChars: t.deliveredChars(), started, error })
+  const outcome = (end: StreamOutcome['end'], error?: GatewayError): StreamOutcome => ({ end, usage: t.usage(), deliveredChars: t.deliveredChars(), started, upstreamId: t.upstreamId?.(), error })
   const done = (end: StreamOutcome['end'], error?: GatewayError) => {
     finished = true
     clearTimeout(idle)
