@@ -60,7 +60,10 @@ export function createApp(deps: InferenceDeps, state: AppState = { draining: fal
         path: '/api/openapi',
         // The document covers /api; the /v1 protocols are the vendors' own (see README).
         exclude: { paths: [/^\/v1\//, '/healthz', '/readyz', /^\/api\/openapi/] },
-        documentation: { info: { title: 'Tollgate console API', version: '0.1.0', description: 'Accounts, sessions, API keys, wallet, top-ups, logs and the public catalog.' } },
+        documentation: {
+          info: { title: 'Tollgate console API', version: '0.1.0', description: 'Accounts, sessions, API keys, wallet, top-ups, logs and the public catalog (docs/console.md).' },
+          components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'svc_session' }, admin: { type: 'http', scheme: 'bearer' } } },
+        },
       }),
     )
     .use(adminRoutes(deps))

@@ -1,5 +1,6 @@
 // The only reader of the environment (STYLE.md). Every variable is validated once at start;
 // a bad value throws ConfigError naming the variable, and index.ts prints that one line.
+import { parseIpBlock } from './lib/ip.ts'
 
 export class ConfigError extends Error {}
 
@@ -31,6 +32,9 @@ export interface Config {
   topupMinUsd: number
   topupMaxUsd: number
   publicUrl: string | undefined
+  /** Lifetime of a console session (cookie and server-side row). */
+  sessionTtlSeconds: number
+  /** Addresses or CIDR blocks whose X-Forwarded-For / X-Forwarded-Proto are believed. */
   trustedProxies: string[]
   stripe: { secretKey: string; webhookSecret: string; apiBase: string | undefined } | undefined
   sandboxPayments: { secret: string } | undefined
@@ -78,6 +82,12 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw
 }
 
+function ipList(env: Env, name: string): string[] {
+  const entries = (str(env, name) ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  for (const e of entries) if (!parseIpBlock(e)) throw new ConfigError(`${name} must list IP addresses or CIDR blocks, got "${e}"`)
+  return entries
+}
+
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
   const raw = str(env, name)
   if (raw === undefined) return fallback
@@ -118,7 +128,8 @@ export function loadConfig(env: Env = process.env): Config {
     topupMinUsd,
     topupMaxUsd,
     publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']),
-    trustedProxies: (str(env, 'TRUSTED_PROXIES') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    sessionTtlSeconds: int(env, 'SESSION_TTL_HOURS', 168, 1, 24 * 365) * 3600,
+    trustedProxies: ipList(env, 'TRUSTED_PROXIES'),
     stripe:
       stripeKey && stripeHook
         ? { secretKey: stripeKey, webhookSecret: stripeHook, apiBase: url(env, 'STRIPE_API_BASE', ['http:', 'https:']) }

@@ -1,9 +1,12 @@
-// Top-ups: a pending ledger entry at checkout, completed (credited) or failed by the payment
-// provider's verified webhook. Crediting is one conditional update on status = 'pending', so
-// duplicated, reordered or concurrent webhooks credit exactly once.
+// Top-ups (DESIGN "Fixed decisions"): a `pending` topup ledger entry at checkout; only the
+// payment provider's verified webhook moves it to `completed` (crediting the balance in the same
+// transaction) or `failed`. Exactly once under duplicated, reordered and concurrent webhooks:
+// - the event id is recorded first (payment_events primary key): a redelivery stops there;
+// - the entry is locked (FOR UPDATE) and changed only while `pending`: a second event for the
+//   same payment (completed + async_payment_succeeded) finds it completed and moves nothing.
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import { accounts, ledgerEntries } from '../db/schema/index.ts'
+import { accounts, ledgerEntries, paymentEvents } from '../db/schema/index.ts'
 import { base62 } from '../lib/ids.ts'
 import type { Store } from '../store/types.ts'
 
@@ -13,45 +16,88 @@ export async function createPendingTopup(db: Db, userId: string, amountMicros: b
   return id
 }
 
-export async function attachCheckout(db: Db, id: string, checkout: Record<string, unknown>): Promise<void> {
-  await db.update(ledgerEntries).set({ meta: checkout }).where(eq(ledgerEntries.id, id))
+/** Remembers the provider's checkout id (merged: a fast webhook may have written meta first). */
+export async function attachCheckout(db: Db, id: string, checkoutSession: string): Promise<void> {
+  await db
+    .update(ledgerEntries)
+    .set({ meta: sql`coalesce(${ledgerEntries.meta}, '{}'::jsonb) || ${JSON.stringify({ checkoutSession })}::jsonb` })
+    .where(eq(ledgerEntries.id, id))
 }
 
-export type Settlement = { outcome: 'credited'; balance: bigint } | { outcome: 'ignored'; reason: string }
+/** A verified provider event, as billing needs it (see console/payments/provider.ts). */
+export type TopupEvent = {
+  provider: string
+  eventId: string
+  type: string
+  action:
+    | { kind: 'paid'; transactionId: string; sessionId: string; paidMicros: bigint; currency: string }
+    | { kind: 'failed'; transactionId: string; sessionId: string; reason: string }
+    | { kind: 'ignored'; transactionId: string | null; reason: string }
+}
 
-/**
- * Credits a pending top-up after the provider confirmed `paidMicros` in USD. A mismatch with
- * what was asked marks the top-up failed and credits nothing.
- */
-export async function completeTopup(db: Db, store: Store, id: string, provider: string, paidMicros: bigint, currency: string, providerRef: string): Promise<Settlement> {
+export type TopupOutcome = 'credited' | 'failed' | 'duplicate' | `ignored: ${string}`
+
+export async function applyTopupEvent(db: Db, store: Store, e: TopupEvent): Promise<TopupOutcome> {
   const result = await db.transaction(async (tx) => {
-    const [entry] = await tx.select().from(ledgerEntries).where(and(eq(ledgerEntries.id, id), eq(ledgerEntries.kind, 'topup'), eq(ledgerEntries.method, provider))).for('update')
-    if (!entry) return { outcome: 'ignored' as const, reason: 'unknown top-up' }
-    if (entry.status !== 'pending') return { outcome: 'ignored' as const, reason: `already ${entry.status}` }
-    if (currency.toLowerCase() !== 'usd' || paidMicros !== entry.amountMicros) {
-      await tx.update(ledgerEntries).set({ status: 'failed', completedAt: new Date(), meta: { ...entry.meta, failure: 'amount or currency mismatch', paidMicros: paidMicros.toString(), currency } }).where(eq(ledgerEntries.id, id))
-      return { outcome: 'ignored' as const, reason: 'amount or currency mismatch' }
-    }
-    await tx.update(ledgerEntries).set({ status: 'completed', completedAt: new Date(), meta: { ...entry.meta, providerRef } }).where(eq(ledgerEntries.id, id))
-    const [acct] = await tx
-      .update(accounts)
-      .set({ balanceMicros: sql`${accounts.balanceMicros} + ${entry.amountMicros}`, updatedAt: new Date() })
-      .where(eq(accounts.userId, entry.userId))
-      .returning({ balance: accounts.balanceMicros })
-    return { outcome: 'credited' as const, balance: acct!.balance, userId: entry.userId, amount: entry.amountMicros }
+    const txnId = e.action.transactionId || null
+    const [fresh] = await tx
+      .insert(paymentEvents)
+      .values({ provider: e.provider, eventId: e.eventId, type: e.type, transactionId: txnId, outcome: 'processing' })
+      .onConflictDoNothing()
+      .returning({ eventId: paymentEvents.eventId })
+    if (!fresh) return { outcome: 'duplicate' as const }
+    const decided = await decide(tx, e)
+    await tx
+      .update(paymentEvents)
+      .set({ outcome: decided.outcome })
+      .where(and(eq(paymentEvents.provider, e.provider), eq(paymentEvents.eventId, e.eventId)))
+    return decided
   })
-  if (result.outcome === 'credited') {
-    await store.adjustBalance(result.userId, result.amount)
-    return { outcome: 'credited', balance: result.balance }
-  }
-  return result
+  // The mirror follows the committed credit (an absent mirror loads it from Postgres later).
+  if (result.outcome === 'credited') await store.adjustBalance(result.userId, result.amount)
+  return result.outcome
 }
 
-export async function failTopup(db: Db, id: string, provider: string, reason: string): Promise<boolean> {
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+type Decision = { outcome: 'credited'; userId: string; amount: bigint } | { outcome: 'failed' | `ignored: ${string}` }
+
+async function decide(tx: Tx, e: TopupEvent): Promise<Decision> {
+  const a = e.action
+  if (a.kind === 'ignored') return { outcome: `ignored: ${a.reason}` }
+  const [entry] = await tx
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.id, a.transactionId), eq(ledgerEntries.kind, 'topup'), eq(ledgerEntries.method, e.provider)))
+    .for('update')
+  if (!entry) return { outcome: 'ignored: unknown top-up' }
+  if (entry.status !== 'pending') return { outcome: `ignored: already ${entry.status}` }
+  const meta = entry.meta ?? {}
+  if (typeof meta.checkoutSession === 'string' && meta.checkoutSession !== a.sessionId) return { outcome: 'ignored: another checkout session' }
+  const now = new Date()
+  if (a.kind === 'failed') {
+    await tx.update(ledgerEntries).set({ status: 'failed', completedAt: now, meta: { ...meta, failure: a.reason } }).where(eq(ledgerEntries.id, entry.id))
+    return { outcome: 'failed' }
+  }
+  if (a.currency.toLowerCase() !== 'usd' || a.paidMicros !== entry.amountMicros) {
+    // Paid, but not what was asked: nothing is credited; the entry says why, for an operator.
+    const failure = `paid ${a.paidMicros} micro-${a.currency.toUpperCase() || '?'} for a top-up of ${entry.amountMicros} micro-USD`
+    await tx.update(ledgerEntries).set({ status: 'failed', completedAt: now, meta: { ...meta, failure } }).where(eq(ledgerEntries.id, entry.id))
+    return { outcome: 'failed' }
+  }
+  await tx.update(ledgerEntries).set({ status: 'completed', completedAt: now }).where(eq(ledgerEntries.id, entry.id))
+  await tx
+    .update(accounts)
+    .set({ balanceMicros: sql`${accounts.balanceMicros} + ${entry.amountMicros}`, updatedAt: now })
+    .where(eq(accounts.userId, entry.userId))
+  return { outcome: 'credited', userId: entry.userId, amount: entry.amountMicros }
+}
+
+/** Fails a pending top-up outside any webhook (the checkout could not be opened). */
+export async function failTopup(db: Db, id: string, reason: string): Promise<boolean> {
   const rows = await db
     .update(ledgerEntries)
     .set({ status: 'failed', completedAt: new Date(), meta: sql`coalesce(${ledgerEntries.meta}, '{}'::jsonb) || ${JSON.stringify({ failure: reason })}::jsonb` })
-    .where(and(eq(ledgerEntries.id, id), eq(ledgerEntries.kind, 'topup'), eq(ledgerEntries.method, provider), eq(ledgerEntries.status, 'pending')))
+    .where(and(eq(ledgerEntries.id, id), eq(ledgerEntries.kind, 'topup'), eq(ledgerEntries.status, 'pending')))
     .returning({ id: ledgerEntries.id })
   return rows.length > 0
 }

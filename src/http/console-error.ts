@@ -9,8 +9,17 @@ export function consoleError(status: number, code: string, message: string, head
 export function renderConsoleError(code: string | number, error: unknown): Response {
   if (error instanceof GatewayError) return consoleError(error.status, error.code, error.message, error.extra.headers)
   if (code === 'VALIDATION') {
-    const v = error as { all?: { path?: string; message?: string; summary?: string }[] }
+    const v = error as { type?: string; customError?: unknown; all?: { path?: string; message?: string; summary?: string }[] }
     const first = v.all?.[0]
+    // A bad query or path parameter is the caller's 400 (issue 4: "out-of-range parameters get a
+    // clear 400"); a body that fails its schema stays 422 VALIDATION_FAILED. Elysia reports a
+    // coerced query number out of range as type "property" without a path, so such schemas carry
+    // their own message (`error` option → customError).
+    if (v.type === 'query' || v.type === 'params' || v.type === 'property') {
+      const name = first?.path?.replace(/^\//, '').replace(/\//g, '.') || 'query'
+      const message = typeof v.customError === 'string' ? v.customError : `${name}: ${first?.summary ?? first?.message ?? 'invalid value'}`
+      return consoleError(400, 'BAD_REQUEST', message)
+    }
     const path = first?.path ? first.path.slice(1).replace(/\//g, '.') : 'body'
     return consoleError(422, 'VALIDATION_FAILED', `${path}: ${first?.message ?? 'invalid value'}`)
   }

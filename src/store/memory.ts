@@ -11,6 +11,7 @@ interface Account {
 export function createMemoryStore(): Store {
   const accounts = new Map<string, Account>()
   const windows = new Map<string, { count: number; expires: number }>()
+  let lastSweep = 0
   let queue: OutboxEntry[] = []
   const inFlight = new Map<string, { entry: OutboxEntry; consumer: string; since: number }>()
   let seq = 0
@@ -115,6 +116,12 @@ export function createMemoryStore(): Store {
       if (win && win.expires <= nowMs) win = undefined
       const count = win?.count ?? 0
       if (count >= limit) return { ok: false, rate: { limit, remaining: 0, resetMs } }
+      // Per-IP buckets are unbounded in number: sweep expired windows as the map grows (at most
+      // once a second, so a flood of addresses does not make every call a full scan).
+      if (windows.size > 100_000 && nowMs - lastSweep > 1_000) {
+        lastSweep = nowMs
+        for (const [k, w] of windows) if (w.expires <= nowMs) windows.delete(k)
+      }
       windows.set(key, { count: count + 1, expires: nowMs + windowMs + 1_000 })
       return { ok: true, rate: { limit, remaining: Math.max(0, limit - count - 1), resetMs } }
     },

@@ -1,4 +1,5 @@
-// The console session cookie (DESIGN): svc_session, HttpOnly, SameSite=Lax, Secure behind TLS.
+// The console session cookie (DESIGN "Console"): svc_session, HttpOnly, SameSite=Lax, Path=/,
+// Secure when the client reached us over TLS.
 
 export const SESSION_COOKIE = 'svc_session'
 
@@ -7,7 +8,12 @@ export function readCookie(headers: Headers, name: string): string | undefined {
   if (!raw) return undefined
   for (const part of raw.split(';')) {
     const eq = part.indexOf('=')
-    if (eq !== -1 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim())
+    if (eq === -1 || part.slice(0, eq).trim() !== name) continue
+    try {
+      return decodeURIComponent(part.slice(eq + 1).trim())
+    } catch {
+      return undefined
+    }
   }
   return undefined
 }

@@ -1,0 +1,46 @@
+// Accounts: register and verify passwords (Bun.password, argon2id). Emails are normalised; a
+// login never reveals whether the email exists — an unknown email costs the same argon2id
+// verification as a wrong password and gets the same answer.
+import { eq } from 'drizzle-orm'
+import { normalizeEmail } from '../../admin/routes.ts'
+import { createUser } from '../../billing/accounts.ts'
+import { GatewayError } from '../../core/errors.ts'
+import type { Db } from '../../db/client.ts'
+import { users } from '../../db/schema/index.ts'
+import type { Login, Me, Registration } from './model.ts'
+
+const EMAIL_TAKEN = 'An account with this email already exists; sign in instead.'
+
+/** Deliberately permissive (one @, a dot in the domain, no spaces): the mailbox is the real check. */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+export async function register(db: Db, input: Registration): Promise<Me> {
+  const email = normalizeEmail(input.email)
+  if (!EMAIL.test(email)) throw new GatewayError('VALIDATION_FAILED', 'email: must be an email address.')
+  const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.email, email))
+  if (taken) throw new GatewayError('CONFLICT', EMAIL_TAKEN)
+  const hash = await Bun.password.hash(input.password, 'argon2id')
+  try {
+    return await createUser(db, email, hash)
+  } catch (e) {
+    // Two registrations of one email at once: the unique index decides.
+    if (isUniqueViolation(e)) throw new GatewayError('CONFLICT', EMAIL_TAKEN)
+    throw e
+  }
+}
+
+let dummyHash: Promise<string> | undefined
+/** Verified when the email is unknown or has no password, so every miss costs the same. */
+const equaliser = () => (dummyHash ??= Bun.password.hash(crypto.randomUUID(), 'argon2id'))
+
+export async function verifyLogin(db: Db, input: Login): Promise<Me> {
+  const [user] = await db.select().from(users).where(eq(users.email, normalizeEmail(input.email)))
+  const ok = user?.passwordHash ? await Bun.password.verify(input.password, user.passwordHash) : (await Bun.password.verify(input.password, await equaliser()), false)
+  if (!user || !ok) throw new GatewayError('UNAUTHORIZED', 'Invalid email or password.')
+  return { id: user.id, email: user.email }
+}
+
+function isUniqueViolation(e: unknown): boolean {
+  for (let cur: unknown = e; cur; cur = (cur as { cause?: unknown }).cause) if ((cur as { code?: unknown }).code === '23505') return true
+  return false
+}

@@ -1,0 +1,33 @@
+// Console sessions: 32 random bytes (base64url) in the cookie; the table stores only their
+// SHA-256 and an expiry, so a database leak yields no usable cookie. Logout deletes the row, so
+// the cookie stops working at once on every instance.
+import { and, eq, gt, lte } from 'drizzle-orm'
+import type { Db } from '../../db/client.ts'
+import { sessions, users } from '../../db/schema/index.ts'
+import { sha256Hex } from '../../lib/ids.ts'
+
+export type SessionUser = { id: string; email: string }
+
+const TOKEN_BYTES = 32
+
+export async function createSession(db: Db, userId: string, ttlSeconds: number, nowMs: number): Promise<string> {
+  const token = Buffer.from(crypto.getRandomValues(new Uint8Array(TOKEN_BYTES))).toString('base64url')
+  // The user's expired rows go as a new one arrives: the table stays bounded without a sweeper.
+  await db.delete(sessions).where(and(eq(sessions.userId, userId), lte(sessions.expiresAt, new Date(nowMs))))
+  await db.insert(sessions).values({ tokenHash: sha256Hex(token), userId, expiresAt: new Date(nowMs + ttlSeconds * 1000) })
+  return token
+}
+
+export async function sessionUser(db: Db, token: string | undefined, nowMs: number): Promise<SessionUser | undefined> {
+  if (!token || token.length > 100) return undefined
+  const [row] = await db
+    .select({ id: users.id, email: users.email })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, sha256Hex(token)), gt(sessions.expiresAt, new Date(nowMs))))
+  return row
+}
+
+export async function deleteSession(db: Db, token: string | undefined): Promise<void> {
+  if (token && token.length <= 100) await db.delete(sessions).where(eq(sessions.tokenHash, sha256Hex(token)))
+}

@@ -1,0 +1,31 @@
+// POST /api/wallet/topup (SPEC "Endpoints"; DESIGN: answers { transactionId, checkoutUrl }).
+import { Elysia } from 'elysia'
+import type { ConsoleDeps } from '../deps.ts'
+import { consoleContext } from '../http/context.ts'
+import { TopupRequest, TopupStarted } from './model.ts'
+import { startTopup } from './service.ts'
+
+export function topupFeature(deps: ConsoleDeps) {
+  // Where the payer comes back to: PUBLIC_URL, else this host under the scheme the client used.
+  const origin = (req: Request, https: boolean) => deps.config.publicUrl?.replace(/\/+$/, '') ?? `${https ? 'https' : 'http'}://${new URL(req.url).host}`
+  return new Elysia({ prefix: '/api/wallet' })
+    .use(consoleContext(deps))
+    .post(
+      '/topup',
+      async ({ user, body, request, client, set }) => {
+        const started = await startTopup(deps, user, body, origin(request, client.https))
+        set.status = 201
+        return started
+      },
+      {
+        signedIn: true,
+        parse: 'json',
+        body: TopupRequest,
+        response: { 201: TopupStarted },
+        detail: {
+          tags: ['wallet'],
+          summary: 'Start a top-up: a pending transaction and the checkout URL (400 outside the policy, 402 for an unconfigured provider)',
+        },
+      },
+    )
+}

@@ -1,0 +1,23 @@
+// POST /api/webhooks/:provider (DESIGN: Stripe's is /api/webhooks/stripe, Stripe-Signature
+// header). The body is read raw — the signature covers its exact bytes. Not IP-limited and not
+// same-origin checked: the caller is the provider, and the signature is the authentication.
+import { Elysia, t } from 'elysia'
+import { GatewayError } from '../../core/errors.ts'
+import type { ConsoleDeps } from '../deps.ts'
+import { receiveWebhook } from './service.ts'
+
+export function webhooksFeature(deps: ConsoleDeps) {
+  return new Elysia({ prefix: '/api/webhooks' }).post(
+    '/:provider',
+    async ({ params, request }) => {
+      const provider = deps.payments.get(params.provider)
+      if (!provider) throw new GatewayError('NOT_FOUND', 'No such webhook.')
+      return receiveWebhook(deps, provider, await request.text(), request.headers)
+    },
+    {
+      parse: 'none',
+      params: t.Object({ provider: t.String({ maxLength: 50 }) }),
+      detail: { tags: ['payments'], summary: "A payment provider's signed event (stripe: Stripe-Signature; sandbox: x-sandbox-signature)" },
+    },
+  )
+}
