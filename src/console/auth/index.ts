@@ -3,6 +3,7 @@
 import { Elysia } from 'elysia'
 import type { ConsoleDeps } from '../deps.ts'
 import { consoleContext } from '../http/context.ts'
+import { SESSION_SECURITY } from '../http/models.ts'
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from '../http/cookies.ts'
 import { AUTH_LIMIT } from '../http/limits.ts'
 import { LoggedOut, Login, Me, Registration } from './model.ts'
@@ -44,7 +45,7 @@ export function authFeature(deps: ConsoleDeps) {
       },
       { response: { 200: LoggedOut }, detail: detail('End the session server-side and clear the cookie') },
     )
-    .get('/me', ({ user }) => user, { signedIn: true, response: { 200: Me }, detail: detail('The signed-in user') })
+    .get('/me', ({ user }) => user, { signedIn: true, response: { 200: Me }, detail: { ...detail('The signed-in user'), security: SESSION_SECURITY } })
 }
 
 const isHttpsUrl = (url: string | undefined) => url?.startsWith('https:') ?? false
