@@ -14,7 +14,9 @@ const detail = (summary: string) => ({ tags: ['auth'], summary })
 
 export function authFeature(deps: ConsoleDeps) {
   const ttl = deps.config.sessionTtlSeconds
-  const signIn = async (user: Me, https: boolean, set: { headers: Record<string, unknown> }) => {
+  const signIn = async (user: Me, request: Request, https: boolean, set: { headers: Record<string, unknown> }) => {
+    // A sign-in replaces the browser's previous session rather than leaving it alive unseen.
+    await deleteSession(deps.db, readCookie(request.headers, SESSION_COOKIE))
     const token = await createSession(deps.db, user.id, ttl, deps.now())
     set.headers['set-cookie'] = sessionCookie(token, ttl, https || isHttpsUrl(deps.config.publicUrl))
     return user
@@ -23,14 +25,14 @@ export function authFeature(deps: ConsoleDeps) {
     .use(consoleContext(deps, { attempts: AUTH_LIMIT }))
     .post(
       '/register',
-      async ({ body, client, set }) => {
+      async ({ body, request, client, set }) => {
         const user = await register(deps.db, body)
         set.status = 201
-        return signIn(user, client.https, set)
+        return signIn(user, request, client.https, set)
       },
       { parse: 'json', body: Registration, response: { 201: Me }, detail: detail('Create an account and sign in (sets svc_session)') },
     )
-    .post('/login', async ({ body, client, set }) => signIn(await verifyLogin(deps.db, body), client.https, set), {
+    .post('/login', async ({ body, request, client, set }) => signIn(await verifyLogin(deps.db, body), request, client.https, set), {
       parse: 'json',
       body: Login,
       response: { 200: Me },
