@@ -90,7 +90,13 @@ for (const backends of ALL_BACKENDS) {
       const replay = await browser(gw).fetch('/api/auth/me', { headers: { cookie: stolen } })
       expect(replay.status).toBe(401)
       expect((await json(replay)).error.code).toBe('UNAUTHORIZED')
-      // The session from registration is another session and still works.
+      // The session from registration is another browser's session and still works.
+      expect((await u.get('/api/auth/me')).status).toBe(200)
+      // Signing in again from one browser replaces its session: the old cookie dies.
+      const before = u.cookie!
+      expect((await u.post('/api/auth/login', { email: u.email, password: u.password })).status).toBe(200)
+      expect(u.cookie).not.toBe(before)
+      expect((await browser(gw).fetch('/api/auth/me', { headers: { cookie: before } })).status).toBe(401)
       expect((await u.get('/api/auth/me')).status).toBe(200)
     })
 

@@ -174,5 +174,8 @@ describe('OpenAPI document for /api', () => {
     expect(JSON.stringify(doc.paths['/api/wallet/topup'].post.requestBody)).toContain('amount')
     expect(JSON.stringify(doc.paths['/api/public/models'].get.parameters)).toContain('pageSize')
     expect(doc.components.securitySchemes.session).toEqual({ type: 'apiKey', in: 'cookie', name: 'svc_session' })
+    expect(doc.paths['/api/keys'].get.security).toEqual([{ session: [] }])
+    expect(doc.paths['/api/public/models'].get.security).toBeUndefined()
+    expect(doc.paths['/api/keys'].post.responses['201']).toBeDefined()
   })
 })

@@ -3,6 +3,7 @@
 import { Elysia } from 'elysia'
 import type { ConsoleDeps } from '../deps.ts'
 import { consoleContext } from '../http/context.ts'
+import { SESSION_SECURITY } from '../http/models.ts'
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from '../http/cookies.ts'
 import { AUTH_LIMIT } from '../http/limits.ts'
 import { LoggedOut, Login, Me, Registration } from './model.ts'
@@ -13,7 +14,9 @@ const detail = (summary: string) => ({ tags: ['auth'], summary })
 
 export function authFeature(deps: ConsoleDeps) {
   const ttl = deps.config.sessionTtlSeconds
-  const signIn = async (user: Me, https: boolean, set: { headers: Record<string, unknown> }) => {
+  const signIn = async (user: Me, request: Request, https: boolean, set: { headers: Record<string, unknown> }) => {
+    // A sign-in replaces the browser's previous session rather than leaving it alive unseen.
+    await deleteSession(deps.db, readCookie(request.headers, SESSION_COOKIE))
     const token = await createSession(deps.db, user.id, ttl, deps.now())
     set.headers['set-cookie'] = sessionCookie(token, ttl, https || isHttpsUrl(deps.config.publicUrl))
     return user
@@ -22,14 +25,14 @@ export function authFeature(deps: ConsoleDeps) {
     .use(consoleContext(deps, { attempts: AUTH_LIMIT }))
     .post(
       '/register',
-      async ({ body, client, set }) => {
+      async ({ body, request, client, set }) => {
         const user = await register(deps.db, body)
         set.status = 201
-        return signIn(user, client.https, set)
+        return signIn(user, request, client.https, set)
       },
       { parse: 'json', body: Registration, response: { 201: Me }, detail: detail('Create an account and sign in (sets svc_session)') },
     )
-    .post('/login', async ({ body, client, set }) => signIn(await verifyLogin(deps.db, body), client.https, set), {
+    .post('/login', async ({ body, request, client, set }) => signIn(await verifyLogin(deps.db, body), request, client.https, set), {
       parse: 'json',
       body: Login,
       response: { 200: Me },
@@ -44,7 +47,7 @@ export function authFeature(deps: ConsoleDeps) {
       },
       { response: { 200: LoggedOut }, detail: detail('End the session server-side and clear the cookie') },
     )
-    .get('/me', ({ user }) => user, { signedIn: true, response: { 200: Me }, detail: detail('The signed-in user') })
+    .get('/me', ({ user }) => user, { signedIn: true, response: { 200: Me }, detail: { ...detail('The signed-in user'), security: SESSION_SECURITY } })
 }
 
 const isHttpsUrl = (url: string | undefined) => url?.startsWith('https:') ?? false

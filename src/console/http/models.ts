@@ -21,3 +21,6 @@ export const OneOf = <const T extends readonly string[]>(name: string, values: T
     values.map((v) => t.Literal(v)),
     { error: `${name} must be one of: ${values.join(', ')}.`, ...options },
   ) as unknown as TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }>
+
+/** OpenAPI: the route needs the svc_session cookie (the `session` scheme in app.ts). */
+export const SESSION_SECURITY = [{ session: [] as string[] }]

@@ -2,10 +2,11 @@
 import { Elysia, t } from 'elysia'
 import type { ConsoleDeps } from '../deps.ts'
 import { consoleContext } from '../http/context.ts'
+import { SESSION_SECURITY } from '../http/models.ts'
 import { CreatedKey, CreateKey, KeyList, KeysQuery, KeyView } from './model.ts'
 import { createKey, listKeys, revokeKey } from './service.ts'
 
-const detail = (summary: string) => ({ tags: ['keys'], summary })
+const detail = (summary: string) => ({ tags: ['keys'], summary, security: SESSION_SECURITY })
 
 export function keysFeature(deps: ConsoleDeps) {
   return new Elysia({ prefix: '/api/keys' })

@@ -2,10 +2,11 @@
 import { Elysia, t } from 'elysia'
 import type { ConsoleDeps } from '../deps.ts'
 import { consoleContext } from '../http/context.ts'
+import { SESSION_SECURITY } from '../http/models.ts'
 import { LogList, LogsQuery, RequestLog } from './model.ts'
 import { listLogs, logDetail } from './service.ts'
 
-const detail = (summary: string) => ({ tags: ['logs'], summary })
+const detail = (summary: string) => ({ tags: ['logs'], summary, security: SESSION_SECURITY })
 
 export function logsFeature(deps: ConsoleDeps) {
   return new Elysia({ prefix: '/api/logs' })

@@ -2,6 +2,7 @@
 import { Elysia } from 'elysia'
 import type { ConsoleDeps } from '../deps.ts'
 import { consoleContext } from '../http/context.ts'
+import { SESSION_SECURITY } from '../http/models.ts'
 import { TopupRequest, TopupStarted } from './model.ts'
 import { startTopup } from './service.ts'
 
@@ -24,6 +25,7 @@ export function topupFeature(deps: ConsoleDeps) {
         response: { 201: TopupStarted },
         detail: {
           tags: ['wallet'],
+          security: SESSION_SECURITY,
           summary: 'Start a top-up: a pending transaction and the checkout URL (400 outside the policy, 402 for an unconfigured provider)',
         },
       },

@@ -2,10 +2,11 @@
 import { Elysia, t } from 'elysia'
 import type { ConsoleDeps } from '../deps.ts'
 import { consoleContext } from '../http/context.ts'
+import { SESSION_SECURITY } from '../http/models.ts'
 import { TransactionDetail, TransactionList, TransactionsQuery } from './model.ts'
 import { listTransactions, transactionDetail } from './service.ts'
 
-const detail = (summary: string) => ({ tags: ['wallet'], summary })
+const detail = (summary: string) => ({ tags: ['wallet'], summary, security: SESSION_SECURITY })
 
 export function transactionsFeature(deps: ConsoleDeps) {
   return new Elysia({ prefix: '/api/wallet/transactions' })

@@ -2,6 +2,7 @@
 import { Elysia } from 'elysia'
 import type { ConsoleDeps } from '../deps.ts'
 import { consoleContext } from '../http/context.ts'
+import { SESSION_SECURITY } from '../http/models.ts'
 import { Account } from './model.ts'
 import { accountSummary } from './service.ts'
 
@@ -11,6 +12,6 @@ export function walletFeature(deps: ConsoleDeps) {
     .get('/account', ({ user }) => accountSummary(deps, user.id), {
       signedIn: true,
       response: { 200: Account },
-      detail: { tags: ['wallet'], summary: 'Balance, reserved, available, spent this month, pending top-ups, top-up policy' },
+      detail: { tags: ['wallet'], summary: 'Balance, reserved, available, spent this month, pending top-ups, top-up policy', security: SESSION_SECURITY },
     })
 }
