@@ -1,5 +1,9 @@
 // Account movements outside the request path (admin credits, top-ups, refunds): each is a
-// ledger entry and a balance update in one Postgres transaction, then mirrored to the store.
+// ledger entry and a balance update in one Postgres transaction, mirrored to the store while
+// that transaction still holds the account row. Loading a cold mirror reads the row FOR SHARE
+// and writes the mirror before releasing it. So a load and a movement are ordered by the row
+// lock: either the load sees the movement, or the movement finds the mirror and adjusts it —
+// never both, never neither.
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { accounts, apiKeys, ledgerEntries, users, type LedgerKind } from '../db/schema/index.ts'
@@ -27,9 +31,35 @@ export interface Movement {
   meta?: Record<string, unknown>
 }
 
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+/** Moves an account's balance inside `tx` and mirrors the move to the store (see above). */
+export async function moveBalance(tx: Tx, store: Store, userId: string, deltaMicros: bigint): Promise<bigint | undefined> {
+  const [row] = await tx
+    .update(accounts)
+    .set({ balanceMicros: sql`${accounts.balanceMicros} + ${deltaMicros}`, updatedAt: new Date() })
+    .where(eq(accounts.userId, userId))
+    .returning({ balance: accounts.balanceMicros })
+  if (row) await store.adjustBalance(userId, deltaMicros)
+  return row?.balance
+}
+
+/**
+ * A Postgres transaction whose balance moves are mirrored to the store. Should the commit fail
+ * after a mirror moved, the mirror is dropped and reloads from Postgres on next use.
+ */
+export async function withMirroredMoves<T>(db: Db, store: Store, userIds: () => string[], fn: (tx: Tx) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction(fn)
+  } catch (err) {
+    await Promise.all(userIds().map((u) => store.forgetAccount(u).catch(() => {})))
+    throw err
+  }
+}
+
 /** Records a completed movement; returns the new balance, or undefined if the reference existed. */
 export async function applyMovement(db: Db, store: Store, m: Movement): Promise<bigint | undefined> {
-  const balance = await db.transaction(async (tx) => {
+  return withMirroredMoves(db, store, () => [m.userId], async (tx) => {
     const [entry] = await tx
       .insert(ledgerEntries)
       .values({
@@ -46,25 +76,20 @@ export async function applyMovement(db: Db, store: Store, m: Movement): Promise<
       .onConflictDoNothing()
       .returning({ id: ledgerEntries.id })
     if (!entry) return undefined
-    const [row] = await tx
-      .update(accounts)
-      .set({ balanceMicros: sql`${accounts.balanceMicros} + ${m.amountMicros}`, updatedAt: new Date() })
-      .where(eq(accounts.userId, m.userId))
-      .returning({ balance: accounts.balanceMicros })
-    return row?.balance
+    return moveBalance(tx, store, m.userId, m.amountMicros)
   })
-  if (balance !== undefined) await store.adjustBalance(m.userId, m.amountMicros)
-  return balance
 }
 
-/** What the store needs to mirror an account cold: Postgres balance and the key's spend. */
-export async function readAccountMirror(db: Db, userId: string, keyId: string): Promise<{ balance: bigint; keySpent: bigint }> {
-  const [acct] = await db.select({ balance: accounts.balanceMicros }).from(accounts).where(eq(accounts.userId, userId))
-  const [key] = await db
-    .select({ spent: apiKeys.spentMicros })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)))
-  return { balance: acct?.balance ?? 0n, keySpent: key?.spent ?? 0n }
+/** Mirrors a cold account (Postgres balance, the key's spend) into the store, under the row lock. */
+export async function loadMirror(db: Db, store: Store, userId: string, keyId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [acct] = await tx.select({ balance: accounts.balanceMicros }).from(accounts).where(eq(accounts.userId, userId)).for('share')
+    const [key] = await tx
+      .select({ spent: apiKeys.spentMicros })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)))
+    await store.loadAccount(userId, keyId, acct?.balance ?? 0n, key?.spent ?? 0n)
+  })
 }
 
 /** The hot balance (store) when mirrored, else Postgres; reserved from the store. */

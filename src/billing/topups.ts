@@ -6,9 +6,10 @@
 //   same payment (completed + async_payment_succeeded) finds it completed and moves nothing.
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import { accounts, ledgerEntries, paymentEvents } from '../db/schema/index.ts'
+import { ledgerEntries, paymentEvents } from '../db/schema/index.ts'
 import { base62 } from '../lib/ids.ts'
 import type { Store } from '../store/types.ts'
+import { moveBalance, withMirroredMoves } from './accounts.ts'
 
 export async function createPendingTopup(db: Db, userId: string, amountMicros: bigint, provider: string): Promise<string> {
   const id = `txn_${base62(20)}`
@@ -38,7 +39,8 @@ export type TopupEvent = {
 export type TopupOutcome = 'credited' | 'failed' | 'duplicate' | `ignored: ${string}`
 
 export async function applyTopupEvent(db: Db, store: Store, e: TopupEvent): Promise<TopupOutcome> {
-  const result = await db.transaction(async (tx) => {
+  let creditedUser: string | undefined
+  const result = await withMirroredMoves(db, store, () => (creditedUser ? [creditedUser] : []), async (tx) => {
     const txnId = e.action.transactionId || null
     const [fresh] = await tx
       .insert(paymentEvents)
@@ -46,22 +48,21 @@ export async function applyTopupEvent(db: Db, store: Store, e: TopupEvent): Prom
       .onConflictDoNothing()
       .returning({ eventId: paymentEvents.eventId })
     if (!fresh) return { outcome: 'duplicate' as const }
-    const decided = await decide(tx, e)
+    const decided = await decide(tx, store, e)
+    if (decided.outcome === 'credited') creditedUser = decided.userId
     await tx
       .update(paymentEvents)
       .set({ outcome: decided.outcome })
       .where(and(eq(paymentEvents.provider, e.provider), eq(paymentEvents.eventId, e.eventId)))
     return decided
   })
-  // The mirror follows the committed credit (an absent mirror loads it from Postgres later).
-  if (result.outcome === 'credited') await store.adjustBalance(result.userId, result.amount)
   return result.outcome
 }
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 type Decision = { outcome: 'credited'; userId: string; amount: bigint } | { outcome: 'failed' | `ignored: ${string}` }
 
-async function decide(tx: Tx, e: TopupEvent): Promise<Decision> {
+async function decide(tx: Tx, store: Store, e: TopupEvent): Promise<Decision> {
   const a = e.action
   if (a.kind === 'ignored') return { outcome: `ignored: ${a.reason}` }
   const [entry] = await tx
@@ -85,10 +86,7 @@ async function decide(tx: Tx, e: TopupEvent): Promise<Decision> {
     return { outcome: 'failed' }
   }
   await tx.update(ledgerEntries).set({ status: 'completed', completedAt: now }).where(eq(ledgerEntries.id, entry.id))
-  await tx
-    .update(accounts)
-    .set({ balanceMicros: sql`${accounts.balanceMicros} + ${entry.amountMicros}`, updatedAt: now })
-    .where(eq(accounts.userId, entry.userId))
+  await moveBalance(tx, store, entry.userId, entry.amountMicros)
   return { outcome: 'credited', userId: entry.userId, amount: entry.amountMicros }
 }
 

@@ -3,7 +3,7 @@
 import { keyFromHeaders, type KeyPrincipal } from '../auth/api-keys.ts'
 import { costMicros } from '../billing/pricing.ts'
 import { encodeRecord, type UsageSource } from '../billing/outbox-record.ts'
-import { readAccountMirror } from '../billing/accounts.ts'
+import { loadMirror } from '../billing/accounts.ts'
 import type { CatalogModel } from '../catalog/catalog.ts'
 import { GatewayError } from '../core/errors.ts'
 import type { Usage } from '../core/usage.ts'
@@ -53,8 +53,7 @@ export async function admit(deps: InferenceDeps, c: Omit<Call, 'reservedMicros' 
   }
   let result = await deps.store.admit(input)
   if (!result.ok && result.reason === 'cold') {
-    const mirror = await readAccountMirror(deps.db, c.principal.userId, c.principal.keyId)
-    await deps.store.loadAccount(c.principal.userId, c.principal.keyId, mirror.balance, mirror.keySpent)
+    await loadMirror(deps.db, deps.store, c.principal.userId, c.principal.keyId)
     result = await deps.store.admit(input)
   }
   if (result.ok) return { ...c, reservedMicros: reserveMicros, rate: result.rate, settled: false }
