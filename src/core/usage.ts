@@ -9,8 +9,6 @@ export interface Usage {
   reasoningTokens: number
 }
 
-export const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }
-
 const int = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0)
 
 /** OpenAI chat usage: prompt_tokens includes cached tokens; completion includes reasoning. */
@@ -29,7 +27,6 @@ export function fromOpenAiChatUsage(u: unknown): Usage | undefined {
   }
 }
 
-export const totalPromptTokens = (u: Usage): number => u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens
 
 /** Anthropic usage: input_tokens already excludes cache reads and writes. */
 export function fromAnthropicUsage(u: unknown): Usage | undefined {

@@ -1,8 +1,6 @@
 // Money is integers (STYLE 8). Ledger amounts are bigint micro-USD; catalog prices are bigint
 // nano-USD per 1M tokens, so a price like 0.075 USD/1M stays exact. Decimals exist only on the wire.
 
-export const MICROS_PER_USD = 1_000_000n
-
 /** Exact decimal text → integer scaled by 10^scale; undefined when it has more digits than scale. */
 export function parseDecimal(text: string, scale: number): bigint | undefined {
   const m = /^(-)?(\d+)(?:\.(\d+))?$/.exec(text.trim())

@@ -1,10 +1,4 @@
-// SSE framing, the last step of every outbound stream (STYLE 7).
-
-const encoder = new TextEncoder()
-
-export const sseData = (data: string): Uint8Array => encoder.encode(`data: ${data}\n\n`)
-
-export const sseEvent = (event: string, data: string): Uint8Array => encoder.encode(`event: ${event}\ndata: ${data}\n\n`)
+// Response headers of every outbound event stream.
 
 export const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',

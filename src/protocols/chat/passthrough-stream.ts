@@ -4,13 +4,10 @@
 // `data: [DONE]` (DESIGN). A failure ends it with exactly one error frame and no [DONE] (SPEC
 // "Chat-completions stream").
 import { GatewayError } from '../../core/errors.ts'
-import { pipeStream, type PipeOptions, type StreamOutcome } from '../../core/stream-pipe.ts'
 import type { FrameTransform } from '../../core/stream-encoder.ts'
 import { fromOpenAiChatUsage, type Usage } from '../../core/usage.ts'
 import { chatStreamError } from './error.ts'
 import { publicJson } from './public-identity.ts'
-
-export type ChatStreamOutcome = StreamOutcome
 
 function deltaChars(chunk: Record<string, any>): number {
   let n = 0
@@ -59,5 +56,3 @@ export function chatTee(slug: string): FrameTransform {
     upstreamId: () => last.id,
   }
 }
-
-export const chatPassthrough = (upstream: ReadableStream<Uint8Array>, opts: PipeOptions & { slug: string }): ReadableStream<Uint8Array> => pipeStream(upstream, chatTee(opts.slug), opts)

@@ -17,11 +17,3 @@ export function encodeChatSvc(s: ChatSvc): string {
     `"usageSource":"${s.usageSource}"}`
   )
 }
-
-/** Appends `"svc":…` as the last member of a serialized JSON object. */
-export function appendMember(objectJson: string, name: string, valueJson: string): string {
-  const end = objectJson.lastIndexOf('}')
-  const inner = objectJson.slice(0, end).trimEnd()
-  const sep = inner.endsWith('{') ? '' : ','
-  return `${inner}${sep}"${name}":${valueJson}}`
-}
