@@ -11,10 +11,30 @@ import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.t
 import { fixtureSse, fixtureText } from '../helpers/fixtures.ts'
 import { clientJsonView, clientStreamView, upstreamJsonView, upstreamOutputTokens, upstreamStreamView, type Inbound, type Proto } from './fixture-views.ts'
 
-const FIXTURES: Record<Proto, { text: [string, string]; tools: [string, string] }> = {
-  'openai-chat': { text: ['json-text.json', 'stream-text-usage.sse'], tools: ['json-tool-calls-two.json', 'stream-tool-calls-two.sse'] },
-  'anthropic-messages': { text: ['json-text.json', 'stream-text.sse'], tools: ['json-tool-use-two.json', 'stream-tool-use-two.sse'] },
-  'openai-responses': { text: ['json-text.json', 'stream-text.sse'], tools: ['json-function-calls-two.json', 'stream-function-calls-two.sse'] },
+type Kind = 'text' | 'tools' | 'truncated' | 'reasoning' | 'cache'
+const KINDS: Kind[] = ['text', 'tools', 'truncated', 'reasoning', 'cache']
+const FIXTURES: Record<Proto, Record<Kind, [string, string]>> = {
+  'openai-chat': {
+    text: ['json-text.json', 'stream-text-usage.sse'],
+    tools: ['json-tool-calls-two.json', 'stream-tool-calls-two.sse'],
+    truncated: ['json-max-tokens-length.json', 'stream-max-tokens-length.sse'],
+    reasoning: ['json-reasoning-content-deepseek.json', 'stream-reasoning-content-deepseek.chunks.jsonl'],
+    cache: ['json-cached-tokens.json', 'stream-text-usage.sse'],
+  },
+  'anthropic-messages': {
+    text: ['json-text.json', 'stream-text.sse'],
+    tools: ['json-tool-use-two.json', 'stream-tool-use-two.sse'],
+    truncated: ['json-max-tokens.json', 'stream-max-tokens.sse'],
+    reasoning: ['json-thinking.json', 'stream-thinking.chunks.jsonl'],
+    cache: ['json-cache-read.json', 'stream-cache-read.sse'],
+  },
+  'openai-responses': {
+    text: ['json-text.json', 'stream-text.sse'],
+    tools: ['json-function-calls-two.json', 'stream-function-calls-two.sse'],
+    truncated: ['json-incomplete-max-output-tokens.json', 'stream-incomplete-max-output-tokens.sse'],
+    reasoning: ['json-reasoning.json', 'stream-reasoning-summary.sse'],
+    cache: ['json-cached-tokens.json', 'stream-web-search-reasoning-cached.sse'],
+  },
 }
 const PROTOS = Object.keys(FIXTURES) as Proto[]
 const INBOUNDS: Inbound[] = ['chat', 'messages', 'responses']
@@ -68,7 +88,7 @@ describe('translation between every pair of protocols', () => {
   for (const inbound of INBOUNDS)
     for (const upstream of PROTOS)
       for (const stream of [false, true])
-        for (const kind of ['text', 'tools'] as const) {
+        for (const kind of KINDS) {
           test(`${inbound} ← ${upstream} (${stream ? 'stream' : 'json'}, ${kind})`, async () => {
             const u = await gw.user(5)
             const file = FIXTURES[upstream][kind][stream ? 1 : 0]
@@ -87,7 +107,15 @@ describe('translation between every pair of protocols', () => {
             const seen = stream ? clientStreamView(inbound, text) : clientJsonView(inbound, JSON.parse(text))
             expect(seen.text).toBe(expected.text)
             expect(seen.tools).toEqual(expected.tools)
+            expect(seen.stop).toBe(expected.stop)
+            expect(seen.cached).toBe(expected.cached)
             if (kind === 'tools') expect(seen.tools.length).toBe(2)
+            if (kind === 'truncated') expect(seen.stop).toBe('max_tokens')
+            if (kind === 'reasoning') {
+              expect(expected.reasoning.length).toBeGreaterThan(0)
+              expect(seen.reasoning).toBe(expected.reasoning)
+            }
+            if (kind === 'cache' && !(upstream === 'openai-chat' && stream)) expect(seen.cached).toBeGreaterThan(0)
 
             // The upstream got its own protocol, with the route's model name.
             const sent = ups[upstream].seen.at(-1)!
@@ -107,9 +135,55 @@ describe('translation between every pair of protocols', () => {
             const [log] = await gw.runtime.deps.db.select().from(requestLogs).where(eq(requestLogs.id, requestId))
             expect(log!.usageSource).toBe('upstream')
             expect(log!.outputTokens).toBe(upstreamOutputTokens(upstream, raw, stream))
+            expect(log!.cacheReadTokens).toBe(expected.cached)
             expect(log!.costMicros).toBeGreaterThan(0n)
             const books = await gw.books(u.userId)
             expect(books.ledgerSum).toBe(books.balance)
           })
         }
+})
+
+describe('a failure mid-stream, for every pair', () => {
+  const ups = {} as Record<Proto, FakeUpstream>
+  let gw: TestGateway
+  beforeAll(async () => {
+    for (const p of PROTOS) ups[p] = startFakeUpstream()
+    const catalog: CatalogFile = {
+      gateways: PROTOS.map((p) => ({ id: `gw-${p}`, protocol: p, baseUrl: `${ups[p].url}/v1`, timeoutMs: 2_000 })),
+      models: PROTOS.map((p) => ({ id: `test/${p}`, name: p, provider: 'test', contextWindow: 200_000, capabilities: ['text'], pricing: { input: 1, output: 2 }, routes: [{ gateway: `gw-${p}`, model: 'upstream-model-name' }] })),
+    }
+    gw = await startTestGateway({ db: 'pglite', store: 'memory' }, catalog)
+  })
+  afterAll(async () => {
+    await gw.stop()
+    for (const p of PROTOS) ups[p].stop()
+  })
+
+  // What must never follow an error: each protocol's normal end.
+  const NORMAL_END: Record<Inbound, string> = { chat: '[DONE]', messages: 'message_stop', responses: 'response.completed' }
+  const ERROR_FRAME: Record<Inbound, RegExp> = { chat: /^data: \{"error":/m, messages: /^event: error$/m, responses: /^event: error$/m }
+
+  for (const inbound of INBOUNDS)
+    for (const upstream of PROTOS)
+      test(`${inbound} ← ${upstream}: the upstream drops mid-answer`, async () => {
+        const u = await gw.user(5)
+        const sse = fixtureSse(upstream, FIXTURES[upstream].text[1])
+        ups[upstream].script({ kind: 'drop', text: sse, bytes: Math.floor(sse.length * 0.6) })
+        const res = await gw.request(PATH[inbound], {
+          method: 'POST',
+          headers: { 'x-api-key': u.key, 'content-type': 'application/json' },
+          body: JSON.stringify(requestBody(inbound, `test/${upstream}`, true, false)),
+        })
+        const text = await res.text()
+        expect(res.status).toBe(200)
+        expect(text.match(new RegExp(ERROR_FRAME[inbound].source, 'gm'))).toHaveLength(1)
+        expect(text).not.toContain(NORMAL_END[inbound])
+        expect(text.trimEnd().split('\n\n').at(-1)!).toMatch(ERROR_FRAME[inbound])
+        await gw.settled()
+        const [log] = await gw.runtime.deps.db.select().from(requestLogs).where(eq(requestLogs.id, res.headers.get('x-request-id')!))
+        expect(log!.status).toBe(502)
+        expect(log!.costMicros).toBeGreaterThan(0n)
+        const books = await gw.books(u.userId)
+        expect(books.ledgerSum).toBe(books.balance)
+      })
 })

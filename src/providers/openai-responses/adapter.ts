@@ -105,6 +105,9 @@ export const openAiResponsesAdapter: UpstreamAdapter = {
           case 'response.refusal.delta':
             refusal = true
             return data.delta ? [{ type: 'text', text: data.delta }] : []
+          case 'response.reasoning_summary_part.added':
+            // Summary parts join with a newline, as in the JSON answer.
+            return data.summary_index > 0 ? [{ type: 'reasoning', text: '\n' }] : []
           case 'response.reasoning_summary_text.delta':
           case 'response.reasoning_text.delta':
             return data.delta ? [{ type: 'reasoning', text: data.delta }] : []
