@@ -1,16 +1,25 @@
 // The canonical model every protocol decodes to and every upstream adapter encodes from
 // (STYLE: 3 inbound + k upstream adapters, not 3 × k). Parts keep what can cross protocols;
-// `native` carries opaque upstream-specific data (signatures, encrypted reasoning) that is only
-// sent back to an upstream of the same kind.
+// opaque upstream-specific proofs (signatures, encrypted reasoning) carry their `origin` and are
+// only sent back to an upstream of the same kind (see reasoning-carrier.ts).
 import type { GatewayProtocol } from './gateway.ts'
 import type { Usage } from './usage.ts'
 
-export type CPart =
-  | { type: 'text'; text: string }
-  | { type: 'image'; url?: string; mediaType?: string; data?: string }
-  | { type: 'tool_call'; id: string; name: string; arguments: string }
-  | { type: 'tool_result'; toolCallId: string; content: string; isError?: boolean }
-  | { type: 'reasoning'; text: string; signature?: string; encrypted?: string; redacted?: string; origin?: GatewayProtocol; id?: string }
+/** A prompt-cache breakpoint (Anthropic `cache_control`; OpenRouter-style on chat parts). */
+export interface CacheHint {
+  ttl?: '5m' | '1h'
+}
+
+export type TextPart = { type: 'text'; text: string; cache?: CacheHint; refusal?: true }
+/** `data` is base64 (with `mediaType`); otherwise `url` is an http(s) address. */
+export type ImagePart = { type: 'image'; url?: string; mediaType?: string; data?: string; detail?: string; cache?: CacheHint }
+/** A document (PDF, text): base64 `data` with `mediaType`, or a `url`. */
+export type FilePart = { type: 'file'; url?: string; mediaType?: string; data?: string; filename?: string; cache?: CacheHint }
+export type ToolCallPart = { type: 'tool_call'; id: string; name: string; arguments: string }
+export type ToolResultPart = { type: 'tool_result'; toolCallId: string; content: (TextPart | ImagePart)[]; isError?: boolean; cache?: CacheHint }
+export type ReasoningPart = { type: 'reasoning'; text: string; signature?: string; encrypted?: string; redacted?: string; origin?: GatewayProtocol; id?: string }
+
+export type CPart = TextPart | ImagePart | FilePart | ToolCallPart | ToolResultPart | ReasoningPart
 
 export interface CMessage {
   role: 'user' | 'assistant'
@@ -21,14 +30,19 @@ export interface CTool {
   name: string
   description?: string
   parameters: Record<string, unknown>
+  strict?: boolean
+  cache?: CacheHint
 }
 
 export type CToolChoice = 'auto' | 'none' | 'required' | { name: string }
 
 export type StopReason = 'end' | 'max_tokens' | 'tool_use' | 'stop_sequence' | 'content_filter' | 'refusal'
 
+export type Effort = 'low' | 'medium' | 'high'
+
 export interface CRequest {
-  system: string | undefined
+  /** System text, in order (chat/responses system and developer messages are hoisted here). */
+  system: TextPart[] | undefined
   messages: CMessage[]
   tools: CTool[] | undefined
   toolChoice: CToolChoice | undefined
@@ -39,9 +53,11 @@ export interface CRequest {
   topK: number | undefined
   stop: string[] | undefined
   /** Reasoning request: an effort level and/or a token budget. */
-  reasoning: { effort?: 'low' | 'medium' | 'high'; budgetTokens?: number } | undefined
+  reasoning: { effort?: Effort; budgetTokens?: number } | undefined
   /** JSON output requested (chat response_format / responses text.format). */
   jsonSchema: { name?: string; schema?: Record<string, unknown>; strict?: boolean } | 'json_object' | undefined
+  /** End-user identifier (chat `user`, messages `metadata.user_id`, responses `user`). */
+  user?: string
   stream: boolean
 }
 
@@ -54,11 +70,18 @@ export interface CResponse {
   usage: Usage | undefined
 }
 
+/**
+ * Stream events. Parts are implicit: consecutive events of one kind extend the current part
+ * (text, reasoning, one tool call's arguments); a different kind, or a `reasoning_start`,
+ * begins the next one.
+ */
 export type CEvent =
-  | { type: 'text'; text: string }
+  | { type: 'text'; text: string; refusal?: true }
+  | { type: 'reasoning_start' }
   | { type: 'reasoning'; text: string }
   | { type: 'reasoning_signature'; signature: string }
   | { type: 'reasoning_encrypted'; data: string; id?: string }
+  | { type: 'reasoning_redacted'; data: string }
   | { type: 'tool_call_start'; index: number; id: string; name: string }
   | { type: 'tool_call_args'; index: number; delta: string }
   | { type: 'usage'; usage: Usage }
@@ -67,6 +90,14 @@ export type CEvent =
 
 export const textOf = (parts: CPart[]): string =>
   parts
-    .filter((p): p is Extract<CPart, { type: 'text' }> => p.type === 'text')
+    .filter((p): p is TextPart => p.type === 'text')
     .map((p) => p.text)
     .join('')
+
+export const systemText = (req: Pick<CRequest, 'system'>): string | undefined => (req.system?.length ? req.system.map((p) => p.text).join('\n\n') : undefined)
+
+/** A tool result as plain text (for protocols whose tool results are strings). */
+export const resultText = (p: ToolResultPart): string => textOf(p.content)
+
+/** Tool arguments as JSON text: an empty stream of argument deltas means "no arguments". */
+export const argsText = (args: string): string => (args.trim() === '' ? '{}' : args)

@@ -28,7 +28,10 @@ export function fromOpenAiChatUsage(u: unknown): Usage | undefined {
 }
 
 
-/** Anthropic usage: input_tokens already excludes cache reads and writes. */
+/**
+ * Anthropic usage: input_tokens already excludes cache reads and writes; thinking tokens are
+ * part of output_tokens (and counted in output_tokens_details.thinking_tokens when reported).
+ */
 export function fromAnthropicUsage(u: unknown): Usage | undefined {
   if (u === null || typeof u !== 'object') return undefined
   const o = u as Record<string, any>
@@ -38,7 +41,7 @@ export function fromAnthropicUsage(u: unknown): Usage | undefined {
     outputTokens: int(o.output_tokens),
     cacheReadTokens: int(o.cache_read_input_tokens),
     cacheWriteTokens: int(o.cache_creation_input_tokens),
-    reasoningTokens: 0,
+    reasoningTokens: int(o.output_tokens_details?.thinking_tokens),
   }
 }
 

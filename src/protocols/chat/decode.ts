@@ -1,52 +1,94 @@
 // Chat-completions body → canonical request (used when the upstream speaks another protocol).
-import type { CMessage, CPart, CRequest, CToolChoice } from '../../core/canonical.ts'
+// System and developer messages are hoisted into `system`; tool messages become tool results
+// in the user turn; OpenRouter-style `cache_control` on parts is kept as a cache hint.
+import { argsText, type CMessage, type CPart, type CRequest, type CTool, type CToolChoice, type TextPart } from '../../core/canonical.ts'
+import { cacheFrom, effortFrom } from '../../core/effort.ts'
+import { fromUrl } from '../../core/media.ts'
 import type { ChatRequest } from './schema.ts'
 
-function parts(content: unknown): CPart[] {
-  if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : []
-  if (!Array.isArray(content)) return []
-  return content.flatMap((p: any): CPart[] => {
-    if (p?.type === 'text') return [{ type: 'text', text: String(p.text ?? '') }]
-    if (p?.type === 'image_url') {
+const withCache = <P extends CPart | CTool>(p: P, c: unknown): P => {
+  const cache = cacheFrom(c)
+  return cache ? { ...p, cache } : p
+}
+
+function part(p: any): CPart | undefined {
+  switch (p?.type) {
+    case 'text':
+      return withCache({ type: 'text', text: String(p.text ?? '') }, p.cache_control)
+    case 'refusal':
+      return { type: 'text', text: String(p.refusal ?? ''), refusal: true }
+    case 'image_url': {
       const url = String(p.image_url?.url ?? '')
-      const m = /^data:([^;]+);base64,(.*)$/.exec(url)
-      return [m ? { type: 'image', mediaType: m[1], data: m[2] } : { type: 'image', url }]
+      return withCache({ type: 'image', ...fromUrl(url), ...(p.image_url?.detail ? { detail: String(p.image_url.detail) } : {}) }, p.cache_control)
     }
-    return []
-  })
+    case 'file': {
+      // A file_id names a file stored at one vendor: it cannot cross.
+      const data = p.file?.file_data
+      if (typeof data !== 'string') return undefined
+      return withCache({ type: 'file', ...fromUrl(data), ...(p.file.filename ? { filename: String(p.file.filename) } : {}) }, p.cache_control)
+    }
+    default:
+      return undefined
+  }
+}
+
+const parts = (content: unknown): CPart[] =>
+  typeof content === 'string' ? (content ? [{ type: 'text', text: content }] : []) : Array.isArray(content) ? content.map(part).filter((p): p is CPart => p !== undefined) : []
+
+function toolChoice(tc: any): CToolChoice | undefined {
+  if (tc === 'auto' || tc === 'none' || tc === 'required') return tc
+  return tc?.function?.name ? { name: String(tc.function.name) } : undefined
+}
+
+function reasoning(body: any): CRequest['reasoning'] {
+  const r = body.reasoning
+  if (r && typeof r === 'object' && r.enabled !== false) {
+    if (typeof r.max_tokens === 'number') return { budgetTokens: r.max_tokens }
+    const e = effortFrom(r.effort)
+    return e === 'none' ? undefined : { effort: e }
+  }
+  if (body.reasoning_effort === undefined || body.reasoning_effort === null) return undefined
+  const e = effortFrom(body.reasoning_effort)
+  return e === 'none' ? undefined : { effort: e }
 }
 
 export function decodeChat(body: ChatRequest): CRequest {
-  const system: string[] = []
+  const system: TextPart[] = []
   const messages: CMessage[] = []
   const push = (role: 'user' | 'assistant', content: CPart[]) => {
     const last = messages.at(-1)
     if (last && last.role === role) last.content.push(...content)
     else messages.push({ role, content })
   }
-  for (const m of body.messages) {
-    if (m.role === 'system' || m.role === 'developer') system.push(parts(m.content).map((p) => (p.type === 'text' ? p.text : '')).join(''))
-    else if (m.role === 'tool') push('user', [{ type: 'tool_result', toolCallId: m.tool_call_id ?? '', content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '') }])
-    else if (m.role === 'assistant') push('assistant', [...parts(m.content), ...(m.tool_calls ?? []).map((tc): CPart => ({ type: 'tool_call', id: tc.id, name: tc.function.name, arguments: tc.function.arguments }))])
-    else push('user', parts(m.content))
+  for (const m of body.messages as any[]) {
+    if (m.role === 'system' || m.role === 'developer') system.push(...parts(m.content).filter((p): p is TextPart => p.type === 'text'))
+    else if (m.role === 'tool') {
+      const content = parts(m.content).filter((p): p is TextPart => p.type === 'text')
+      push('user', [{ type: 'tool_result', toolCallId: String(m.tool_call_id ?? ''), content }])
+    } else if (m.role === 'assistant') {
+      const refusal: CPart[] = typeof m.refusal === 'string' && m.refusal ? [{ type: 'text', text: m.refusal, refusal: true }] : []
+      const calls = (m.tool_calls ?? []).map((tc: any): CPart => ({ type: 'tool_call', id: String(tc.id), name: String(tc.function?.name ?? ''), arguments: argsText(String(tc.function?.arguments ?? '')) }))
+      push('assistant', [...parts(m.content), ...refusal, ...calls])
+    } else push('user', parts(m.content))
   }
-  const tc = body.tool_choice as any
-  const toolChoice: CToolChoice | undefined = tc === undefined ? undefined : typeof tc === 'string' ? (tc as CToolChoice) : tc?.function?.name ? { name: String(tc.function.name) } : undefined
-  const rf = body.response_format as any
-  const effort = (body as any).reasoning_effort
+  const b = body as any
+  const rf = b.response_format
   return {
-    system: system.length ? system.join('\n\n') : undefined,
+    system: system.length ? system : undefined,
     messages,
-    tools: (body.tools as any[] | undefined)?.filter((t) => t.type === 'function').map((t) => ({ name: t.function?.name, description: t.function?.description, parameters: t.function?.parameters ?? { type: 'object' } })),
-    toolChoice,
-    parallelToolCalls: (body as any).parallel_tool_calls,
+    tools: (b.tools as any[] | undefined)
+      ?.filter((t) => t.type === 'function' && t.function?.name)
+      .map((t): CTool => withCache({ name: String(t.function.name), description: t.function.description, parameters: t.function.parameters ?? { type: 'object' }, ...(typeof t.function.strict === 'boolean' ? { strict: t.function.strict } : {}) }, t.cache_control)),
+    toolChoice: toolChoice(b.tool_choice),
+    parallelToolCalls: typeof b.parallel_tool_calls === 'boolean' ? b.parallel_tool_calls : undefined,
     maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
     temperature: body.temperature,
     topP: body.top_p,
-    topK: undefined,
+    topK: typeof b.top_k === 'number' ? b.top_k : undefined,
     stop: typeof body.stop === 'string' ? [body.stop] : (body.stop ?? undefined),
-    reasoning: effort === 'low' || effort === 'medium' || effort === 'high' ? { effort } : undefined,
+    reasoning: reasoning(b),
     jsonSchema: rf?.type === 'json_object' ? 'json_object' : rf?.type === 'json_schema' ? { name: rf.json_schema?.name, schema: rf.json_schema?.schema, strict: rf.json_schema?.strict } : undefined,
+    user: typeof body.user === 'string' ? body.user : typeof b.safety_identifier === 'string' ? b.safety_identifier : undefined,
     stream: body.stream === true,
   }
 }

@@ -1,24 +1,55 @@
-// Anthropic messages body → canonical request.
-import type { CMessage, CPart, CRequest, CToolChoice } from '../../core/canonical.ts'
+// Anthropic messages body → canonical request. cache_control becomes a cache hint; thinking
+// signatures are unwrapped (reasoning-carrier) so each proof returns to its own vendor.
+import type { CMessage, CPart, CRequest, CTool, CToolChoice, ImagePart, TextPart } from '../../core/canonical.ts'
+import { cacheFrom, effortFrom } from '../../core/effort.ts'
+import { promptChars } from '../../core/prompt-size.ts'
 import { fromSignature } from '../../core/reasoning-carrier.ts'
 import type { MessagesRequest } from './schema.ts'
 
-const text = (c: unknown): string => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((b: any) => (b?.type === 'text' ? b.text : '')).join('') : '')
+const withCache = <P extends CPart | CTool>(p: P, c: unknown): P => {
+  const cache = cacheFrom(c)
+  return cache ? { ...p, cache } : p
+}
 
+function image(b: any): ImagePart | undefined {
+  const s = b.source ?? {}
+  if (s.type === 'base64') return withCache({ type: 'image', mediaType: String(s.media_type ?? 'image/png'), data: String(s.data ?? '') }, b.cache_control)
+  if (s.type === 'url') return withCache({ type: 'image', url: String(s.url ?? '') }, b.cache_control)
+  return undefined // a file_id names a file stored at one vendor: it cannot cross
+}
+
+function document(b: any): CPart | undefined {
+  const s = b.source ?? {}
+  const meta = b.title ? { filename: String(b.title) } : {}
+  if (s.type === 'base64') return withCache({ type: 'file', mediaType: String(s.media_type ?? 'application/pdf'), data: String(s.data ?? ''), ...meta }, b.cache_control)
+  if (s.type === 'url') return withCache({ type: 'file', url: String(s.url ?? ''), ...meta }, b.cache_control)
+  if (s.type === 'text') return withCache({ type: 'file', mediaType: 'text/plain', data: Buffer.from(String(s.data ?? '')).toString('base64'), ...meta }, b.cache_control)
+  return undefined
+}
+
+function resultContent(c: unknown): (TextPart | ImagePart)[] {
+  if (typeof c === 'string') return c ? [{ type: 'text', text: c }] : []
+  if (!Array.isArray(c)) return []
+  return c.flatMap((b: any): (TextPart | ImagePart)[] => (b?.type === 'text' ? [{ type: 'text', text: String(b.text ?? '') }] : b?.type === 'image' ? [image(b)].filter((i): i is ImagePart => i !== undefined) : []))
+}
+
+/** Server-tool blocks (web search, code execution, …) belong to Anthropic and are left out. */
 function part(b: any): CPart | undefined {
   switch (b?.type) {
     case 'text':
-      return { type: 'text', text: String(b.text ?? '') }
+      return withCache({ type: 'text', text: String(b.text ?? '') }, b.cache_control)
     case 'image':
-      return b.source?.type === 'base64' ? { type: 'image', mediaType: b.source.media_type, data: b.source.data } : { type: 'image', url: b.source?.url }
+      return image(b)
+    case 'document':
+      return document(b)
     case 'tool_use':
       return { type: 'tool_call', id: String(b.id), name: String(b.name), arguments: JSON.stringify(b.input ?? {}) }
     case 'tool_result':
-      return { type: 'tool_result', toolCallId: String(b.tool_use_id), content: text(b.content), isError: b.is_error === true || undefined }
+      return withCache({ type: 'tool_result', toolCallId: String(b.tool_use_id), content: resultContent(b.content), ...(b.is_error === true ? { isError: true } : {}) }, b.cache_control)
     case 'thinking':
-      return { type: 'reasoning', text: String(b.thinking ?? ''), ...fromSignature(b.signature) }
+      return { type: 'reasoning', text: String(b.thinking ?? ''), ...fromSignature(b.signature || undefined) }
     case 'redacted_thinking':
-      return { type: 'reasoning', text: '', redacted: b.data, origin: 'anthropic-messages' }
+      return { type: 'reasoning', text: '', redacted: String(b.data ?? ''), origin: 'anthropic-messages' }
     default:
       return undefined
   }
@@ -32,16 +63,37 @@ function toolChoice(c: any): CToolChoice | undefined {
   return 'auto'
 }
 
+function reasoning(b: any): CRequest['reasoning'] {
+  const t = b.thinking
+  if (t?.type === 'enabled') return { budgetTokens: t.budget_tokens }
+  if (t?.type !== 'adaptive') return undefined
+  const e = effortFrom(b.output_config?.effort)
+  return e === 'none' ? undefined : { effort: e }
+}
+
+const systemParts = (s: unknown): TextPart[] | undefined => {
+  if (typeof s === 'string') return s ? [{ type: 'text', text: s }] : undefined
+  if (!Array.isArray(s)) return undefined
+  const parts = s.flatMap((b: any): TextPart[] => (b?.type === 'text' ? [withCache({ type: 'text', text: String(b.text ?? '') }, b.cache_control)] : []))
+  return parts.length ? parts : undefined
+}
+
+/** Custom (client) tools only; Anthropic's server tools have a versioned `type`. */
+const clientTool = (t: any): boolean => t.input_schema !== undefined || t.type === undefined || t.type === 'custom'
+
 export function decodeMessages(body: MessagesRequest): CRequest {
   const messages: CMessage[] = body.messages.map((m) => ({
     role: m.role,
     content: typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content.map(part).filter((p): p is CPart => p !== undefined),
   }))
-  const tools = body.tools as any[] | undefined
+  const b = body as any
+  const format = b.output_config?.format ?? b.output_format
   return {
-    system: body.system === undefined ? undefined : text(body.system),
+    system: systemParts(body.system),
     messages,
-    tools: tools?.filter((t) => t.input_schema || !t.type || t.type === 'custom').map((t) => ({ name: t.name, description: t.description, parameters: t.input_schema ?? { type: 'object' } })),
+    tools: (body.tools as any[] | undefined)
+      ?.filter(clientTool)
+      .map((t): CTool => withCache({ name: String(t.name), description: t.description, parameters: t.input_schema ?? { type: 'object' }, ...(typeof t.strict === 'boolean' ? { strict: t.strict } : {}) }, t.cache_control)),
     toolChoice: toolChoice(body.tool_choice),
     parallelToolCalls: (body.tool_choice as any)?.disable_parallel_tool_use === true ? false : undefined,
     maxTokens: body.max_tokens,
@@ -49,13 +101,12 @@ export function decodeMessages(body: MessagesRequest): CRequest {
     topP: body.top_p,
     topK: body.top_k,
     stop: body.stop_sequences,
-    reasoning: body.thinking?.type === 'enabled' ? { budgetTokens: body.thinking.budget_tokens } : undefined,
-    jsonSchema: undefined,
+    reasoning: reasoning(b),
+    jsonSchema: format?.type === 'json_schema' && format.schema ? { schema: format.schema, strict: true } : undefined,
+    user: typeof b.metadata?.user_id === 'string' ? b.metadata.user_id : undefined,
     stream: body.stream === true,
   }
 }
 
-/** Characters of prompt text, for the reservation estimate. */
-export function messagesPromptChars(body: { messages: unknown[]; system?: unknown; tools?: unknown }): number {
-  return JSON.stringify(body.messages).length + (body.system ? JSON.stringify(body.system).length : 0) + (body.tools ? JSON.stringify(body.tools).length : 0)
-}
+/** Characters of prompt text, for the reservation estimate and count_tokens. */
+export const messagesPromptChars = (body: object): number => promptChars(body as Record<string, unknown>, ['messages', 'system', 'tools'])

@@ -1,10 +1,12 @@
-// Canonical response → Anthropic message JSON.
-import type { CResponse } from '../../core/canonical.ts'
+// Canonical response → Anthropic message JSON. Reasoning from another vendor keeps its proof
+// in the thinking block's signature (reasoning-carrier).
+import type { CPart, CResponse } from '../../core/canonical.ts'
 import type { Usage } from '../../core/usage.ts'
 import { safeJsonObject } from '../../lib/json.ts'
 import { toSignature } from '../../core/reasoning-carrier.ts'
 import { toAnthropicStop } from '../../core/stop-reasons.ts'
 
+/** Cache writes are reported as 5-minute writes: other vendors do not distinguish TTLs. */
 export function messagesUsage(u: Usage | undefined) {
   return {
     input_tokens: u?.inputTokens ?? 0,
@@ -15,15 +17,21 @@ export function messagesUsage(u: Usage | undefined) {
   }
 }
 
-export function encodeMessage(r: CResponse, id: string, model: string): Record<string, unknown> {
-  const content: Record<string, unknown>[] = []
-  for (const p of r.content) {
-    if (p.type === 'text') content.push({ type: 'text', text: p.text })
-    else if (p.type === 'tool_call') content.push({ type: 'tool_use', id: p.id, name: p.name, input: safeJsonObject(p.arguments) })
-    else if (p.type === 'reasoning') {
-      if (p.redacted !== undefined) content.push({ type: 'redacted_thinking', data: p.redacted })
-      else content.push({ type: 'thinking', thinking: p.text, signature: toSignature(p) })
-    }
+function block(p: CPart): Record<string, unknown> | undefined {
+  switch (p.type) {
+    case 'text':
+      return { type: 'text', text: p.text }
+    case 'tool_call':
+      return { type: 'tool_use', id: p.id, name: p.name, input: safeJsonObject(p.arguments) }
+    case 'reasoning':
+      if (p.redacted !== undefined) return p.origin === 'anthropic-messages' ? { type: 'redacted_thinking', data: p.redacted } : undefined
+      return { type: 'thinking', thinking: p.text, signature: toSignature(p) }
+    default:
+      return undefined
   }
+}
+
+export function encodeMessage(r: CResponse, id: string, model: string): Record<string, unknown> {
+  const content = r.content.map(block).filter((b): b is Record<string, unknown> => b !== undefined)
   return { id, type: 'message', role: 'assistant', model, content, stop_reason: toAnthropicStop(r.stopReason), stop_sequence: r.stopSequence ?? null, usage: messagesUsage(r.usage) }
 }

@@ -1,21 +1,59 @@
-// Responses body → canonical request. Stateless: history comes in `input`.
-import type { CMessage, CPart, CRequest, CToolChoice } from '../../core/canonical.ts'
+// Responses body → canonical request. Stateless: history comes in `input` (messages, earlier
+// output items, function_call_output); reasoning items are unwrapped (reasoning-carrier) so
+// each proof returns to its own vendor.
+import { argsText, type CMessage, type CPart, type CRequest, type CTool, type CToolChoice, type ImagePart, type TextPart } from '../../core/canonical.ts'
+import { effortFrom } from '../../core/effort.ts'
+import { fromUrl } from '../../core/media.ts'
+import { promptChars } from '../../core/prompt-size.ts'
 import { fromEncryptedContent } from '../../core/reasoning-carrier.ts'
 import type { ResponsesRequest } from './schema.ts'
 
-function contentParts(content: unknown): CPart[] {
-  if (typeof content === 'string') return [{ type: 'text', text: content }]
-  if (!Array.isArray(content)) return []
-  return content.flatMap((p: any): CPart[] => {
-    if (p?.type === 'input_text' || p?.type === 'output_text' || p?.type === 'text') return [{ type: 'text', text: String(p.text ?? '') }]
-    if (p?.type === 'refusal') return [{ type: 'text', text: String(p.refusal ?? '') }]
-    if (p?.type === 'input_image') return [{ type: 'image', url: p.image_url }]
-    return []
-  })
+/** An input_image by URL (http or data); a file_id names a file stored at one vendor and cannot cross. */
+function image(p: any): ImagePart | undefined {
+  if (typeof p.image_url !== 'string' || !p.image_url) return undefined
+  return { type: 'image', ...fromUrl(p.image_url), ...(p.detail && p.detail !== 'auto' ? { detail: String(p.detail) } : {}) }
+}
+
+function contentPart(p: any): CPart | undefined {
+  switch (p?.type) {
+    case 'input_text':
+    case 'output_text':
+    case 'text':
+      return { type: 'text', text: String(p.text ?? '') }
+    case 'refusal':
+      return { type: 'text', text: String(p.refusal ?? ''), refusal: true }
+    case 'input_image':
+      return image(p)
+    case 'input_file':
+      if (typeof p.file_data === 'string') return { type: 'file', ...fromUrl(p.file_data), ...(p.filename ? { filename: String(p.filename) } : {}) }
+      if (typeof p.file_url === 'string') return { type: 'file', url: p.file_url, ...(p.filename ? { filename: String(p.filename) } : {}) }
+      return undefined
+    default:
+      return undefined
+  }
+}
+
+const contentParts = (content: unknown): CPart[] =>
+  typeof content === 'string' ? (content ? [{ type: 'text', text: content }] : []) : Array.isArray(content) ? content.map(contentPart).filter((p): p is CPart => p !== undefined) : []
+
+function output(o: unknown): (TextPart | ImagePart)[] {
+  if (typeof o === 'string') return o ? [{ type: 'text', text: o }] : []
+  return contentParts(o).filter((p): p is TextPart | ImagePart => p.type === 'text' || p.type === 'image')
+}
+
+function toolChoice(tc: any): CToolChoice | undefined {
+  if (tc === 'auto' || tc === 'none' || tc === 'required') return tc
+  return tc?.type === 'function' && tc.name ? { name: String(tc.name) } : undefined
+}
+
+function reasoning(r: ResponsesRequest['reasoning']): CRequest['reasoning'] {
+  if (!r) return undefined
+  const e = effortFrom(r.effort ?? undefined)
+  return e === 'none' ? undefined : { effort: e }
 }
 
 export function decodeResponses(body: ResponsesRequest): CRequest {
-  const system: string[] = body.instructions ? [body.instructions] : []
+  const system: TextPart[] = body.instructions ? [{ type: 'text', text: body.instructions }] : []
   const messages: CMessage[] = []
   const push = (role: 'user' | 'assistant', parts: CPart[]) => {
     const last = messages.at(-1)
@@ -26,33 +64,35 @@ export function decodeResponses(body: ResponsesRequest): CRequest {
   for (const item of items) {
     const type = item.type ?? (item.role ? 'message' : undefined)
     if (type === 'message') {
-      if (item.role === 'system' || item.role === 'developer') system.push(contentParts(item.content).map((p) => (p.type === 'text' ? p.text : '')).join(''))
+      if (item.role === 'system' || item.role === 'developer') system.push(...contentParts(item.content).filter((p): p is TextPart => p.type === 'text'))
       else push(item.role === 'assistant' ? 'assistant' : 'user', contentParts(item.content))
-    } else if (type === 'function_call') push('assistant', [{ type: 'tool_call', id: String(item.call_id), name: String(item.name), arguments: String(item.arguments ?? '{}') }])
-    else if (type === 'function_call_output') push('user', [{ type: 'tool_result', toolCallId: String(item.call_id), content: typeof item.output === 'string' ? item.output : JSON.stringify(item.output) }])
-    else if (type === 'reasoning')
-      push('assistant', [{ type: 'reasoning', text: (item.summary ?? []).map((s: any) => s.text ?? '').join('\n'), id: item.id, ...fromEncryptedContent(item.encrypted_content ?? undefined) }])
+    } else if (type === 'function_call') push('assistant', [{ type: 'tool_call', id: String(item.call_id), name: String(item.name), arguments: argsText(String(item.arguments ?? '')) }])
+    else if (type === 'function_call_output') push('user', [{ type: 'tool_result', toolCallId: String(item.call_id), content: output(item.output) }])
+    else if (type === 'reasoning') {
+      const summary = (item.summary ?? []).map((s: any) => s.text ?? '').join('\n')
+      push('assistant', [{ type: 'reasoning', text: summary, ...(item.id ? { id: String(item.id) } : {}), ...fromEncryptedContent(item.encrypted_content ?? undefined) }])
+    }
   }
-  const tc = body.tool_choice as any
-  const toolChoice: CToolChoice | undefined = tc === undefined ? undefined : typeof tc === 'string' ? (tc as CToolChoice) : tc?.name ? { name: String(tc.name) } : undefined
+  const b = body as any
   const format = body.text?.format as any
-  const effort = body.reasoning?.effort
   return {
-    system: system.length ? system.join('\n\n') : undefined,
+    system: system.length ? system : undefined,
     messages,
-    tools: (body.tools as any[] | undefined)?.filter((t) => t.type === 'function').map((t) => ({ name: t.name, description: t.description, parameters: t.parameters ?? { type: 'object' } })),
-    toolChoice,
+    tools: (body.tools as any[] | undefined)
+      ?.filter((t) => t.type === 'function' && t.name)
+      .map((t): CTool => ({ name: String(t.name), description: t.description ?? undefined, parameters: t.parameters ?? { type: 'object' }, ...(typeof t.strict === 'boolean' ? { strict: t.strict } : {}) })),
+    toolChoice: toolChoice(body.tool_choice),
     parallelToolCalls: body.parallel_tool_calls,
     maxTokens: body.max_output_tokens ?? undefined,
     temperature: body.temperature ?? undefined,
     topP: body.top_p ?? undefined,
     topK: undefined,
     stop: undefined,
-    reasoning: effort === 'low' || effort === 'medium' || effort === 'high' ? { effort } : body.reasoning ? { effort: 'medium' } : undefined,
+    reasoning: reasoning(body.reasoning),
     jsonSchema: format?.type === 'json_object' ? 'json_object' : format?.type === 'json_schema' ? { name: format.name, schema: format.schema, strict: format.strict } : undefined,
+    user: typeof b.user === 'string' ? b.user : typeof b.safety_identifier === 'string' ? b.safety_identifier : undefined,
     stream: body.stream === true,
   }
 }
 
-export const responsesPromptChars = (body: ResponsesRequest): number =>
-  (typeof body.input === 'string' ? body.input.length : JSON.stringify(body.input).length) + (body.instructions?.length ?? 0) + (body.tools ? JSON.stringify(body.tools).length : 0)
+export const responsesPromptChars = (body: ResponsesRequest): number => promptChars(body as Record<string, unknown>, ['input', 'instructions', 'tools'])

@@ -1,5 +1,5 @@
 // Canonical response → Responses-protocol object. `id` and `model` are always the service's own.
-import type { CPart, CResponse, StopReason } from '../../core/canonical.ts'
+import { argsText, type CPart, type CResponse, type StopReason } from '../../core/canonical.ts'
 import type { Usage } from '../../core/usage.ts'
 import { toEncryptedContent } from '../../core/reasoning-carrier.ts'
 
@@ -46,14 +46,14 @@ export function outputItems(parts: CPart[], responseId: string): Record<string, 
     text = []
   }
   for (const p of parts) {
-    if (p.type === 'text') text.push({ type: 'output_text', text: p.text, annotations: [] })
+    if (p.type === 'text') text.push(p.refusal ? { type: 'refusal', refusal: p.text } : { type: 'output_text', text: p.text, annotations: [] })
     else if (p.type === 'reasoning') {
       flush()
       const carried = toEncryptedContent(p)
       items.push({ id: p.origin === 'openai-responses' && p.id ? p.id : `rs_${suffix}_${items.length}`, type: 'reasoning', summary: p.text ? [{ type: 'summary_text', text: p.text }] : [], ...(carried ? { encrypted_content: carried } : {}) })
     } else if (p.type === 'tool_call') {
       flush()
-      items.push({ id: `fc_${suffix}_${items.length}`, type: 'function_call', status: 'completed', call_id: p.id, name: p.name, arguments: p.arguments })
+      items.push({ id: `fc_${suffix}_${items.length}`, type: 'function_call', status: 'completed', call_id: p.id, name: p.name, arguments: argsText(p.arguments) })
     }
   }
   flush()

@@ -5,18 +5,18 @@ import type { CEvent, StopReason } from '../../core/canonical.ts'
 import type { GatewayError } from '../../core/errors.ts'
 import type { StreamEncoder } from '../../core/stream-encoder.ts'
 import type { Usage } from '../../core/usage.ts'
-import { anthropicEncrypted } from '../../core/reasoning-carrier.ts'
+import { anthropicEncrypted, anthropicRedactedEncrypted } from '../../core/reasoning-carrier.ts'
 import { responseObject, statusOf, type ResponseMeta } from './encode.ts'
 import { responsesStreamError } from './error.ts'
 
-type Open = { kind: 'message' | 'reasoning' | 'function_call'; item: Record<string, any>; text: string; signature?: string }
+type Kind = 'text' | 'refusal' | 'reasoning' | 'function_call'
+type Open = { kind: Kind; item: Record<string, any>; text: string; tool?: number; signature?: string }
 
 export function responsesStreamEncoder(meta: ResponseMeta): StreamEncoder {
   let seq = 0
   let started = false
   let open: Open | undefined
   const done: Record<string, unknown>[] = []
-  const toolIndex = new Map<number, boolean>()
   let usage: Usage | undefined
   let stop: StopReason = 'end'
   const suffix = meta.id.replace(/^resp_/, '')
@@ -27,62 +27,87 @@ export function responsesStreamEncoder(meta: ResponseMeta): StreamEncoder {
     const response = responseObject(meta, 'in_progress', [], undefined, undefined)
     return ev('response.created', { response }) + ev('response.in_progress', { response })
   }
+  const at = () => ({ item_id: open!.item.id, output_index: done.length })
+
   const closeItem = () => {
     if (!open) return ''
     const o = open
-    open = undefined
-    const output_index = done.length
+    const where = at()
     let out = ''
-    if (o.kind === 'message') {
-      const part = { type: 'output_text', text: o.text, annotations: [] }
-      out += ev('response.output_text.done', { item_id: o.item.id, output_index, content_index: 0, text: o.text })
-      out += ev('response.content_part.done', { item_id: o.item.id, output_index, content_index: 0, part })
+    if (o.kind === 'text' || o.kind === 'refusal') {
+      const part = o.kind === 'text' ? { type: 'output_text', text: o.text, annotations: [] } : { type: 'refusal', refusal: o.text }
+      out += o.kind === 'text' ? ev('response.output_text.done', { ...where, content_index: 0, text: o.text }) : ev('response.refusal.done', { ...where, content_index: 0, refusal: o.text })
+      out += ev('response.content_part.done', { ...where, content_index: 0, part })
       o.item = { ...o.item, status: 'completed', content: [part] }
     } else if (o.kind === 'reasoning') {
-      const part = { type: 'summary_text', text: o.text }
-      out += ev('response.reasoning_summary_text.done', { item_id: o.item.id, output_index, summary_index: 0, text: o.text })
-      out += ev('response.reasoning_summary_part.done', { item_id: o.item.id, output_index, summary_index: 0, part })
-      o.item = { ...o.item, summary: [part], ...(o.signature ? { encrypted_content: anthropicEncrypted(o.signature) } : {}) }
+      const summary = o.text ? [{ type: 'summary_text', text: o.text }] : []
+      if (o.text) {
+        out += ev('response.reasoning_summary_text.done', { ...where, summary_index: 0, text: o.text })
+        out += ev('response.reasoning_summary_part.done', { ...where, summary_index: 0, part: summary[0] })
+      }
+      o.item = { ...o.item, summary, ...(o.signature ? { encrypted_content: anthropicEncrypted(o.signature) } : {}) }
     } else {
-      out += ev('response.function_call_arguments.done', { item_id: o.item.id, output_index, arguments: o.text })
+      // A call that streamed no arguments has none: "{}" parses where "" would not.
+      if (!o.text) out += ev('response.function_call_arguments.delta', { ...where, delta: (o.text = '{}') })
+      out += ev('response.function_call_arguments.done', { ...where, arguments: o.text })
       o.item = { ...o.item, status: 'completed', arguments: o.text }
     }
+    open = undefined
     done.push(o.item)
-    return out + ev('response.output_item.done', { output_index, item: o.item })
+    return out + ev('response.output_item.done', { output_index: done.length - 1, item: o.item })
   }
-  const openItem = (kind: Open['kind'], item: Record<string, any>) => {
-    let out = closeItem()
-    open = { kind, item, text: '' }
-    const output_index = done.length
-    out += ev('response.output_item.added', { output_index, item })
-    if (kind === 'message') out += ev('response.content_part.added', { item_id: item.id, output_index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } })
-    if (kind === 'reasoning') out += ev('response.reasoning_summary_part.added', { item_id: item.id, output_index, summary_index: 0, part: { type: 'summary_text', text: '' } })
-    return out
+
+  const openItem = (kind: Kind, item: Record<string, any>, tool?: number) => {
+    const out = closeItem()
+    open = { kind, item, text: '', tool }
+    return out + ev('response.output_item.added', { output_index: done.length, item })
   }
+  const id = (prefix: string) => `${prefix}_${suffix}_${done.length}`
+  const message = (kind: 'text' | 'refusal') => {
+    if (open?.kind === kind) return ''
+    const out = openItem(kind, { id: id('msg'), type: 'message', status: 'in_progress', role: 'assistant', content: [] })
+    const part = kind === 'text' ? { type: 'output_text', text: '', annotations: [] } : { type: 'refusal', refusal: '' }
+    return out + ev('response.content_part.added', { ...at(), content_index: 0, part })
+  }
+  const reasoning = (fresh = false) => (open?.kind === 'reasoning' && !fresh ? '' : openItem('reasoning', { id: id('rs'), type: 'reasoning', summary: [] }))
+  const summaryDelta = (text: string) => {
+    const first = open!.text === ''
+    open!.text += text
+    const added = first ? ev('response.reasoning_summary_part.added', { ...at(), summary_index: 0, part: { type: 'summary_text', text: '' } }) : ''
+    return added + ev('response.reasoning_summary_text.delta', { ...at(), summary_index: 0, delta: text })
+  }
+
   return {
     push(e: CEvent) {
       let out = start()
-      const id = () => `${suffix}_${done.length}`
       switch (e.type) {
-        case 'text':
-          if (open?.kind !== 'message') out += openItem('message', { id: `msg_${id()}`, type: 'message', status: 'in_progress', role: 'assistant', content: [] })
+        case 'text': {
+          const kind = e.refusal ? 'refusal' : 'text'
+          out += message(kind)
           open!.text += e.text
-          return out + ev('response.output_text.delta', { item_id: open!.item.id, output_index: done.length, content_index: 0, delta: e.text })
+          return out + (kind === 'text' ? ev('response.output_text.delta', { ...at(), content_index: 0, delta: e.text }) : ev('response.refusal.delta', { ...at(), content_index: 0, delta: e.text }))
+        }
+        case 'reasoning_start':
+          return out + reasoning(true)
         case 'reasoning':
-          if (open?.kind !== 'reasoning') out += openItem('reasoning', { id: `rs_${id()}`, type: 'reasoning', summary: [] })
-          open!.text += e.text
-          return out + ev('response.reasoning_summary_text.delta', { item_id: open!.item.id, output_index: done.length, summary_index: 0, delta: e.text })
+          out += reasoning()
+          return out + summaryDelta(e.text)
         case 'reasoning_signature':
           // Anthropic's signature rides in encrypted_content (reasoning-carrier).
-          if (open?.kind === 'reasoning') open.signature = (open.signature ?? '') + e.signature
+          out += reasoning()
+          open!.signature = (open!.signature ?? '') + e.signature
           return out
+        case 'reasoning_redacted': {
+          out += openItem('reasoning', { id: id('rs'), type: 'reasoning', summary: [], encrypted_content: anthropicRedactedEncrypted(e.data) })
+          return out + closeItem()
+        }
         case 'tool_call_start':
-          toolIndex.set(e.index, true)
-          return out + openItem('function_call', { id: `fc_${id()}`, type: 'function_call', status: 'in_progress', call_id: e.id, name: e.name, arguments: '' })
+          return out + openItem('function_call', { id: id('fc'), type: 'function_call', status: 'in_progress', call_id: e.id, name: e.name, arguments: '' }, e.index)
         case 'tool_call_args':
-          if (open?.kind !== 'function_call') return out
+          // A fragment for a call already closed cannot be placed (upstreams stream calls in turn).
+          if (open?.kind !== 'function_call' || open.tool !== e.index) return out
           open.text += e.delta
-          return out + ev('response.function_call_arguments.delta', { item_id: open.item.id, output_index: done.length, delta: e.delta })
+          return out + ev('response.function_call_arguments.delta', { ...at(), delta: e.delta })
         case 'usage':
           usage = e.usage
           return out
@@ -94,12 +119,11 @@ export function responsesStreamEncoder(meta: ResponseMeta): StreamEncoder {
       }
     },
     close(svc) {
-      let out = start() + closeItem()
+      const out = start() + closeItem()
       const status = statusOf(stop)
       const response = JSON.stringify(responseObject(meta, status, done, usage, stop))
       const type = status === 'completed' ? 'response.completed' : 'response.incomplete'
-      out += `event: ${type}\ndata: {"type":"${type}","sequence_number":${seq++},"response":${response.slice(0, -1)},"svc":${svc}}}\n\n`
-      return out
+      return out + `event: ${type}\ndata: {"type":"${type}","sequence_number":${seq++},"response":${response.slice(0, -1)},"svc":${svc}}}\n\n`
     },
     error: (err: GatewayError) => responsesStreamError(err, seq++),
   }

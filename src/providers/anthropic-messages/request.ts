@@ -1,0 +1,122 @@
+// Canonical request → Anthropic messages body. Thinking blocks go back only when they came from
+// an Anthropic upstream with their proof (signature or redacted data); tool arguments cross as
+// JSON text → `input` objects; cache hints become `cache_control`.
+import type { CacheHint, CMessage, CPart, CRequest, CTool, CToolChoice, ImagePart, TextPart } from '../../core/canonical.ts'
+import { parseDataUrl } from '../../core/media.ts'
+import { sha256Hex } from '../../lib/ids.ts'
+import { safeJsonObject } from '../../lib/json.ts'
+
+/** Thinking budget per effort level (docs/translation.md); Anthropic's minimum is 1,024. */
+export const EFFORT_BUDGET = { low: 1_024, medium: 4_096, high: 16_384 } as const
+
+type Block = Record<string, unknown>
+
+const cacheControl = (c: CacheHint | undefined) => (c ? { cache_control: { type: 'ephemeral', ...(c.ttl ? { ttl: c.ttl } : {}) } } : {})
+
+/**
+ * Anthropic tool ids must match ^[a-zA-Z0-9_-]+$. Other vendors' ids (e.g. "functions.get:0")
+ * are mapped deterministically, so a tool_use and its tool_result still pair up.
+ */
+export function anthropicToolId(id: string): string {
+  if (/^[a-zA-Z0-9_-]+$/.test(id)) return id
+  return `${id.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 40)}_${sha256Hex(id).slice(0, 8)}`
+}
+
+function imageBlock(p: ImagePart): Block {
+  const inline = p.data !== undefined ? { mediaType: p.mediaType ?? 'image/png', data: p.data } : parseDataUrl(p.url)
+  const source = inline ? { type: 'base64', media_type: inline.mediaType, data: inline.data } : { type: 'url', url: p.url ?? '' }
+  return { type: 'image', source, ...cacheControl(p.cache) }
+}
+
+const textBlock = (p: TextPart): Block | undefined => (p.text ? { type: 'text', text: p.text, ...cacheControl(p.cache) } : undefined)
+
+function block(p: CPart): Block | undefined {
+  switch (p.type) {
+    case 'text':
+      return textBlock(p)
+    case 'image':
+      return imageBlock(p)
+    case 'file': {
+      const inline = p.data !== undefined ? { mediaType: p.mediaType ?? 'application/pdf', data: p.data } : parseDataUrl(p.url)
+      const source = !inline
+        ? { type: 'url', url: p.url ?? '' }
+        : inline.mediaType === 'text/plain'
+          ? { type: 'text', media_type: 'text/plain', data: Buffer.from(inline.data, 'base64').toString('utf8') }
+          : { type: 'base64', media_type: inline.mediaType, data: inline.data }
+      return { type: 'document', source, ...(p.filename ? { title: p.filename } : {}), ...cacheControl(p.cache) }
+    }
+    case 'tool_call':
+      return { type: 'tool_use', id: anthropicToolId(p.id), name: p.name, input: safeJsonObject(p.arguments) }
+    case 'tool_result': {
+      const parts = p.content.flatMap((c) => (c.type === 'text' ? (c.text ? [{ type: 'text', text: c.text }] : []) : [imageBlock(c)]))
+      const content = parts.every((b) => b.type === 'text') ? parts.map((b) => b.text).join('') : parts
+      return { type: 'tool_result', tool_use_id: anthropicToolId(p.toolCallId), content, ...(p.isError ? { is_error: true } : {}), ...cacheControl(p.cache) }
+    }
+    case 'reasoning':
+      // Another vendor's reasoning, or thinking without its proof, would be refused.
+      if (p.origin !== 'anthropic-messages') return undefined
+      if (p.redacted !== undefined) return { type: 'redacted_thinking', data: p.redacted }
+      return p.signature ? { type: 'thinking', thinking: p.text, signature: p.signature } : undefined
+  }
+}
+
+/** Consecutive same-role turns merge; in a user turn, tool results come first (Anthropic's rule). */
+export function anthropicMessages(messages: CMessage[]): Block[] {
+  const out: { role: string; content: Block[] }[] = []
+  for (const m of messages) {
+    const blocks = m.content.map(block).filter((b): b is Block => b !== undefined)
+    if (blocks.length === 0) continue
+    const last = out.at(-1)
+    if (last && last.role === m.role) last.content.push(...blocks)
+    else out.push({ role: m.role, content: blocks })
+  }
+  for (const m of out) if (m.role === 'user') m.content.sort((a, b) => Number(b.type === 'tool_result') - Number(a.type === 'tool_result'))
+  return out
+}
+
+function toolChoice(c: CToolChoice | undefined, parallel: boolean | undefined): Block | undefined {
+  const noParallel = parallel === false ? { disable_parallel_tool_use: true } : {}
+  if (c === 'none') return { type: 'none' }
+  if (c === 'required') return { type: 'any', ...noParallel }
+  if (typeof c === 'object') return { type: 'tool', name: c.name, ...noParallel }
+  return c === 'auto' || parallel === false ? { type: 'auto', ...noParallel } : undefined
+}
+
+const tool = (t: CTool): Block => ({
+  name: t.name,
+  ...(t.description ? { description: t.description } : {}),
+  input_schema: t.parameters,
+  ...(t.strict ? { strict: true } : {}),
+  ...cacheControl(t.cache),
+})
+
+/** System text: a plain string, or blocks when a cache breakpoint must be kept. */
+function system(req: CRequest): unknown {
+  const parts = req.system?.filter((p) => p.text)
+  if (!parts?.length) return undefined
+  return parts.some((p) => p.cache) ? parts.map(textBlock) : parts.map((p) => p.text).join('\n\n')
+}
+
+export function anthropicBody(req: CRequest, model: string, defaultMaxTokens: number): string {
+  const budget = req.reasoning ? Math.max(1_024, req.reasoning.budgetTokens ?? EFFORT_BUDGET[req.reasoning.effort ?? 'medium']) : undefined
+  const maxTokens = Math.max(req.maxTokens ?? defaultMaxTokens, budget !== undefined ? budget + 1 : 1)
+  const tools = req.tools?.length ? req.tools : undefined
+  const format = typeof req.jsonSchema === 'object' && req.jsonSchema.schema ? { type: 'json_schema', schema: req.jsonSchema.schema } : undefined
+  return JSON.stringify({
+    model,
+    max_tokens: maxTokens,
+    system: system(req),
+    messages: anthropicMessages(req.messages),
+    stream: req.stream || undefined,
+    // Extended thinking refuses temperature, top_p and top_k.
+    temperature: budget === undefined ? req.temperature : undefined,
+    top_p: budget === undefined ? req.topP : undefined,
+    top_k: budget === undefined ? req.topK : undefined,
+    stop_sequences: req.stop?.length ? req.stop : undefined,
+    tools: tools?.map(tool),
+    tool_choice: tools ? toolChoice(req.toolChoice, req.parallelToolCalls) : undefined,
+    thinking: budget !== undefined ? { type: 'enabled', budget_tokens: budget } : undefined,
+    output_config: format ? { format } : undefined,
+    metadata: req.user ? { user_id: req.user } : undefined,
+  })
+}

@@ -1,0 +1,52 @@
+// OpenAI chat chunks → canonical events. The finish reason arrives before the usage chunk, so
+// the canonical `finish` is given at the end of the stream; an `error` chunk fails it.
+import type { CEvent } from '../../core/canonical.ts'
+import { fromChatFinish } from '../../core/stop-reasons.ts'
+import { fromOpenAiChatUsage } from '../../core/usage.ts'
+import type { StreamDecoder } from '../adapter.ts'
+import { reasoningOf } from './canonical-response.ts'
+
+export function chatStreamDecoder(): StreamDecoder {
+  let finish: unknown
+  let refusal = false
+  let done = false
+  const tools = new Set<number>()
+  return {
+    push(ev) {
+      if (ev.data === '[DONE]') {
+        done = true
+        return []
+      }
+      const chunk = JSON.parse(ev.data)
+      if (chunk.error) return [{ type: 'error', message: String(chunk.error.message ?? 'upstream error') }]
+      const out: CEvent[] = []
+      // Only the first choice is an answer (n > 1 cannot cross protocols).
+      for (const c of (chunk.choices ?? []).filter((c: any) => (c?.index ?? 0) === 0)) {
+        const d = c.delta ?? {}
+        const reasoning = reasoningOf(d)
+        if (reasoning) out.push({ type: 'reasoning', text: reasoning })
+        if (typeof d.content === 'string' && d.content) out.push({ type: 'text', text: d.content })
+        if (typeof d.refusal === 'string' && d.refusal) {
+          refusal = true
+          out.push({ type: 'text', text: d.refusal, refusal: true })
+        }
+        for (const tc of d.tool_calls ?? []) {
+          const index = Number(tc.index ?? 0)
+          if (!tools.has(index) && (tc.id || tc.function?.name)) {
+            tools.add(index)
+            out.push({ type: 'tool_call_start', index, id: String(tc.id ?? `call_${index}`), name: tc.function?.name ?? '' })
+          }
+          if (tc.function?.arguments && tools.has(index)) out.push({ type: 'tool_call_args', index, delta: tc.function.arguments })
+        }
+        if (c.finish_reason) finish = c.finish_reason
+      }
+      const usage = fromOpenAiChatUsage(chunk.usage)
+      if (usage) out.push({ type: 'usage', usage })
+      return out
+    },
+    end() {
+      if (finish === undefined && !done) throw new Error('stream ended before finish_reason')
+      return [{ type: 'finish', stopReason: refusal ? 'refusal' : fromChatFinish(finish, tools.size > 0) }]
+    },
+  }
+}
