@@ -57,19 +57,20 @@ export function responsesStreamEncoder(meta: ResponseMeta): StreamEncoder {
     return out + ev('response.output_item.done', { output_index: done.length - 1, item: o.item })
   }
 
-  const openItem = (kind: Kind, item: Record<string, any>, tool?: number) => {
+  /** Item ids derive from the response id and the item's output index (as in the JSON answer). */
+  const openItem = (kind: Kind, prefix: string, fields: Record<string, unknown>, tool?: number) => {
     const out = closeItem()
+    const item = { id: `${prefix}_${suffix}_${done.length}`, ...fields }
     open = { kind, item, text: '', tool }
     return out + ev('response.output_item.added', { output_index: done.length, item })
   }
-  const id = (prefix: string) => `${prefix}_${suffix}_${done.length}`
   const message = (kind: 'text' | 'refusal') => {
     if (open?.kind === kind) return ''
-    const out = openItem(kind, { id: id('msg'), type: 'message', status: 'in_progress', role: 'assistant', content: [] })
+    const out = openItem(kind, 'msg', { type: 'message', status: 'in_progress', role: 'assistant', content: [] })
     const part = kind === 'text' ? { type: 'output_text', text: '', annotations: [] } : { type: 'refusal', refusal: '' }
     return out + ev('response.content_part.added', { ...at(), content_index: 0, part })
   }
-  const reasoning = (fresh = false) => (open?.kind === 'reasoning' && !fresh ? '' : openItem('reasoning', { id: id('rs'), type: 'reasoning', summary: [] }))
+  const reasoning = (fresh = false) => (open?.kind === 'reasoning' && !fresh ? '' : openItem('reasoning', 'rs', { type: 'reasoning', summary: [] }))
   const summaryDelta = (text: string) => {
     const first = open!.text === ''
     open!.text += text
@@ -98,11 +99,11 @@ export function responsesStreamEncoder(meta: ResponseMeta): StreamEncoder {
           open!.signature = (open!.signature ?? '') + e.signature
           return out
         case 'reasoning_redacted': {
-          out += openItem('reasoning', { id: id('rs'), type: 'reasoning', summary: [], encrypted_content: anthropicRedactedEncrypted(e.data) })
+          out += openItem('reasoning', 'rs', { type: 'reasoning', summary: [], encrypted_content: anthropicRedactedEncrypted(e.data) })
           return out + closeItem()
         }
         case 'tool_call_start':
-          return out + openItem('function_call', { id: id('fc'), type: 'function_call', status: 'in_progress', call_id: e.id, name: e.name, arguments: '' }, e.index)
+          return out + openItem('function_call', 'fc', { type: 'function_call', status: 'in_progress', call_id: e.id, name: e.name, arguments: '' }, e.index)
         case 'tool_call_args':
           // A fragment for a call already closed cannot be placed (upstreams stream calls in turn).
           if (open?.kind !== 'function_call' || open.tool !== e.index) return out
