@@ -43,6 +43,8 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
     return opts.finish(outcome(end, error))
   }
   const fail = (c: ReadableStreamDefaultController<Uint8Array>, out: string, err: GatewayError) => {
+    // Frames of the failing read still reach the client, so they count as delivered.
+    if (out.length > 0) started = true
     opts.abortUpstream()
     done('failed', err)
     c.enqueue(encoder.encode(out + t.error(err)))

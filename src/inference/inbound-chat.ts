@@ -1,6 +1,6 @@
 // The chat-completions protocol as the call pipeline sees it.
 import { GatewayError } from '../core/errors.ts'
-import { compile } from '../lib/validate.ts'
+import { compile, type Issue } from '../lib/validate.ts'
 import { decodeChat } from '../protocols/chat/decode.ts'
 import { encodeChat } from '../protocols/chat/encode.ts'
 import { chatErrorBody } from '../protocols/chat/error.ts'
@@ -13,13 +13,19 @@ import { fromOpenAiChatUsage } from '../core/usage.ts'
 import type { Inbound } from './inbound.ts'
 
 const validate = compile(ChatRequest)
+const invalid = (issues: Issue[]) => new GatewayError('VALIDATION_FAILED', `${issues[0]!.path}: ${issues[0]!.message}`, { issues, param: issues[0]!.path })
 
 export const chatInbound: Inbound<ChatRequest> = {
   name: 'chat',
   native: 'openai-chat',
   idPrefix: 'req',
   validate,
-  invalid: (issues) => new GatewayError('VALIDATION_FAILED', `${issues[0]!.path}: ${issues[0]!.message}`, { issues, param: issues[0]!.path }),
+  invalid,
+  check: (b) => {
+    // SPEC "Chat message": content is required; only an assistant turn may omit it (tool calls).
+    const i = b.messages.findIndex((m) => m.role !== 'assistant' && m.content == null)
+    if (i !== -1) throw invalid([{ path: `messages[${i}].content`, message: 'Expected required property' }])
+  },
   model: (b) => b.model,
   stream: (b) => b.stream === true,
   estimateInput: (b) => ({ promptChars: promptChars(b), maxTokens: requestedMaxTokens(b), choices: b.n ?? 1 }),
