@@ -31,6 +31,8 @@ export interface FakeUpstream {
   fallback: Behaviour
   /** Streams whose client went away (aborted) — for disconnect tests. */
   aborted: number
+  /** Resolves once `aborted` reaches `count` (an event, not a poll). */
+  whenAborted(count: number): Promise<void>
   stop(): void
 }
 
@@ -55,12 +57,19 @@ function sseResponse(text: string, chunkSize: number | undefined, delayMs: numbe
 
 export function startFakeUpstream(fallback: Behaviour = { kind: 'status', status: 500 }): FakeUpstream {
   const queue: Behaviour[] = []
+  let abortWaiters: { count: number; resolve: () => void }[] = []
+  const noteAbort = () => {
+    state.aborted++
+    for (const w of abortWaiters) if (state.aborted >= w.count) w.resolve()
+    abortWaiters = abortWaiters.filter((w) => state.aborted < w.count)
+  }
   const state: FakeUpstream = {
     url: '',
     port: 0,
     seen: [],
     fallback,
     aborted: 0,
+    whenAborted: (count) => (state.aborted >= count ? Promise.resolve() : new Promise((resolve) => void abortWaiters.push({ count, resolve }))),
     script: (...b) => void queue.push(...b),
     stop: () => server.stop(true),
   }
@@ -115,14 +124,14 @@ export function startFakeUpstream(fallback: Behaviour = { kind: 'status', status
               start(c) {
                 c.enqueue(enc.encode(b.text))
                 req.signal.addEventListener('abort', () => {
-                  state.aborted++
+                  noteAbort()
                   try {
                     c.close()
                   } catch {}
                 })
               },
               cancel() {
-                state.aborted++
+                noteAbort()
               },
             }),
             { headers: { 'content-type': 'text/event-stream' } },

@@ -35,8 +35,12 @@ export interface TestGateway {
   settled(): Promise<void>
   /** Postgres balance and the sum of completed ledger entries, in micro-USD. */
   books(userId: string): Promise<{ balance: bigint; ledgerSum: bigint }>
+  /** A second instance on the same Postgres and Redis (postgres+redis only); settled() and stop() cover it. */
+  peer(): Promise<GatewayInstance>
   stop(): Promise<void>
 }
+
+export type GatewayInstance = Pick<TestGateway, 'runtime' | 'app' | 'request'>
 
 export function simpleCatalog(gateways: { id: string; url: string; timeoutMs?: number }[], extra: Partial<CatalogFile['models'][number]> = {}): CatalogFile {
   return {
@@ -69,7 +73,9 @@ export async function startTestGateway(backends: Backends, catalog: CatalogFile,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     ...env,
   })
-  const runtime = await createRuntime(config, { log: process.env.TEST_LOG_LEVEL ? undefined : silentLogger, keySpace: keys ? { prefix: keys.prefix, shards: 4 } : undefined, catalogRefreshMs: 0, writerBlockMs: 20 })
+  const runtimeOptions = { log: process.env.TEST_LOG_LEVEL ? undefined : silentLogger, keySpace: keys ? { prefix: keys.prefix, shards: 4 } : undefined, catalogRefreshMs: 0, writerBlockMs: 20 }
+  const runtime = await createRuntime(config, runtimeOptions)
+  const peers: Runtime[] = []
   await upsertCatalog(runtime.deps.db, parseCatalogFile(catalog))
   await runtime.deps.catalog.refresh()
   const app = createApp(runtime.deps)
@@ -91,9 +97,10 @@ export async function startTestGateway(backends: Backends, catalog: CatalogFile,
       return { userId: user.id, keyId: issued.id, key: issued.key }
     },
     async settled() {
-      await runtime.deps.inflight.settled()
-      await runtime.writer.stop()
-      runtime.writer.start()
+      const all = [runtime, ...peers]
+      for (const r of all) await r.deps.inflight.settled()
+      for (const r of all) await r.writer.stop()
+      for (const r of all) r.writer.start()
     },
     async books(userId) {
       const { db } = runtime.deps
@@ -104,7 +111,15 @@ export async function startTestGateway(backends: Backends, catalog: CatalogFile,
         .where(sql`${ledgerEntries.userId} = ${userId} and ${ledgerEntries.status} = 'completed'`)
       return { balance: acct?.b ?? 0n, ledgerSum: BigInt(sum?.s ?? '0') }
     },
+    async peer() {
+      if (!database || !keys) throw new Error('peer() needs postgres+redis: instances share only those')
+      const r = await createRuntime(config, runtimeOptions)
+      peers.push(r)
+      const peerApp = createApp(r.deps)
+      return { runtime: r, app: peerApp, request: (path, init) => peerApp.handle(new Request(`http://tollgate.test${path}`, init)) }
+    },
     async stop() {
+      for (const r of peers) await r.stop()
       if (listening) await app.stop(true)
       await runtime.stop()
       await keys?.clear()

@@ -1,14 +1,29 @@
-// 50 parallel calls against a balance that covers 10: the balance never goes negative, every
-// success is billed exactly once, and the ledger sums to the balance.
+// 50 parallel calls against a balance (or a key limit) that covers exactly 10: exactly 10 are
+// served and the rest get 402, the balance never goes negative, every success is billed exactly
+// once, and the ledger sums to the balance — for JSON answers, streams, and two instances
+// sharing Postgres and Redis.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { and, eq } from 'drizzle-orm'
-import { ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
-import { ALL_BACKENDS, bearer, chatBody, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { asc, eq } from 'drizzle-orm'
+import { accounts, ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
+import { ALL_BACKENDS, bearer, chatBody, simpleCatalog, startTestGateway, type GatewayInstance, type TestGateway } from '../helpers/gateway.ts'
+import { completionWithUsage, reservedOf, sseFrames } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 
-// Every answer uses exactly the estimate: "Say hello" ≈ 13 chars → 5 prompt tokens (÷3),
-// max_tokens 100 → reservation 5*0.15 + 100*0.6 = 60.75 → 61 micro-USD; usage reports the same.
+// Every answer costs exactly its reservation: "Say hello" (9 chars + 4) → 5 prompt tokens,
+// max_tokens 100 → 5*0.15 + 100*0.6 = 60.75 → 61 micro-USD; the upstream reports 5 + 100 tokens.
 const RESERVE = 61n
+const PARALLEL = 50
+const COVERED = 10
+
+const chunk = (extra: Record<string, unknown>) => `data: ${JSON.stringify({ id: 'chatcmpl-s', object: 'chat.completion.chunk', created: 1, model: 'upstream-secret-model', ...extra })}\n\n`
+const STREAM =
+  chunk({ choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }) +
+  chunk({ choices: [{ index: 0, delta: { content: 'hello' }, finish_reason: null }] }) +
+  chunk({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }) +
+  chunk({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 100, total_tokens: 105 } }) +
+  'data: [DONE]\n\n'
+
+type Result = { status: number; id: string; text: string }
 
 for (const backends of ALL_BACKENDS) {
   describe(`concurrency on ${backends.db}+${backends.store}`, () => {
@@ -17,64 +32,101 @@ for (const backends of ALL_BACKENDS) {
     beforeAll(async () => {
       up = startFakeUpstream({
         kind: 'fn',
-        handle: async () => {
-          await Bun.sleep(5)
-          return Response.json({
-            id: 'chatcmpl-x',
-            object: 'chat.completion',
-            created: 1,
-            model: 'upstream-secret-model',
-            choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }],
-            usage: { prompt_tokens: 5, completion_tokens: 100, total_tokens: 105 },
-          })
+        handle: async (_req, body) => {
+          await Bun.sleep(5) // the calls overlap upstream
+          return body.stream ? new Response(STREAM, { headers: { 'content-type': 'text/event-stream' } }) : Response.json(completionWithUsage(5, 100))
         },
       })
       gw = await startTestGateway(backends, simpleCatalog([{ id: 'gw-a', url: up.url }]))
-    })
+    }, 30_000)
     afterAll(async () => {
       await gw.stop()
       up.stop()
     })
 
-    test('admits exactly what the balance covers and bills each success once', async () => {
-      const u = await gw.user(Number(RESERVE * 10n) / 1e6, { rpm: 1_000 })
-      const results = await Promise.all(
-        Array.from({ length: 50 }, () =>
-          gw.request('/v1/chat/completions', { method: 'POST', headers: bearer(u.key), body: chatBody({ max_tokens: 100 }) }).then(async (r) => ({
+    async function fire(instances: Pick<GatewayInstance, 'request'>[], key: string, extra: Record<string, unknown> = {}): Promise<Result[]> {
+      return Promise.all(
+        Array.from({ length: PARALLEL }, (_, i) =>
+          instances[i % instances.length]!.request('/v1/chat/completions', { method: 'POST', headers: bearer(key), body: chatBody({ max_tokens: 100, ...extra }) }).then(async (r) => ({
             status: r.status,
             id: r.headers.get('x-request-id')!,
-            body: (await r.json()) as any,
+            text: await r.text(),
           })),
         ),
       )
+    }
+
+    /** Exactly COVERED served, the rest 402; books, ledger and logs agree; nothing left reserved. */
+    async function expectExactlyCovered(u: { userId: string }, results: Result[], refusal: string) {
       const ok = results.filter((r) => r.status === 200)
-      expect(ok).toHaveLength(10)
-      expect(results.filter((r) => r.status === 402)).toHaveLength(40)
-      for (const r of ok) expect(r.body.svc.cost).toBe(0.000061)
+      const refused = results.filter((r) => r.status === 402)
+      expect(ok).toHaveLength(COVERED)
+      expect(refused).toHaveLength(PARALLEL - COVERED)
+      for (const r of refused) {
+        const body = JSON.parse(r.text)
+        expect(body).toMatchObject({ status: 'error', error: { code: 'PAYMENT_REQUIRED' } })
+        expect(body.error.message).toContain(refusal)
+      }
       await gw.settled()
+      expect(await reservedOf(gw, u.userId)).toBe(0n)
+      const [acct] = await gw.runtime.deps.db.select().from(accounts).where(eq(accounts.userId, u.userId))
+      expect(acct!.balanceMicros).toBeGreaterThanOrEqual(0n)
       const books = await gw.books(u.userId)
-      expect(books.balance).toBe(0n)
       expect(books.ledgerSum).toBe(books.balance)
-      const usage = await gw.runtime.deps.db
-        .select({ requestId: ledgerEntries.requestId })
+      // Billed exactly once per success: one usage entry per successful request id, of its cost.
+      const entries = await gw.runtime.deps.db
+        .select()
         .from(ledgerEntries)
-        .where(and(eq(ledgerEntries.userId, u.userId), eq(ledgerEntries.kind, 'usage')))
+        .where(eq(ledgerEntries.userId, u.userId))
+        .orderBy(asc(ledgerEntries.createdAt), asc(ledgerEntries.id))
+      const usage = entries.filter((e) => e.kind === 'usage')
       expect(usage.map((e) => e.requestId).sort()).toEqual(ok.map((r) => r.id).sort())
+      for (const e of usage) expect(e.amountMicros).toBe(-RESERVE)
+      // The balance never went negative: the running sum of the ledger stays at or above zero.
+      let running = 0n
+      for (const e of entries) {
+        running += e.amountMicros
+        expect(running).toBeGreaterThanOrEqual(0n)
+      }
       const logs = await gw.runtime.deps.db.select().from(requestLogs).where(eq(requestLogs.userId, u.userId))
-      expect(logs).toHaveLength(50)
-      expect(logs.filter((l) => l.status === 402)).toHaveLength(40)
-      expect((await gw.runtime.deps.store.account(u.userId))?.reservedMicros).toBe(0n)
+      expect(logs).toHaveLength(PARALLEL)
+      expect(logs.filter((l) => l.status === 402)).toHaveLength(PARALLEL - COVERED)
+      return { ok, books }
+    }
+
+    test('JSON answers: admits exactly what the balance covers and bills each success once', async () => {
+      const u = await gw.user(Number(RESERVE * BigInt(COVERED)) / 1e6, { rpm: 1_000 })
+      const { ok, books } = await expectExactlyCovered(u, await fire([gw], u.key), 'balance')
+      for (const r of ok) expect(JSON.parse(r.text).svc.cost).toBe(0.000061)
+      expect(books.balance).toBe(0n)
     })
 
-    test('one request-log row per call with key, model, gateway, tokens, cost, latency and the x-request-id', async () => {
-      const u = await gw.user(1)
-      const res = await gw.request('/v1/chat/completions', { method: 'POST', headers: bearer(u.key), body: chatBody({ max_tokens: 100 }) })
-      const id = res.headers.get('x-request-id')!
-      await gw.settled()
-      const rows = await gw.runtime.deps.db.select().from(requestLogs).where(eq(requestLogs.id, id))
-      expect(rows).toHaveLength(1)
-      expect(rows[0]).toMatchObject({ keyId: u.keyId, model: 'acme/chat-1', gateway: 'gw-a', status: 200, inputTokens: 5, outputTokens: 100, costMicros: 61n, usageSource: 'upstream', protocol: 'chat', stream: false })
-      expect(rows[0]!.latencyMs).toBeGreaterThanOrEqual(0)
+    test('streams: admits exactly what the balance covers; each admitted stream completes and is billed once', async () => {
+      const u = await gw.user(Number(RESERVE * BigInt(COVERED)) / 1e6, { rpm: 1_000 })
+      const results = await fire([gw], u.key, { stream: true })
+      const { ok, books } = await expectExactlyCovered(u, results, 'balance')
+      for (const r of ok) {
+        const frames = sseFrames(r.text)
+        expect(frames.at(-1)).toBe('data: [DONE]')
+        expect(JSON.parse(frames.at(-2)!.slice(6)).svc.cost).toBe(0.000061)
+      }
+      expect(books.balance).toBe(0n)
     })
+
+    test('a key spend limit covering 10 calls admits exactly 10 of 50, whatever the balance', async () => {
+      const u = await gw.user(1, { rpm: 1_000, limit: Number(RESERVE * BigInt(COVERED)) / 1e6 })
+      const { books } = await expectExactlyCovered(u, await fire([gw], u.key), 'limit')
+      expect(books.balance).toBe(1_000_000n - RESERVE * BigInt(COVERED))
+    })
+
+    if (backends.store === 'redis') {
+      test('two instances sharing Postgres and Redis admit exactly what the balance covers between them', async () => {
+        const peer = await gw.peer()
+        const u = await gw.user(Number(RESERVE * BigInt(COVERED)) / 1e6, { rpm: 1_000 })
+        // Even calls to one instance, odd calls to the other.
+        const { books } = await expectExactlyCovered(u, await fire([gw, peer], u.key), 'balance')
+        expect(books.balance).toBe(0n)
+      })
+    }
   })
 }
