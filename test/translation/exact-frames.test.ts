@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import type { CatalogFile } from '../../src/catalog/file.ts'
 import { requestLogs } from '../../src/db/schema/index.ts'
-import { startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { ALL_BACKENDS, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureSse, fixtureText } from '../helpers/fixtures.ts'
 import { frames, render, type Inbound } from './frame-render.ts'
@@ -89,18 +89,22 @@ function body(inbound: Inbound, model: string, stream: boolean) {
   return { model, stream, input: 'Get both secrets' }
 }
 
-describe('exact client frames and billing for every pair', () => {
+for (const backends of ALL_BACKENDS)
+describe(`exact client frames and billing for every pair on ${backends.db}+${backends.store}`, () => {
   const ups = {} as Record<Proto, FakeUpstream>
   let gw: TestGateway
   let key: string
+  let userId: string
   beforeAll(async () => {
     for (const p of PROTOS) ups[p] = startFakeUpstream()
     const catalog: CatalogFile = {
       gateways: PROTOS.map((p) => ({ id: `gw-${p}`, protocol: p, baseUrl: `${ups[p].url}/v1`, apiKey: 'sk-upstream-secret', timeoutMs: 2_000 })),
       models: PROTOS.map((p) => ({ id: `t/${p}`, name: p, provider: 't', contextWindow: 200_000, capabilities: ['text'], pricing: { input: 1, output: 2 }, routes: [{ gateway: `gw-${p}`, model: 'upstream-model-name' }] })),
     }
-    gw = await startTestGateway({ db: 'pglite', store: 'memory' }, catalog)
-    key = (await gw.user(5, { rpm: 1_000 })).key
+    gw = await startTestGateway(backends, catalog)
+    const u = await gw.user(5, { rpm: 1_000 })
+    key = u.key
+    userId = u.userId
   })
   afterAll(async () => {
     await gw.stop()
@@ -159,6 +163,8 @@ describe('exact client frames and billing for every pair', () => {
         const log = await billed(res.headers.get('x-request-id')!)
         expect(log).toMatchObject({ inputTokens: TOKENS[p][0], outputTokens: TOKENS[p][1], status: 200, usageSource: 'upstream', stream: false })
         expect(log.costMicros).toBe(costOf(p))
+        const books = await gw.books(userId)
+        expect(books.ledgerSum).toBe(books.balance)
         expect(j.svc.cost).toBe(inbound === 'chat' ? Number(costOf(p)) / 1e6 : Number(costOf(p)) / 1_000)
       })
     }
