@@ -117,12 +117,45 @@ describe('requests: reasoning, caching, limits, identity', () => {
     expect(anthropic(decodeChat({ model: 'm', reasoning_effort: 'minimal', messages: [{ role: 'user', content: 'x' }] } as any)).thinking).toEqual({ type: 'enabled', budget_tokens: 1_024 })
   })
 
+  test("an OpenAI temperature above Anthropic's maximum is sent as 1", () => {
+    expect(anthropic(decodeChat({ model: 'm', temperature: 1.7, messages: [{ role: 'user', content: 'x' }] } as any)).temperature).toBe(1)
+    expect(anthropic(decodeChat({ model: 'm', temperature: 0.4, messages: [{ role: 'user', content: 'x' }] } as any)).temperature).toBe(0.4)
+  })
+
   test('thinking on Anthropic drops temperature, top_p and top_k and raises max_tokens above the budget', () => {
     const r = decodeChat({ model: 'm', reasoning_effort: 'high', temperature: 0.3, top_p: 0.5, max_tokens: 100, messages: [{ role: 'user', content: 'x' }] } as any)
     const a = anthropic(r)
     expect(a).toMatchObject({ max_tokens: 16_385, thinking: { type: 'enabled', budget_tokens: 16_384 } })
     expect(a.temperature).toBeUndefined()
     expect(a.top_p).toBeUndefined()
+  })
+
+  test('a tool-use turn whose thinking could not come back is served without thinking (Anthropic would refuse it)', () => {
+    const loop = (extra: Record<string, unknown>[]) =>
+      decodeChat({
+        model: 'm',
+        reasoning_effort: 'medium',
+        messages: [
+          { role: 'user', content: 'weather?' },
+          { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'w', arguments: '{}' } }] },
+          { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+          ...extra,
+        ],
+      } as any)
+    expect(anthropic(loop([])).thinking).toBeUndefined()
+    // A later plain answer ends the tool loop: thinking is allowed again.
+    expect(anthropic(loop([{ role: 'assistant', content: 'It is sunny.' }, { role: 'user', content: 'thanks' }])).thinking).toEqual({ type: 'enabled', budget_tokens: 4_096 })
+    const signed = decodeMessages({
+      model: 'm',
+      max_tokens: 8_000,
+      thinking: { type: 'enabled', budget_tokens: 2_000 },
+      messages: [
+        { role: 'user', content: 'weather?' },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'need tool', signature: 'sig' }, { type: 'tool_use', id: 'toolu_1', name: 'w', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny' }] },
+      ],
+    } as any)
+    expect(anthropic(signed).thinking).toEqual({ type: 'enabled', budget_tokens: 2_000 })
   })
 
   test('a thinking budget becomes an effort (chat reasoning_effort, responses reasoning) and chat gets max_completion_tokens', () => {
@@ -211,6 +244,19 @@ describe('answers', () => {
     const respOut = run(responsesStreamEncoder({ id: 'resp_x', model: 'm', createdAt: 0 }))
     expect(respOut).toContain('"type":"response.function_call_arguments.done","sequence_number":')
     expect(respOut).toMatch(/"type":"response.function_call_arguments.done","sequence_number":\d+,"item_id":"fc_x_1","output_index":1,"arguments":"\{\}"/)
+  })
+
+  test('a trailing [DONE] sentinel (sent by some compatible servers) does not break Anthropic or responses streams', () => {
+    for (const [adapter, sse, enc] of [
+      [anthropicAdapter, fixtureSse('anthropic-messages', 'stream-text.sse'), chatStreamEncoder('c', 'm', 0)],
+      [openAiResponsesAdapter, fixtureSse('openai-responses', 'stream-text.sse'), chatStreamEncoder('c', 'm', 0)],
+    ] as const) {
+      const t = translateTransform(adapter.streamDecoder(), enc)
+      let out = ''
+      for (const ev of new SseParser().push(`${sse}data: [DONE]\n\n`)) out += t.push(ev)
+      expect(t.complete()).toBe(true)
+      expect(out + t.close('{}')).toEndWith('data: [DONE]\n\n')
+    }
   })
 
   test('Anthropic thinking tokens are read from output_tokens_details when reported', () => {

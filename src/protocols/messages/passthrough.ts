@@ -14,6 +14,7 @@ export function messagesTee(slug: string): FrameTransform {
   let stopped = false
   return {
     push(ev) {
+      if (ev.data === '[DONE]') return '' // a compatible server's chat sentinel: not part of this protocol
       const data = JSON.parse(ev.data)
       switch (data.type) {
         case 'message_start':

@@ -8,6 +8,11 @@ import { promptChars } from '../../core/prompt-size.ts'
 import { fromEncryptedContent } from '../../core/reasoning-carrier.ts'
 import type { ResponsesRequest } from './schema.ts'
 
+const list = (v: unknown): any[] => (Array.isArray(v) ? v : [])
+
+/** Summary parts join with a newline, as in a response's JSON. */
+const reasoningText = (item: any): string => list(item.summary).map((s: any) => String(s?.text ?? '')).join('\n')
+
 /** An input_image by URL (http or data); a file_id names a file stored at one vendor and cannot cross. */
 function image(p: any): ImagePart | undefined {
   if (typeof p.image_url !== 'string' || !p.image_url) return undefined
@@ -69,8 +74,7 @@ export function decodeResponses(body: ResponsesRequest): CRequest {
     } else if (type === 'function_call') push('assistant', [{ type: 'tool_call', id: String(item.call_id), name: String(item.name), arguments: argsText(String(item.arguments ?? '')) }])
     else if (type === 'function_call_output') push('user', [{ type: 'tool_result', toolCallId: String(item.call_id), content: output(item.output) }])
     else if (type === 'reasoning') {
-      const summary = (item.summary ?? []).map((s: any) => s.text ?? '').join('\n')
-      push('assistant', [{ type: 'reasoning', text: summary, ...(item.id ? { id: String(item.id) } : {}), ...fromEncryptedContent(item.encrypted_content ?? undefined) }])
+      push('assistant', [{ type: 'reasoning', text: reasoningText(item), ...(item.id ? { id: String(item.id) } : {}), ...fromEncryptedContent(item.encrypted_content ?? undefined) }])
     }
   }
   const b = body as any

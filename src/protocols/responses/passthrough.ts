@@ -17,8 +17,8 @@ export function responsesTee(ours: { id: string; model: string }): FrameTransfor
   let seq = 0
   return {
     push(ev) {
+      if (ev.data === '[DONE]') return '' // a compatible server's chat sentinel: not part of this protocol
       const data = JSON.parse(ev.data)
-      if (typeof data.sequence_number === 'number') seq = data.sequence_number + 1
       switch (data.type) {
         case 'response.output_text.delta':
         case 'response.function_call_arguments.delta':
@@ -34,14 +34,18 @@ export function responsesTee(ours: { id: string; model: string }): FrameTransfor
         case 'error':
           throw new GatewayError('UPSTREAM_ERROR', 'The upstream model failed mid-stream.', { cause: data })
       }
+      // The error event that may replace a later one takes the next number in the client's stream.
+      if (typeof data.sequence_number === 'number') seq = data.sequence_number + 1
       // Only events carrying the response object name it; deltas pass through byte for byte.
       const out = data.response ? JSON.stringify({ ...data, response: publicResponse(data.response, ours) }) : ev.data
       return `event: ${ev.event ?? data.type}\ndata: ${out}\n\n`
     },
     complete: () => held !== undefined,
     close(svc) {
-      const response = appendMemberJson(JSON.stringify(publicResponse(held!.data.response, ours)), 'svc', svc)
-      return `event: ${held!.event}\ndata: {"type":"${held!.event}","sequence_number":${held!.data.sequence_number},"response":${response}}\n\n`
+      // The held event as sent (early streams have no sequence_number), its response ours + svc.
+      const { response, ...rest } = held!.data
+      const mine = appendMemberJson(JSON.stringify(publicResponse(response, ours)), 'svc', svc)
+      return `event: ${held!.event}\ndata: ${appendMemberJson(JSON.stringify(rest), 'response', mine)}\n\n`
     },
     error: (err) => responsesStreamError(err, seq),
     usage: () => usage,

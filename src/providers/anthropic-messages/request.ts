@@ -97,8 +97,20 @@ function system(req: CRequest): unknown {
   return parts.some((p) => p.cache) ? parts.map(textBlock) : parts.map((p) => p.text).join('\n\n')
 }
 
+/**
+ * With thinking on, Anthropic refuses a tool-use turn whose assistant message does not start with
+ * its (signed) thinking block — which a client of another protocol could not send back. Such a
+ * turn is served without thinking rather than refused.
+ */
+function thinkingAllowed(messages: Block[]): boolean {
+  const last = messages.findLast((m) => m.role === 'assistant') as { content: Block[] } | undefined
+  if (!last || !last.content.some((b) => b.type === 'tool_use')) return true
+  return last.content[0]?.type === 'thinking' || last.content[0]?.type === 'redacted_thinking'
+}
+
 export function anthropicBody(req: CRequest, model: string, defaultMaxTokens: number): string {
-  const budget = req.reasoning ? Math.max(1_024, req.reasoning.budgetTokens ?? EFFORT_BUDGET[req.reasoning.effort ?? 'medium']) : undefined
+  const messages = anthropicMessages(req.messages)
+  const budget = req.reasoning && thinkingAllowed(messages) ? Math.max(1_024, req.reasoning.budgetTokens ?? EFFORT_BUDGET[req.reasoning.effort ?? 'medium']) : undefined
   const maxTokens = Math.max(req.maxTokens ?? defaultMaxTokens, budget !== undefined ? budget + 1 : 1)
   const tools = req.tools?.length ? req.tools : undefined
   const format = typeof req.jsonSchema === 'object' && req.jsonSchema.schema ? { type: 'json_schema', schema: req.jsonSchema.schema } : undefined
@@ -106,10 +118,10 @@ export function anthropicBody(req: CRequest, model: string, defaultMaxTokens: nu
     model,
     max_tokens: maxTokens,
     system: system(req),
-    messages: anthropicMessages(req.messages),
+    messages,
     stream: req.stream || undefined,
-    // Extended thinking refuses temperature, top_p and top_k.
-    temperature: budget === undefined ? req.temperature : undefined,
+    // Extended thinking refuses temperature, top_p and top_k; Anthropic's temperature tops at 1.
+    temperature: budget === undefined && req.temperature !== undefined ? Math.min(1, req.temperature) : undefined,
     top_p: budget === undefined ? req.topP : undefined,
     top_k: budget === undefined ? req.topK : undefined,
     stop_sequences: req.stop?.length ? req.stop : undefined,

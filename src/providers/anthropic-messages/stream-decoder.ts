@@ -16,6 +16,7 @@ export function anthropicStreamDecoder(): StreamDecoder {
   const toolIndex = new Map<number, number>()
   return {
     push(ev) {
+      if (ev.data === '[DONE]') return [] // some compatible servers end with the chat sentinel
       const data = JSON.parse(ev.data)
       const out: CEvent[] = []
       switch (data.type) {

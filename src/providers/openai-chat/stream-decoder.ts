@@ -4,7 +4,7 @@ import type { CEvent } from '../../core/canonical.ts'
 import { fromChatFinish } from '../../core/stop-reasons.ts'
 import { fromOpenAiChatUsage } from '../../core/usage.ts'
 import type { StreamDecoder } from '../adapter.ts'
-import { reasoningOf } from './canonical-response.ts'
+import { list, reasoningOf } from './canonical-response.ts'
 
 export function chatStreamDecoder(): StreamDecoder {
   let finish: unknown
@@ -18,10 +18,12 @@ export function chatStreamDecoder(): StreamDecoder {
         return []
       }
       const chunk = JSON.parse(ev.data)
-      if (chunk.error) return [{ type: 'error', message: String(chunk.error.message ?? 'upstream error') }]
+      const usage = fromOpenAiChatUsage(chunk.usage)
+      // An error chunk may still report what the failed answer used (OpenRouter does): it is billed.
+      if (chunk.error) return [...(usage ? [{ type: 'usage' as const, usage }] : []), { type: 'error', message: String(chunk.error.message ?? 'upstream error') }]
       const out: CEvent[] = []
       // Only the first choice is an answer (n > 1 cannot cross protocols).
-      for (const c of (chunk.choices ?? []).filter((c: any) => (c?.index ?? 0) === 0)) {
+      for (const c of list(chunk.choices).filter((c: any) => (c?.index ?? 0) === 0)) {
         const d = c.delta ?? {}
         const reasoning = reasoningOf(d)
         if (reasoning) out.push({ type: 'reasoning', text: reasoning })
@@ -30,7 +32,7 @@ export function chatStreamDecoder(): StreamDecoder {
           refusal = true
           out.push({ type: 'text', text: d.refusal, refusal: true })
         }
-        for (const tc of d.tool_calls ?? []) {
+        for (const tc of list(d.tool_calls)) {
           const index = Number(tc.index ?? 0)
           if (!tools.has(index) && (tc.id || tc.function?.name)) {
             tools.add(index)
@@ -40,7 +42,6 @@ export function chatStreamDecoder(): StreamDecoder {
         }
         if (c.finish_reason) finish = c.finish_reason
       }
-      const usage = fromOpenAiChatUsage(chunk.usage)
       if (usage) out.push({ type: 'usage', usage })
       return out
     },

@@ -3,6 +3,8 @@
 import type { CPart, CResponse, StopReason } from '../../core/canonical.ts'
 import { fromResponsesUsage } from '../../core/usage.ts'
 
+const list = (v: unknown): any[] => (Array.isArray(v) ? v : [])
+
 export function fromResponsesStatus(status: unknown, reason: unknown, hasCalls: boolean): StopReason {
   if (status === 'incomplete') return reason === 'content_filter' ? 'content_filter' : 'max_tokens'
   return hasCalls ? 'tool_use' : 'end'
@@ -10,17 +12,17 @@ export function fromResponsesStatus(status: unknown, reason: unknown, hasCalls: 
 
 /** Summary parts join with a newline; raw reasoning text (open-weight models) when no summary. */
 export function reasoningText(item: any): string {
-  const summary = (item.summary ?? []).map((s: any) => s.text ?? '').join('\n')
-  return summary || (item.content ?? []).map((c: any) => (c?.type === 'reasoning_text' ? (c.text ?? '') : '')).join('')
+  const summary = list(item.summary).map((s: any) => String(s?.text ?? '')).join('\n')
+  return summary || list(item.content).map((c: any) => (c?.type === 'reasoning_text' ? String(c.text ?? '') : '')).join('')
 }
 
 export function parseResponsesResponse(json: Record<string, any>): CResponse {
   const content: CPart[] = []
   let refusal = false
-  for (const item of json.output ?? []) {
+  for (const item of list(json.output)) {
     if (item.type === 'reasoning') content.push({ type: 'reasoning', text: reasoningText(item), encrypted: item.encrypted_content ?? undefined, id: item.id, origin: 'openai-responses' })
     else if (item.type === 'message') {
-      for (const part of item.content ?? []) {
+      for (const part of list(item.content)) {
         if (part.type === 'output_text') content.push({ type: 'text', text: part.text ?? '' })
         else if (part.type === 'refusal') {
           refusal = true

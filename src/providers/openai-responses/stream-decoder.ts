@@ -13,6 +13,7 @@ export function responsesStreamDecoder(): StreamDecoder {
   const tool = (itemId: unknown) => tools.get(String(itemId))
   return {
     push(ev) {
+      if (ev.data === '[DONE]') return [] // some compatible servers end with the chat sentinel
       const data = JSON.parse(ev.data)
       switch (data.type) {
         case 'response.output_item.added': {
