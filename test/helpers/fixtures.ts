@@ -1,8 +1,8 @@
-// Recorded upstream responses from ../shared/fixtures (see its MANIFEST.md).
+// Recorded upstream responses kept in test/fixtures (see its MANIFEST.md for provenance).
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-export const FIXTURES_DIR = fileURLToPath(new URL('../../../shared/fixtures', import.meta.url))
+export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures', import.meta.url))
 
 export type FixtureProtocol = 'openai-chat' | 'anthropic-messages' | 'openai-responses'
 
