@@ -63,6 +63,11 @@ export function parseCatalogFile(json: unknown): CatalogFile {
   return json
 }
 
+/** Reads and validates a catalog file; file-system, JSON and schema errors are thrown as they are. */
+export async function readCatalogFile(path: string): Promise<CatalogFile> {
+  return parseCatalogFile(await Bun.file(path).json())
+}
+
 export async function upsertCatalog(db: Db, file: CatalogFile): Promise<void> {
   await db.transaction(async (tx) => {
     for (const g of file.gateways) {
