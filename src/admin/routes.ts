@@ -152,7 +152,7 @@ export function adminRoutes(deps: InferenceDeps) {
       await deps.catalog.refresh()
       const unresolved = deps.catalog.unresolvedSecrets()
       for (const g of unresolved) deps.log.warn('catalog: a gateway key reference names an unset variable; calls through it carry no key', { gateway: g.id, apiKey: g.ref })
-      return { gateways: file.gateways.length, models: file.models.length, unsetKeyVariables: unresolved.map((g) => g.ref.slice(4)) }
+      return { gateways: file.gateways.length, models: file.models.length, unsetKeyVariables: [...new Set(unresolved.map((g) => g.ref.slice(4)))] }
     })
     .delete('/keys/:id', async ({ params }) => {
       const [row] = await deps.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, params.id)).returning({ id: apiKeys.id })

@@ -107,7 +107,7 @@ describe('start-up failures are one line naming the thing and the fix', () => {
 
   test('an env: gateway key naming an unset variable is warned about at start; the process starts', async () => {
     const path = await file('env-key.json', CATALOG('env:TOLLGATE_TEST_NEVER_SET_KEY'))
-    const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', LOG_LEVEL: 'warn', CATALOG_FILE: path }
+    const env: Record<string, string | undefined> = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', LOG_LEVEL: 'warn', CATALOG_FILE: path }
     delete env.TOLLGATE_TEST_NEVER_SET_KEY
     const proc = Bun.spawn(['bun', ENTRY], { env, stdout: 'pipe', stderr: 'pipe' })
     try {
