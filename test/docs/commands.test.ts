@@ -39,6 +39,12 @@ describe('commands in the docs, statically', () => {
       for (const name of forTollgate) expect(CONFIG_VARIABLES).toContain(name)
     })
 
+  test('the README production command keeps ADMIN_TOKEN where the operator can read it (not generated inline)', () => {
+    const prod = blocks('README.md').find((b) => b.text.includes('bun run start'))!
+    expect(prod.text).not.toMatch(/ADMIN_TOKEN=\$\(openssl/)
+    expect(prod.text).toMatch(/openssl rand -hex 24 > (\S+)[\s\S]*ADMIN_TOKEN=\$\(cat \1\)/)
+  })
+
   test('the README environment table lists exactly the variables src/config.ts reads', () => {
     const readme = readFileSync(`${ROOT}README.md`, 'utf8')
     const table = readme.slice(readme.indexOf('### Environment'), readme.indexOf('### Catalog file'))
