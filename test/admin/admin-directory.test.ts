@@ -114,6 +114,15 @@ for (const backends of ALL_BACKENDS) {
       const broken = await send('POST', '/api/admin/catalog/reload')
       expect(broken.status).toBe(400)
       expect(broken.body.error.message).toContain(catalogPath)
+      // Schema-valid but unpriceable (more than 9 decimals): refused before anything is written.
+      const precise = baseCatalog()
+      precise.models[0]!.pricing.input = 0.0000000001
+      precise.models.push({ ...precise.models[0]!, id: 'acme/chat-3', name: 'Chat 3' })
+      await Bun.write(catalogPath, JSON.stringify(precise))
+      const refused = await send('POST', '/api/admin/catalog/reload')
+      expect(refused.status).toBe(400)
+      expect(refused.body.error.message).toContain('more than 9 decimals')
+      await expectChatError(await postChat(gw, key, { model: 'acme/chat-3', messages: [{ role: 'user', content: 'hi' }] }), 503, 'MODEL_UNAVAILABLE')
       expect((await postChat(gw, key, { model: 'acme/chat-2', messages: [{ role: 'user', content: 'hi' }] })).status).toBe(200)
     })
   })
