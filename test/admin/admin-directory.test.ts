@@ -25,7 +25,7 @@ for (const backends of ALL_BACKENDS) {
       await gw.stop()
       up.stop()
       await rm(catalogPath, { force: true })
-    })
+    }, 60_000)
 
     const send = async (method: string, path: string, body?: unknown) => {
       const res = await gw.request(path, { method, headers: admin, body: body === undefined ? undefined : JSON.stringify(body) })
@@ -57,7 +57,7 @@ for (const backends of ALL_BACKENDS) {
       expect(second.body.nextCursor).toBeNull()
       expect((await send('GET', '/api/admin/users?limit=0')).status).toBe(400)
       expect((await send('GET', '/api/admin/users?limit=many')).status).toBe(400)
-    })
+    }, 60_000)
 
     test('GET /users/:id/keys lists the keys by prefix, never the secret or its hash; unknown user → 404', async () => {
       const user = await newUser(`keys-${crypto.randomUUID()}@list.test`, 1)

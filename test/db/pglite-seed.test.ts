@@ -12,7 +12,7 @@ import { seed, seedPath, unpackSeed } from '../../src/db/pglite-seed.ts'
 const dirs: string[] = []
 afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true })
-})
+}, 60_000)
 
 test('a seed is shipped for the installed PGlite version (after an upgrade: bun run db:seed)', () => {
   expect(existsSync(seedPath())).toBe(true)

@@ -77,7 +77,7 @@ describeServices('commands in the docs, run against a real instance', () => {
     await gw.stop()
     await restore.drop()
     await rm(cwd, { recursive: true, force: true })
-  })
+  }, 60_000)
 
   test('docs/deploy.md then docs/providers.md, in order: health, Redis, backup and restore, retention, admin tasks, catalog reload', async () => {
     for (const b of shell) if (b.doc !== 'README.md' && b.notRun === undefined) expect(b.text).not.toContain('localhost:8080')

@@ -12,12 +12,12 @@ describe('JSON in the docs', () => {
   }, 30_000)
   afterAll(async () => {
     await database.close()
-  })
+  }, 60_000)
 
   const json = allBlocks().filter((b) => b.lang === 'json')
   test('there are JSON blocks to check (README, providers)', () => {
     expect(json.map((b) => b.doc)).toEqual(expect.arrayContaining(['README.md', 'docs/providers.md']))
-  })
+  }, 60_000)
 
   for (const b of json)
     test(`${b.doc}:${b.line} is valid JSON, and a valid catalog when it is one`, async () => {

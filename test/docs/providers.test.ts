@@ -32,7 +32,7 @@ describe('the worked catalog of docs/providers.md', () => {
   afterAll(async () => {
     await gw.stop()
     up.stop()
-  })
+  }, 60_000)
 
   const call = (model: string) =>
     gw.request('/v1/chat/completions', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }) })
@@ -52,7 +52,7 @@ describe('the worked catalog of docs/providers.md', () => {
       else expect(seen.headers.authorization).toBe(`Bearer ${secret}`)
       expect(seen.body.model).toBe(m.routes[0]!.model)
     }
-  })
+  }, 60_000)
 
   test('a baseUrl without /v1 reaches …/chat/completions, gets 404 there, and the client a 502', async () => {
     up.script({ kind: 'status', status: 404 })

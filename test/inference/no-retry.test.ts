@@ -29,7 +29,7 @@ for (const backends of ALL_BACKENDS) {
     afterAll(async () => {
       await gw.stop()
       up.stop()
-    })
+    }, 60_000)
 
     const once = async (call: () => Promise<unknown>, status: number) => {
       attempts = 0
@@ -46,7 +46,7 @@ for (const backends of ALL_BACKENDS) {
       const poor = await gw.user(0.000001)
       await once(() => client(poor.key).chat.completions.create({ model: 'acme/chat-1', messages: hi }), 402)
       await once(() => client(key).responses.create({ model: 'acme/typo', input: 'hi' }), 404)
-    })
+    }, 60_000)
 
     test('anthropic SDK (default maxRetries): an unavailable model (529) and an unknown one → one attempt', async () => {
       const client = new Anthropic({ baseURL: base, apiKey: key, fetch: counting })

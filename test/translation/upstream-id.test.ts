@@ -36,11 +36,11 @@ describe('svc.upstreamRequestId for every upstream protocol', () => {
     }
     gw = await startTestGateway({ db: 'pglite', store: 'memory' }, catalog)
     key = (await gw.user(5, { rpm: 1_000 })).key
-  })
+  }, 60_000)
   afterAll(async () => {
     await gw.stop()
     for (const p of PROTOS) ups[p].stop()
-  })
+  }, 60_000)
   const post = (p: Proto, stream: boolean) =>
     gw.request('/v1/chat/completions', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: `t/${p}`, stream, messages: [{ role: 'user', content: 'Get both secrets' }] }) })
 
