@@ -3,9 +3,9 @@
 import { eq } from 'drizzle-orm'
 import { issueKey } from './admin/routes.ts'
 import { applyMovement, createUser } from './billing/accounts.ts'
-import { upsertCatalog } from './catalog/file.ts'
 import { users } from './db/schema/index.ts'
 import { startDemoUpstream } from './demo/upstream.ts'
+import { base62 } from './lib/ids.ts'
 import { start } from './index.ts'
 
 const upstream = startDemoUpstream()
@@ -30,15 +30,21 @@ await Bun.write(
   }),
 )
 
-const { runtime, url } = await start({ ...process.env, CATALOG_FILE: catalogPath, PORT: process.env.PORT ?? '8080' })
+// The sandbox payment provider is on so that a person can top up from the console (never in production).
+const sandboxSecret = process.env.SANDBOX_PAYMENTS_SECRET || base62(32)
+const { runtime, url } = await start({ ...process.env, CATALOG_FILE: catalogPath, PORT: process.env.PORT ?? '8080', SANDBOX_PAYMENTS_SECRET: sandboxSecret })
 const { db, store } = runtime.deps
 const email = 'demo@tollgate.local'
+// A new console password at every start (the data directory outlives it); printed below.
+const password = base62(16)
+const passwordHash = await Bun.password.hash(password, 'argon2id')
 let [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email))
 if (!user) {
-  user = await createUser(db, email, null)
+  user = await createUser(db, email, passwordHash)
   await applyMovement(db, store, { userId: user.id, amountMicros: 10_000_000n, kind: 'adjustment', method: 'demo', reference: `demo:${user.id}` })
-}
+} else await db.update(users).set({ passwordHash, disabledAt: null }).where(eq(users.id, user.id))
 const { key } = await issueKey(runtime.deps, { userId: user.id, name: 'demo' })
+const jar = `${process.env.TMPDIR ?? '/tmp'}/tollgate-demo-cookies.txt`
 
 console.log(`
 Tollgate is running at ${url} (embedded PGlite + in-process store, demo upstream on :${upstream.port}).
@@ -53,4 +59,15 @@ Try it:
     -d '{"model":"demo/echo-1","messages":[{"role":"user","content":"Hello, Tollgate!"}]}'
 
 Stream it: add "stream":true. List models: curl -s ${url}/v1/models -H "Authorization: Bearer ${key}"
+
+Console (docs/console.md), sandbox payments on. Sign in as ${email} with password ${password}:
+
+  curl -s -c ${jar} ${url}/api/auth/login -H "Content-Type: application/json" \
+    -d '{"email":"${email}","password":"${password}"}'
+
+Top up $20 with the sandbox, pay it, and see the balance:
+
+  curl -s -b ${jar} ${url}/api/wallet/topup -H "Content-Type: application/json" -d '{"amount":20,"provider":"sandbox"}'
+  curl -s -b ${jar} -X POST ${url}/api/payments/sandbox/<transactionId>/pay
+  curl -s -b ${jar} ${url}/api/wallet/account
 `)

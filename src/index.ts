@@ -1,7 +1,15 @@
 // Entry: loadConfig → runtime → createApp(deps).listen; graceful shutdown on SIGTERM/SIGINT.
 import { createApp, type AppState } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
+import { StartupError, startupFailure } from './lib/startup-error.ts'
 import { createRuntime } from './runtime.ts'
+
+/** A start-up failure is one line on stderr and exit code 1 (config errors: 2). */
+function fail(e: unknown): never {
+  if (!(e instanceof StartupError)) throw e
+  console.error(`tollgate: ${e.message}`)
+  process.exit(1)
+}
 
 export async function start(env: Record<string, string | undefined> = process.env) {
   let config
@@ -14,14 +22,17 @@ export async function start(env: Record<string, string | undefined> = process.en
     }
     throw e
   }
-  const runtime = await createRuntime(config)
+  const runtime = await createRuntime(config).catch(fail)
   const state: AppState = { draining: false }
-  const app = createApp(runtime.deps, state).listen({
-    port: config.port,
-    hostname: config.host,
-    maxRequestBodySize: config.maxBodyBytes * 2,
-    idleTimeout: 60,
-  })
+  const app = createApp(runtime.deps, state)
+  try {
+    // Elysia turns SO_REUSEPORT on by default: a second process on a taken port would then share
+    // it silently (and answer half of the requests). Off, a taken port is an error.
+    app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes * 2, idleTimeout: 60, reusePort: false })
+  } catch (e) {
+    await runtime.stop().catch(() => {})
+    fail(startupFailure('listen', e, { host: config.host, port: config.port }))
+  }
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${app.server!.port}`
   // Always printed, whatever LOG_LEVEL: operators and tools wait for this line.
   console.log(`tollgate listening on ${url} (database: ${runtime.database.kind}, store: ${runtime.deps.store.kind})`)

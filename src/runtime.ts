@@ -3,12 +3,13 @@
 import { ApiKeyAuth } from './auth/api-keys.ts'
 import { LedgerWriter } from './billing/ledger-writer.ts'
 import { Catalog } from './catalog/catalog.ts'
-import { parseCatalogFile, upsertCatalog } from './catalog/file.ts'
+import { readCatalogFile, upsertCatalog } from './catalog/file.ts'
 import type { Config } from './config.ts'
 import type { GatewayProtocol } from './core/gateway.ts'
 import { openDatabase, type Database } from './db/client.ts'
 import { InFlight, type InferenceDeps } from './inference/deps.ts'
 import { createLogger, type Logger } from './lib/log.ts'
+import { startupFailure } from './lib/startup-error.ts'
 import { createMemoryStore } from './store/memory.ts'
 import { createRedisStore } from './store/redis.ts'
 import type { KeySpace } from './store/keys.ts'
@@ -35,14 +36,21 @@ export interface RuntimeOptions {
 
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
   const log = opts.log ?? createLogger(config.logLevel)
-  const database = await openDatabase(config.databaseUrl, opts.dataDir)
-  const store = config.redisUrl ? await createRedisStore(config.redisUrl, opts.keySpace ?? { prefix: config.redisPrefix, shards: 16 }) : createMemoryStore()
-  if (config.catalogFile) {
-    const file = parseCatalogFile(await Bun.file(config.catalogFile).json())
-    await upsertCatalog(database.db, file)
-  }
+  // Each stage fails with one StartupError line naming the thing and the fix (index.ts prints it).
+  const file = config.catalogFile ? await readCatalogFile(config.catalogFile).catch((e) => { throw startupFailure('catalog', e, { file: config.catalogFile }) }) : undefined
+  const database = await openDatabase(config.databaseUrl, opts.dataDir).catch((e) => { throw startupFailure('database', e, { url: config.databaseUrl }) })
+  const redisUrl = config.redisUrl
+  const store = redisUrl
+    ? await createRedisStore(redisUrl, opts.keySpace ?? { prefix: config.redisPrefix, shards: 16 }).catch(async (e) => {
+        await database.close()
+        throw startupFailure('redis', e, { url: redisUrl })
+      })
+    : createMemoryStore()
+  if (file) await upsertCatalog(database.db, file)
   const catalog = new Catalog(database.db, config.secret, SERVED_PROTOCOLS)
   await catalog.refresh()
+  for (const g of catalog.unresolvedSecrets())
+    log.warn('catalog: a gateway key reference names an unset variable; calls through it carry no key', { gateway: g.id, apiKey: g.ref })
   const refreshMs = opts.catalogRefreshMs ?? 10_000
   const refresher = refreshMs > 0 ? setInterval(() => catalog.refresh().catch((e) => log.error('catalog refresh failed', { err: String(e) })), refreshMs) : undefined
   const deps: InferenceDeps = {

@@ -5,12 +5,15 @@ import { timingSafeEqual } from 'node:crypto'
 import { generateApiKey } from '../auth/api-keys.ts'
 import { applyMovement, createUser } from '../billing/accounts.ts'
 import { refund } from '../billing/refunds.ts'
+import { readCatalogFile, upsertCatalog } from '../catalog/file.ts'
 import { GatewayError } from '../core/errors.ts'
 import { apiKeys, users } from '../db/schema/index.ts'
 import { consoleError, renderConsoleError } from '../http/console-error.ts'
 import type { InferenceDeps } from '../inference/deps.ts'
 import { base62 } from '../lib/ids.ts'
 import { formatUsd, usdToMicros } from '../lib/money.ts'
+import { startupFailure } from '../lib/startup-error.ts'
+import { listKeys, listUsers, setDisabled, userExists } from './directory.ts'
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase()
 
@@ -118,6 +121,39 @@ export function adminRoutes(deps: InferenceDeps) {
       },
       { body: t.Object({ transactionId: t.String(), amount: t.Optional(t.Number({ exclusiveMinimum: 0 })), note: t.Optional(t.String({ maxLength: 500 })) }) },
     )
+    .get('/users', ({ query }) => listUsers(deps.db, { limit: query.limit ?? 100, cursor: query.cursor, email: query.email }), {
+      query: t.Object({
+        limit: t.Optional(t.Integer({ minimum: 1, maximum: 500, error: 'limit must be an integer from 1 to 500.' })),
+        cursor: t.Optional(t.String({ maxLength: 200 })),
+        email: t.Optional(t.String({ maxLength: 320 })),
+      }),
+    })
+    .get('/users/:id/keys', async ({ params }) =>
+      (await userExists(deps.db, params.id)) ? { items: await listKeys(deps.db, params.id) } : consoleError(404, 'NOT_FOUND', 'No such user.'),
+    )
+    .post('/users/:id/:action', async ({ params }) => {
+      if (params.action !== 'disable' && params.action !== 'enable') return consoleError(404, 'NOT_FOUND', 'No such endpoint.')
+      const disabled = params.action === 'disable'
+      if (!(await setDisabled(deps.db, params.id, disabled))) return consoleError(404, 'NOT_FOUND', 'No such user.')
+      // At once on this instance; other instances drop cached keys within KEY_CACHE_TTL_MS.
+      deps.auth.invalidateUser(params.id)
+      return { id: params.id, disabled }
+    })
+    .post('/catalog/reload', async () => {
+      const path = deps.config.catalogFile
+      if (!path) return consoleError(409, 'CONFLICT', 'CATALOG_FILE is not set on this instance: there is no file to reload.')
+      let file
+      try {
+        file = await readCatalogFile(path)
+      } catch (e) {
+        return consoleError(400, 'BAD_REQUEST', startupFailure('catalog', e, { file: path }).message)
+      }
+      await upsertCatalog(deps.db, file)
+      await deps.catalog.refresh()
+      const unresolved = deps.catalog.unresolvedSecrets()
+      for (const g of unresolved) deps.log.warn('catalog: a gateway key reference names an unset variable; calls through it carry no key', { gateway: g.id, apiKey: g.ref })
+      return { gateways: file.gateways.length, models: file.models.length, unsetKeyVariables: [...new Set(unresolved.map((g) => g.ref.slice(4)))] }
+    })
     .delete('/keys/:id', async ({ params }) => {
       const [row] = await deps.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, params.id)).returning({ id: apiKeys.id })
       if (!row) return consoleError(404, 'NOT_FOUND', 'No such key.')

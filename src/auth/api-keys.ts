@@ -4,7 +4,7 @@
 // once on the instance that revoked it).
 import { eq } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import { apiKeys } from '../db/schema/index.ts'
+import { apiKeys, users } from '../db/schema/index.ts'
 import { base62, sha256Hex } from '../lib/ids.ts'
 import { TtlLru } from '../lib/lru.ts'
 
@@ -61,9 +61,17 @@ export class ApiKeyAuth {
     this.cache.deleteWhere((p) => p?.keyId === keyId)
   }
 
+  /** Drop every key of a user from this instance's cache at once (user disabled or enabled).
+   *  Refusals are cached without a user, so they are all dropped too: an enabled user's keys work at once. */
+  invalidateUser(userId: string): void {
+    this.cache.deleteWhere((p) => p === null || p.userId === userId)
+  }
+
   private async load(hash: string): Promise<KeyPrincipal | null> {
-    const [row] = await this.db.select().from(apiKeys).where(eq(apiKeys.keyHash, hash)).limit(1)
-    if (!row || row.revokedAt !== null) return null
+    // A disabled user's keys are refused like revoked ones (admin API "disable").
+    const [found] = await this.db.select({ key: apiKeys, disabledAt: users.disabledAt }).from(apiKeys).innerJoin(users, eq(users.id, apiKeys.userId)).where(eq(apiKeys.keyHash, hash)).limit(1)
+    const row = found?.key
+    if (!row || row.revokedAt !== null || found.disabledAt !== null) return null
     return {
       keyId: row.id,
       userId: row.userId,

@@ -26,6 +26,7 @@ export type Lookup = { ok: true; model: CatalogModel } | { ok: false; reason: 'u
 
 export class Catalog {
   private byId = new Map<string, CatalogModel>()
+  private unresolved: { id: string; ref: string }[] = []
 
   constructor(
     private readonly db: Db,
@@ -42,6 +43,7 @@ export class Catalog {
     const gateById = new Map(
       gw.map((g) => [g.id, { id: g.id, protocol: g.protocol, baseUrl: g.baseUrl, apiKey: this.resolveSecret(g.apiKeyRef ?? undefined), timeoutMs: g.timeoutMs, enabled: g.enabled }]),
     )
+    this.unresolved = gw.filter((g) => g.enabled && g.apiKeyRef?.startsWith('env:') && gateById.get(g.id)?.apiKey === undefined).map((g) => ({ id: g.id, ref: g.apiKeyRef! }))
     const next = new Map<string, CatalogModel>()
     for (const m of ms) {
       next.set(m.id, {
@@ -64,6 +66,11 @@ export class Catalog {
       if (model && gateway?.enabled && this.protocols.has(gateway.protocol)) model.routes.push({ gateway, upstreamModel: r.upstreamModel })
     }
     this.byId = next
+  }
+
+  /** Enabled gateways whose `env:NAME` key reference names a variable unset in this process. */
+  unresolvedSecrets(): readonly { id: string; ref: string }[] {
+    return this.unresolved
   }
 
   /** Available = not deprecated, priced, and at least one servable route. */

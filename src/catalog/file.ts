@@ -57,10 +57,18 @@ export function parseCatalogFile(json: unknown): CatalogFile {
     throw new CatalogFileError(`catalog: ${first?.path || '/'} ${first?.message ?? 'is invalid'}`)
   }
   const ids = new Set(json.gateways.map((g) => g.id))
-  for (const m of json.models)
+  for (const m of json.models) {
     for (const r of m.routes)
       if (!ids.has(r.gateway)) throw new CatalogFileError(`catalog: model ${m.id} routes to unknown gateway ${r.gateway}`)
+    // Checked here, before anything is written, rather than half-way through the upsert.
+    for (const v of Object.values(m.pricing)) price(v, `catalog: model ${m.id}`)
+  }
   return json
+}
+
+/** Reads and validates a catalog file; file-system, JSON and schema errors are thrown as they are. */
+export async function readCatalogFile(path: string): Promise<CatalogFile> {
+  return parseCatalogFile(await Bun.file(path).json())
 }
 
 export async function upsertCatalog(db: Db, file: CatalogFile): Promise<void> {

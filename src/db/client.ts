@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { mkdir } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
+import { seed, unpackSeed } from './pglite-seed.ts'
 import * as schema from './schema/index.ts'
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
@@ -26,8 +27,11 @@ export async function openDatabase(url: string | undefined, dataDir = './data/pg
     const { drizzle } = await import('drizzle-orm/pglite')
     const { migrate } = await import('drizzle-orm/pglite/migrator')
     const dir = url?.startsWith('file:') ? url.slice('file:'.length).replace(/^\/\//, '') : dataDir
-    if (!url?.startsWith('memory:')) await mkdir(dir, { recursive: true })
-    const client = url?.startsWith('memory:') ? new PGlite() : new PGlite(dir)
+    const memory = url?.startsWith('memory:') ?? false
+    // A shipped initdb seed spares the first start initdb (pglite-seed.ts).
+    if (!memory) await mkdir(dir, { recursive: true }).then(() => unpackSeed(dir))
+    const loadDataDir = memory ? seed() : undefined
+    const client = memory ? new PGlite({ loadDataDir }) : new PGlite(dir)
     const db = drizzle(client, { schema }) as unknown as Db
     await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER })
     return {

@@ -3,7 +3,7 @@
 // counts with its own tokenizer (its routes in order, first answer wins); otherwise, or when
 // they all fail, the gateway answers its conservative estimate (~4 characters per token, inline
 // media by size class).
-import { GatewayError } from '../core/errors.ts'
+import { clientRetryHeaders, GatewayError } from '../core/errors.ts'
 import type { Route } from '../core/gateway.ts'
 import { readJsonBody } from '../http/body.ts'
 import { newRequestId } from '../lib/ids.ts'
@@ -48,6 +48,6 @@ export async function countTokens(deps: InferenceDeps, req: Request): Promise<Re
   } catch (e) {
     const err = e instanceof GatewayError ? e : new GatewayError('INTERNAL', 'Internal error.', { cause: e })
     const { status, body } = messagesErrorBody(err)
-    return new Response(body, { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...err.extra.headers } })
+    return new Response(body, { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...clientRetryHeaders(err), ...err.extra.headers } })
   }
 }

@@ -3,7 +3,7 @@
 // protocol: pass-through; otherwise: translation through the canonical model) → settle.
 import { estimateDeliveredTokens, estimateUsage } from '../billing/estimate.ts'
 import type { CRequest } from '../core/canonical.ts'
-import { GatewayError } from '../core/errors.ts'
+import { clientRetryHeaders, GatewayError } from '../core/errors.ts'
 import type { Gateway, GatewayProtocol, Route } from '../core/gateway.ts'
 import type { Usage } from '../core/usage.ts'
 import { readJsonBody } from '../http/body.ts'
@@ -81,7 +81,7 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
     if (call) settleFailure(deps, call, err, null)
     else if (rejectLog) logRejected(deps, rejectLog, err)
     const { status, body } = inbound.renderError(err)
-    return new Response(body, { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...err.extra.headers } })
+    return new Response(body, { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...clientRetryHeaders(err), ...err.extra.headers } })
   }
 }
 

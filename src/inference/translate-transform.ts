@@ -38,5 +38,6 @@ export function translateTransform(decoder: StreamDecoder, encoder: StreamEncode
     error: (err) => encoder.error(err),
     usage: () => usage,
     deliveredChars: () => chars,
+    upstreamId: () => decoder.upstreamId() ?? '',
   }
 }

@@ -7,6 +7,8 @@ export interface StreamDecoder {
   push(ev: SseEvent): CEvent[]
   /** The upstream stream ended; returns the final events (finish) or throws if it was cut short. */
   end(): CEvent[]
+  /** The upstream's own id of the answer (chat chunk id, Anthropic message id, response id), once seen. */
+  upstreamId(): string | undefined
 }
 
 export interface UpstreamAdapter {

@@ -30,12 +30,30 @@ function streamPairs(reply: StreamReply): [string, StreamItems][] {
   return reply as [string, StreamItems][]
 }
 
+/** connect() rejects with "Connection is closed"; the cause (ECONNREFUSED, NOAUTH…) comes as an event. */
+async function connectOnce(client: Redis): Promise<void> {
+  let cause: Error | undefined
+  const onError = (e: Error) => void (cause ??= e)
+  client.on('error', onError)
+  try {
+    await client.connect()
+  } catch (e) {
+    throw cause ?? e
+  } finally {
+    client.off('error', onError)
+  }
+}
+
 export async function createRedisStore(url: string, keySpace: KeySpace = { prefix: 'tg:', shards: 16 }): Promise<Store> {
   ensureTracingChannelHasSubscribers()
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true }) as Scripted
   // Blocking reads get their own connection so they never hold up the hot path's commands.
   const reader = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null })
-  await Promise.all([redis.connect(), reader.connect()])
+  await Promise.all([connectOnce(redis), connectOnce(reader)]).catch((e) => {
+    redis.disconnect()
+    reader.disconnect()
+    throw e
+  })
   redis.defineCommand('tgAdmit', { numberOfKeys: 2, lua: await script('admit') })
   redis.defineCommand('tgSettle', { numberOfKeys: 2, lua: await script('settle') })
   redis.defineCommand('tgLoad', { numberOfKeys: 1, lua: await script('load') })

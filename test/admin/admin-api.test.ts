@@ -17,6 +17,11 @@ const ROUTES = (userId: string, keyId: string): [string, string, unknown][] => [
   ['POST', `/api/admin/users/${userId}/credits`, { amount: 5 }],
   ['POST', '/api/admin/keys', { userId }],
   ['DELETE', `/api/admin/keys/${keyId}`, undefined],
+  ['GET', '/api/admin/users', undefined],
+  ['GET', `/api/admin/users/${userId}/keys`, undefined],
+  ['POST', `/api/admin/users/${userId}/disable`, undefined],
+  ['POST', `/api/admin/users/${userId}/enable`, undefined],
+  ['POST', '/api/admin/catalog/reload', undefined],
 ]
 
 for (const backends of ALL_BACKENDS) {

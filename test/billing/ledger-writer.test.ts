@@ -8,7 +8,7 @@ import { encodeRecord, type OutboxRecord } from '../../src/billing/outbox-record
 import { openDatabase, type Database } from '../../src/db/client.ts'
 import { accounts, apiKeys, ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
 import { createMemoryStore } from '../../src/store/memory.ts'
-import { freshDatabase } from '../helpers/services.ts'
+import { freshDatabase, SERVICES } from '../helpers/services.ts'
 
 const record = (userId: string, keyId: string, requestId: string, cost: string): OutboxRecord => ({
   v: 1,
@@ -28,7 +28,7 @@ const record = (userId: string, keyId: string, requestId: string, cost: string):
   at: Date.now(),
 })
 
-for (const kind of ['postgres', 'pglite'] as const) {
+for (const kind of (['postgres', 'pglite'] as const).filter((k) => SERVICES || k === 'pglite')) {
   describe(`ledger writer on ${kind}`, () => {
     let database: Database
     let drop = async () => {}

@@ -8,9 +8,9 @@ import { accounts, apiKeys } from '../../src/db/schema/index.ts'
 import { createMemoryStore } from '../../src/store/memory.ts'
 import { createRedisStore } from '../../src/store/redis.ts'
 import type { Store } from '../../src/store/types.ts'
-import { freshDatabase, freshKeyPrefix, REDIS_URL } from '../helpers/services.ts'
+import { freshDatabase, freshKeyPrefix, REDIS_URL, SERVICES } from '../helpers/services.ts'
 
-for (const kind of ['postgres+redis', 'pglite+memory'] as const) {
+for (const kind of (['postgres+redis', 'pglite+memory'] as const).filter((k) => SERVICES || k === 'pglite+memory')) {
   describe(`mirror vs movements on ${kind}`, () => {
     let database: Database
     let store: Store

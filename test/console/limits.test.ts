@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { limitIp, API_LIMIT } from '../../src/console/http/limits.ts'
 import { createRedisStore } from '../../src/store/redis.ts'
 import { ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
-import { freshKeyPrefix, REDIS_URL } from '../helpers/services.ts'
+import { freshKeyPrefix, REDIS_URL, describeServices } from '../helpers/services.ts'
 import { browser, CONSOLE_ENV, freshIp, json, signUp } from './helpers.ts'
 
 const FIFTEEN_MIN = 15 * 60_000
@@ -104,7 +104,7 @@ describe('console limits without a trusted proxy', () => {
   })
 })
 
-describe('console limits across instances', () => {
+describeServices('console limits across instances', () => {
   test('two instances on one Redis share the per-IP counters', async () => {
     const keys = freshKeyPrefix()
     const a = await createRedisStore(REDIS_URL, { prefix: keys.prefix, shards: 4 })

@@ -1,11 +1,20 @@
-// Real Postgres and Redis for tests (CI provides them; DEVELOPERS.md). Each suite gets its own
+// Real Postgres and Redis for tests (CI provides them; README "Tests"). Each suite gets its own
 // database and its own Redis key prefix, so suites never see each other's data.
+import { describe } from 'bun:test'
 import postgres from 'postgres'
 import Redis from 'ioredis'
 import { base62 } from '../../src/lib/ids.ts'
 
-export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
-export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
+import { PG_ADMIN_URL, REDIS_URL } from './service-urls.ts'
+
+export { PG_ADMIN_URL, REDIS_URL }
+/** Both reachable (probed once by test/setup.ts); false → suites needing them are left out. */
+export const SERVICES = process.env.TOLLGATE_TEST_SERVICES !== '0'
+
+/** describe() for suites that need PostgreSQL and Redis; left out (not run at all) without them. */
+export function describeServices(name: string, fn: () => void): void {
+  if (SERVICES) describe(name, fn)
+}
 
 export async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `tg_test_${base62(10).toLowerCase()}`

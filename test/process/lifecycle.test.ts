@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import postgres from 'postgres'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureSse } from '../helpers/fixtures.ts'
-import { freshDatabase, freshKeyPrefix, REDIS_URL } from '../helpers/services.ts'
+import { freshDatabase, freshKeyPrefix, REDIS_URL, describeServices } from '../helpers/services.ts'
 
 const ENTRY = new URL('../../src/index.ts', import.meta.url).pathname
 const ADMIN = 'lifecycle-admin-token-0123456789'
@@ -35,6 +35,9 @@ describe('process lifecycle', () => {
     expect(err).toContain('PORT')
   })
 
+})
+
+describeServices('process lifecycle on PostgreSQL and Redis', () => {
   let up: FakeUpstream
   let db: { url: string; drop: () => Promise<void> }
   let keys: ReturnType<typeof freshKeyPrefix>

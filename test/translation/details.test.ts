@@ -7,8 +7,9 @@ import { requestLogs } from '../../src/db/schema/index.ts'
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureText } from '../helpers/fixtures.ts'
+import { describeServices } from '../helpers/services.ts'
 
-describe('translation details (Postgres + Redis)', () => {
+describeServices('translation details (Postgres + Redis)', () => {
   let chat: FakeUpstream
   let anth: FakeUpstream
   let resp: FakeUpstream

@@ -4,8 +4,9 @@ import type { CatalogFile } from '../../src/catalog/file.ts'
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureSse } from '../helpers/fixtures.ts'
+import { describeServices } from '../helpers/services.ts'
 
-describe('messages and responses errors (Postgres + Redis)', () => {
+describeServices('messages and responses errors (Postgres + Redis)', () => {
   let up: FakeUpstream
   let gw: TestGateway
   beforeAll(async () => {

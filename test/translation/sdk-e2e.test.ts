@@ -9,10 +9,11 @@ import type { CatalogFile } from '../../src/catalog/file.ts'
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureSse, fixtureText } from '../helpers/fixtures.ts'
+import { describeServices } from '../helpers/services.ts'
 
 const PROTOS = ['openai-chat', 'anthropic-messages', 'openai-responses'] as const
 
-describe('official SDKs end to end', () => {
+describeServices('official SDKs end to end', () => {
   const ups = {} as Record<(typeof PROTOS)[number], FakeUpstream>
   let gw: TestGateway
   let anthropic: Anthropic

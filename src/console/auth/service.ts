@@ -36,7 +36,7 @@ const equaliser = () => (dummyHash ??= Bun.password.hash(crypto.randomUUID(), 'a
 export async function verifyLogin(db: Db, input: Login): Promise<Me> {
   const [user] = await db.select().from(users).where(eq(users.email, normalizeEmail(input.email)))
   const ok = user?.passwordHash ? await Bun.password.verify(input.password, user.passwordHash) : (await Bun.password.verify(input.password, await equaliser()), false)
-  if (!user || !ok) throw new GatewayError('UNAUTHORIZED', 'Invalid email or password.')
+  if (!user || !ok || user.disabledAt !== null) throw new GatewayError('UNAUTHORIZED', 'Invalid email or password.')
   return { id: user.id, email: user.email }
 }
 

@@ -1,7 +1,7 @@
 // Console sessions: 32 random bytes (base64url) in the cookie; the table stores only their
 // SHA-256 and an expiry, so a database leak yields no usable cookie. Logout deletes the row, so
 // the cookie stops working at once on every instance.
-import { and, eq, gt, lte } from 'drizzle-orm'
+import { and, eq, gt, isNull, lte } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { sessions, users } from '../../db/schema/index.ts'
 import { sha256Hex } from '../../lib/ids.ts'
@@ -24,7 +24,7 @@ export async function sessionUser(db: Db, token: string | undefined, nowMs: numb
     .select({ id: users.id, email: users.email })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, sha256Hex(token)), gt(sessions.expiresAt, new Date(nowMs))))
+    .where(and(eq(sessions.tokenHash, sha256Hex(token)), gt(sessions.expiresAt, new Date(nowMs)), isNull(users.disabledAt)))
   return row
 }
 

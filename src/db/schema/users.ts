@@ -6,6 +6,8 @@ export const users = pgTable('users', {
   email: text('email').notNull().unique(),
   passwordHash: text('password_hash'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Set by the admin API: the user's keys are refused and the console refuses the user. */
+  disabledAt: timestamp('disabled_at', { withTimezone: true }),
 })
 
 /** One USD credit account per user. balance_micros always equals the sum of completed ledger entries. */

@@ -13,8 +13,10 @@ export function anthropicStreamDecoder(): StreamDecoder {
   let usage: Usage | undefined
   let stop: { reason: unknown; sequence?: string } | undefined
   let stopped = false
+  let id: string | undefined
   const toolIndex = new Map<number, number>()
   return {
+    upstreamId: () => id,
     push(ev) {
       if (ev.data === '[DONE]') return [] // some compatible servers end with the chat sentinel
       const data = JSON.parse(ev.data)
@@ -22,6 +24,7 @@ export function anthropicStreamDecoder(): StreamDecoder {
       switch (data.type) {
         case 'message_start':
           usage = fromAnthropicUsage(data.message?.usage)
+          if (typeof data.message?.id === 'string') id = data.message.id
           break
         case 'content_block_start': {
           const b = data.content_block ?? {}

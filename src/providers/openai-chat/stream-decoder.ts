@@ -11,13 +11,16 @@ export function chatStreamDecoder(): StreamDecoder {
   let refusal = false
   let done = false
   const tools = new Set<number>()
+  let id: string | undefined
   return {
+    upstreamId: () => id,
     push(ev) {
       if (ev.data === '[DONE]') {
         done = true
         return []
       }
       const chunk = JSON.parse(ev.data)
+      if (id === undefined && typeof chunk.id === 'string' && chunk.id) id = chunk.id
       const usage = fromOpenAiChatUsage(chunk.usage)
       // An error chunk may still report what the failed answer used (OpenRouter does): it is billed.
       if (chunk.error) return [...(usage ? [{ type: 'usage' as const, usage }] : []), { type: 'error', message: String(chunk.error.message ?? 'upstream error') }]

@@ -10,11 +10,14 @@ export function responsesStreamDecoder(): StreamDecoder {
   const tools = new Map<string, { index: number; args: boolean }>() // item id → tool
   let finished = false
   let refusal = false
+  let id: string | undefined
   const tool = (itemId: unknown) => tools.get(String(itemId))
   return {
+    upstreamId: () => id,
     push(ev) {
       if (ev.data === '[DONE]') return [] // some compatible servers end with the chat sentinel
       const data = JSON.parse(ev.data)
+      if (id === undefined && typeof data.response?.id === 'string') id = data.response.id
       switch (data.type) {
         case 'response.output_item.added': {
           const item = data.item ?? {}

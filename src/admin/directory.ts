@@ -1,0 +1,58 @@
+// Admin reads and switches over users and keys (README "Admin API"): pages of users with their
+// balances, a user's keys, disable/enable. Money leaves as USD numbers with 6 decimals.
+import { and, asc, desc, eq, gt, ilike, sql } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import { accounts, apiKeys, users } from '../db/schema/index.ts'
+import { formatUsd } from '../lib/money.ts'
+
+const usd = (micros: bigint | null) => (micros === null ? null : Number(formatUsd(micros)))
+const iso = (d: Date | null) => d?.toISOString() ?? null
+
+/** Users in id order after `cursor` (the previous page's nextCursor), optionally those whose email contains `email`. */
+export async function listUsers(db: Db, q: { limit: number; cursor?: string; email?: string }) {
+  const rows = await db
+    .select({ id: users.id, email: users.email, createdAt: users.createdAt, disabledAt: users.disabledAt, balance: accounts.balanceMicros })
+    .from(users)
+    .leftJoin(accounts, eq(accounts.userId, users.id))
+    .where(and(q.cursor ? gt(users.id, q.cursor) : undefined, q.email ? ilike(users.email, `%${q.email.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined))
+    .orderBy(asc(users.id))
+    .limit(q.limit + 1)
+  const page = rows.slice(0, q.limit)
+  return {
+    items: page.map((u) => ({ id: u.id, email: u.email, createdAt: u.createdAt.toISOString(), disabled: u.disabledAt !== null, balance: usd(u.balance ?? 0n) })),
+    nextCursor: rows.length > q.limit ? page.at(-1)!.id : null,
+  }
+}
+
+export async function userExists(db: Db, id: string): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, id))
+  return row !== undefined
+}
+
+/** Every key of a user, newest first (the secret is never stored, only its prefix). */
+export async function listKeys(db: Db, userId: string) {
+  const rows = await db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt))
+  return rows.map((k) => ({
+    id: k.id,
+    name: k.name,
+    prefix: k.prefix,
+    limit: usd(k.limitMicros),
+    spent: usd(k.spentMicros),
+    rpm: k.rpm,
+    serviceMode: k.serviceMode,
+    expiresAt: iso(k.expiresAt),
+    revokedAt: iso(k.revokedAt),
+    lastUsedAt: iso(k.lastUsedAt),
+    createdAt: k.createdAt.toISOString(),
+  }))
+}
+
+/** Disables (keys refused, console refused) or re-enables a user; false when there is no such user. */
+export async function setDisabled(db: Db, id: string, disabled: boolean): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ disabledAt: disabled ? sql`coalesce(${users.disabledAt}, now())` : null })
+    .where(eq(users.id, id))
+    .returning({ id: users.id })
+  return rows.length > 0
+}

@@ -1,0 +1,64 @@
+// docs/providers.md, as behaviour: the worked catalog's gateways are called at baseUrl + the
+// protocol's endpoint (so baseUrl carries /v1, or /api/v1 for OpenRouter), with the key its
+// env: reference names, read from the instance's environment and sent the protocol's way; a
+// baseUrl without the version segment gets the upstream's 404 and the client a 502.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import type { CatalogFile } from '../../src/catalog/file.ts'
+import { readCatalogFile } from '../../src/catalog/file.ts'
+import { startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
+import { fixtureJson } from '../helpers/fixtures.ts'
+import { ROOT } from './blocks.ts'
+
+const ENDPOINT = { 'openai-chat': '/chat/completions', 'anthropic-messages': '/messages', 'openai-responses': '/responses' } as const
+const ANSWER = { 'openai-chat': ['openai-chat', 'json-text.json'], 'anthropic-messages': ['anthropic-messages', 'json-text.json'], 'openai-responses': ['openai-responses', 'json-text.json'] } as const
+const KEYS = { OPENAI_API_KEY: 'sk-openai-test-value', ANTHROPIC_API_KEY: 'sk-ant-test-value', OPENROUTER_API_KEY: 'sk-or-test-value' }
+
+describe('the worked catalog of docs/providers.md', () => {
+  let doc: CatalogFile
+  let up: FakeUpstream
+  let gw: TestGateway
+  let key: string
+  beforeAll(async () => {
+    doc = await readCatalogFile(`${ROOT}deploy/catalog.json`)
+    up = startFakeUpstream()
+    // Same paths, this machine's fake upstream as the host.
+    const local: CatalogFile = { models: [...doc.models], gateways: doc.gateways.map((g) => ({ ...g, baseUrl: `${up.url}${new URL(g.baseUrl).pathname}` })) }
+    local.gateways.push({ id: 'no-version', protocol: 'openai-chat', baseUrl: up.url, apiKey: 'env:OPENAI_API_KEY' })
+    local.models.push({ ...local.models[0]!, id: 'test/no-version', routes: [{ gateway: 'no-version', model: 'm' }] })
+    gw = await startTestGateway({ db: 'pglite', store: 'memory' }, local, KEYS)
+    key = (await gw.user(5, { rpm: 1_000 })).key
+  }, 30_000)
+  afterAll(async () => {
+    await gw.stop()
+    up.stop()
+  }, 60_000)
+
+  const call = (model: string) =>
+    gw.request('/v1/chat/completions', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }) })
+
+  test('each model reaches its first route at baseUrl + endpoint, with the referenced key', async () => {
+    for (const m of doc.models) {
+      const g = doc.gateways.find((x) => x.id === m.routes[0]!.gateway)!
+      const [proto, file] = ANSWER[g.protocol]
+      up.script({ kind: 'json', body: fixtureJson(proto, file) })
+      const before = up.seen.length
+      const res = await call(m.id)
+      expect(res.status).toBe(200)
+      const seen = up.seen[before]!
+      expect(seen.path).toBe(`${new URL(g.baseUrl).pathname}${ENDPOINT[g.protocol]}`)
+      const secret = KEYS[g.apiKey!.slice(4) as keyof typeof KEYS]
+      if (g.protocol === 'anthropic-messages') expect(seen.headers['x-api-key']).toBe(secret)
+      else expect(seen.headers.authorization).toBe(`Bearer ${secret}`)
+      expect(seen.body.model).toBe(m.routes[0]!.model)
+    }
+  }, 60_000)
+
+  test('a baseUrl without /v1 reaches …/chat/completions, gets 404 there, and the client a 502', async () => {
+    up.script({ kind: 'status', status: 404 })
+    const before = up.seen.length
+    const res = await call('test/no-version')
+    expect(res.status).toBe(502)
+    expect(up.seen[before]!.path).toBe('/chat/completions')
+  })
+})
