@@ -8,18 +8,23 @@ export function filterBar(label: string, fields: Field[], query: Query, results:
   for (const f of fields) f.input.value = query.get(f.name) ?? ''
   const out = h('div', { class: 'results', 'aria-live': 'polite', 'aria-busy': 'false' })
   const values = () => Object.fromEntries(fields.map((f) => [f.name, f.input.value.trim()]))
+  let latest = 0
   const draw = async () => {
+    // Only the latest draw writes: an earlier, slower answer never replaces a newer one.
+    const mine = ++latest
     const v = values()
     const params = new URLSearchParams(Object.entries(v).filter(([, x]) => x))
     history.replaceState(null, '', `${location.pathname}${params.size ? `?${params}` : ''}`)
     out.setAttribute('aria-busy', 'true')
+    let content: HTMLElement
     try {
-      out.replaceChildren(h('div', null, await results(v)))
+      content = h('div', null, await results(v))
     } catch (e) {
-      out.replaceChildren(h('p', { class: 'form-error', role: 'alert' }, e instanceof Error ? e.message : String(e)))
-    } finally {
-      out.setAttribute('aria-busy', 'false')
+      content = h('p', { class: 'form-error', role: 'alert' }, e instanceof Error ? e.message : String(e))
     }
+    if (mine !== latest) return
+    out.replaceChildren(content)
+    out.setAttribute('aria-busy', 'false')
   }
   let timer: ReturnType<typeof setTimeout> | undefined
   const form = h('form', { class: 'filters', role: 'search', 'aria-label': label }, ...fields.map((f) => f.wrap))

@@ -42,7 +42,7 @@ export async function modelsPage(view: HTMLElement, _: Record<string, string>, q
   const sort = field({ name: 'sort', label: 'Sort by', options: SORTS })
   const page = field({ name: 'page', label: 'Page', type: 'hidden' })
   page.wrap.hidden = true
-  const bar = filterBar('Search models', [q, provider, capability, sort, page], query, async (v) => {
+  const bar = filterBar('Filter models', [q, provider, capability, sort, page], query, async (v) => {
     const res = await api<CatalogPage>(`/api/public/models${qs({ ...v, pageSize: 24 })}`)
     if (res.items.length === 0) return h('p', { class: 'empty' }, 'No models match.')
     const go = (n: number, label: string, disabled: boolean) => {
