@@ -44,12 +44,19 @@ export async function launch(baseURL: string): Promise<TestBrowser> {
   }
 }
 
-/** `<name>-desktop.png` and `<name>-phone.png` of the page as it is now (full page). */
+/**
+ * `<name>-desktop.png` and `<name>-phone.png` of the whole page as it is now. The viewport is
+ * grown to the page's height rather than using `fullPage`, whose capture measured horizontally
+ * scrolled code blocks into the page width at phone size.
+ */
 export async function screenshots(page: Page, name: string) {
   mkdirSync(SCREENSHOTS, { recursive: true })
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true })
-  await page.setViewportSize(PHONE)
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}-phone.png`), fullPage: true })
+  for (const [suffix, size] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    await page.setViewportSize(size)
+    const height = await page.evaluate(() => document.documentElement.scrollHeight)
+    await page.setViewportSize({ width: size.width, height: Math.max(size.height, height) })
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${suffix}.png`) })
+  }
   await page.setViewportSize(DESKTOP)
 }
 

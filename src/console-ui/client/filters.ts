@@ -5,7 +5,7 @@ import type { Field } from './forms.ts'
 import type { Query } from './router.ts'
 
 export function filterBar(label: string, fields: Field[], query: Query, results: (values: Record<string, string>) => Promise<Child>) {
-  for (const f of fields) f.input.value = query.get(f.name) ?? ''
+  for (const f of fields) if (query.has(f.name) || f.input instanceof HTMLInputElement) f.input.value = query.get(f.name) ?? ''
   const out = h('div', { class: 'results', 'aria-live': 'polite', 'aria-busy': 'false' })
   const values = () => Object.fromEntries(fields.map((f) => [f.name, f.input.value.trim()]))
   let latest = 0

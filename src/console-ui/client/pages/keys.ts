@@ -94,7 +94,7 @@ export async function keysPage(view: HTMLElement, _: Record<string, string>, que
       { label: 'RPM', cell: (k) => String(k.rpm), num: true },
       { label: 'Expires', cell: (k) => when(k.expiresAt) },
       { label: 'Last used', cell: (k) => when(k.lastUsedAt) },
-      { label: '', cell: (k) => revokeCell(k, redraw) },
+      { label: 'Actions', cell: (k) => revokeCell(k, redraw) },
     ]
     list.replaceChildren(h('h2', { id: 'your-keys' }, 'Your keys'), keys.items.length ? table('Your API keys', columns, keys.items).wrap : h('p', { class: 'empty' }, 'No keys yet.'))
   }
