@@ -44,7 +44,15 @@ for (const [i, backends] of ALL_BACKENDS.entries()) {
 
     async function sandboxTopup(page: Page, amount: number, expectBalance: string) {
       await nav(page, 'Top up', 'Top up')
+      if (amount === 10) {
+        // Outside the policy: said under the amount, and nothing starts.
+        await page.getByLabel('Amount (USD)').fill('1000')
+        await page.getByRole('button', { name: 'Continue to payment' }).click()
+        await fieldError(page, 'Amount (USD)').getByText('500').waitFor()
+        expect(page.url()).toEndWith('/console/topup')
+      }
       await page.getByLabel('Amount (USD)').fill(String(amount))
+      if (amount === 10) await shoot(page, '03-topup')
       await page.getByRole('button', { name: 'Continue to payment' }).click()
       await page.waitForURL(/\/api\/payments\/sandbox\//)
       await page.getByRole('button', { name: `Pay ${usd(amount)} (sandbox)` }).click()
@@ -82,6 +90,7 @@ for (const [i, backends] of ALL_BACKENDS.entries()) {
       // Top up with the sandbox: $0 → $10.
       await sandboxTopup(page, 10, '$10.00')
       await shoot(page, '03-topup-return')
+      expect(await unlabelledControls(page)).toEqual([])
 
       // A key; the server's rpm bound is shown under the rpm field; then the secret once.
       await nav(page, 'API keys', 'API keys')
