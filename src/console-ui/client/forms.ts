@@ -23,7 +23,7 @@ export function field({ name, label, hint, options, ...attrs }: FieldOpts): Fiel
     : h('input', { id, name, type: 'text', ...attrs })
   input.setAttribute('aria-describedby', [hintEl && `${id}-hint`, `${id}-error`].filter(Boolean).join(' '))
   const wrap = h('div', { class: 'field' }, h('label', { for: id }, label), input, hintEl, error)
-  return {
+  const f: Field = {
     name,
     wrap,
     input,
@@ -34,6 +34,9 @@ export function field({ name, label, hint, options, ...attrs }: FieldOpts): Fiel
       else input.removeAttribute('aria-invalid')
     },
   }
+  // An error is about the value that caused it: editing the value clears it.
+  input.addEventListener('input', () => f.setError(null))
+  return f
 }
 
 /** The form-level message slot (role=alert so it is announced). */

@@ -32,8 +32,11 @@ async function render() {
   const user = await currentUser()
   if (found && !found.route.public && !user) return navigate(`/console/signin?next=${encodeURIComponent(url.pathname + url.search)}`, { replace: true })
   if (user && /^\/console\/sign(in|up)\/?$/.test(url.pathname)) return navigate(url.searchParams.get('next') ?? '/console', { replace: true })
-  for (const a of document.querySelectorAll('header nav a')) {
-    if (a.getAttribute('href') === url.pathname) a.setAttribute('aria-current', 'page')
+  // The current section: the longest nav path the page's path starts with.
+  const links = [...document.querySelectorAll('header nav a')]
+  const current = links.filter((a) => url.pathname === a.getAttribute('href') || url.pathname.startsWith(`${a.getAttribute('href')}/`)).sort((a, b) => b.getAttribute('href')!.length - a.getAttribute('href')!.length)[0]
+  for (const a of links) {
+    if (a === current) a.setAttribute('aria-current', 'page')
     else a.removeAttribute('aria-current')
   }
   const view = h('div', { class: 'view' })
