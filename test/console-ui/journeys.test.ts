@@ -1,7 +1,8 @@
 // The console in a real browser (issue 13), end to end against a started gateway with a fake
 // upstream and the sandbox payment provider: sign up → top up → create a key → call
 // /v1/chat/completions with it → the call is in the logs and the balance went down by its cost →
-// top up again → the balance went up; revoke → the key is refused; sign out, keyboard sign-in.
+// top up again → the balance went up; revoke → the key is refused; sign out, auth errors,
+// keyboard sign-in.
 // Money is checked in Postgres too. Screenshots of every page at desktop and phone widths.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
@@ -198,8 +199,20 @@ for (const [i, backends] of ALL_BACKENDS.entries()) {
       // Sign out; a console page then asks to sign in; sign in with the keyboard only.
       await page.getByRole('button', { name: 'Sign out' }).click()
       await page.waitForURL(/\/console\/signin$/)
+      // A taken email is said under the email field; a wrong password next to the button.
+      await page.goto('/console/signup')
+      await page.getByLabel('Email').fill(email)
+      await page.getByLabel('Password').fill(PASSWORD)
+      await page.getByRole('button', { name: 'Create account' }).click()
+      await fieldError(page, 'Email').getByText('already exists').waitFor()
       await page.goto('/console/keys')
       await page.waitForURL(/\/console\/signin\?next=%2Fconsole%2Fkeys$/)
+      await page.getByLabel('Email').fill(email)
+      await page.getByLabel('Password').fill('wrong password')
+      await page.getByRole('button', { name: 'Sign in' }).click()
+      await page.getByRole('alert').getByText('Invalid email or password.').waitFor()
+      await page.getByLabel('Password').fill('')
+      await page.getByLabel('Email').fill('')
       await page.getByLabel('Email').focus()
       await page.keyboard.type(email)
       await page.keyboard.press('Tab')
