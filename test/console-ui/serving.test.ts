@@ -3,7 +3,10 @@
 // nothing loads from another origin, and the page stays small. Plus the console API additions
 // the pages use: the request-log status filter and the sandbox checkout's way back.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
+import { Glob } from 'bun'
 import { bearer, chatBody, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureJson } from '../helpers/fixtures.ts'
@@ -66,6 +69,19 @@ describe('console UI serving', () => {
     // The console pages stay out of the API document.
     const doc = await json(gw.request('/api/openapi/json'))
     expect(Object.keys(doc.paths).filter((p) => !p.startsWith('/api/'))).toEqual([])
+  })
+
+  test('the client runs in the browser: it imports nothing outside src/console-ui/client', () => {
+    const client = resolve(import.meta.dir, '../../src/console-ui/client')
+    const files = [...new Glob('**/*.ts').scanSync({ cwd: client })]
+    expect(files.length).toBeGreaterThan(10)
+    const outside = files.flatMap((f) =>
+      [...readFileSync(join(client, f), 'utf8').matchAll(/^(?:import|export)\s[^\n]*?from\s+['"]([^'"]+)['"]/gm)]
+        .map((m) => m[1]!)
+        .filter((spec) => !spec.startsWith('.') || relative(client, resolve(dirname(join(client, f)), spec)).startsWith('..'))
+        .map((spec) => `${f} → ${spec}`),
+    )
+    expect(outside).toEqual([])
   })
 
   test('request logs filter by status (success/error); anything else is a 400 naming it', async () => {
