@@ -30,6 +30,7 @@ export function shellHtml(bundle: Bundle): string {
 <a class="brand" href="/console">Tollgate</a>
 <nav aria-label="Console"><ul>${links}</ul></nav>
 <div class="who"><span id="who-email"></span><button type="button" id="sign-out" class="link">Sign out</button></div>
+<a class="guest" href="/console/signin">Sign in</a>
 </header>
 <main id="main" tabindex="-1"><p class="loading">Loading…</p><noscript><p>The console needs JavaScript. The API it uses is documented at <a href="/api/openapi">/api/openapi</a>.</p></noscript></main>
 </body>
