@@ -6,6 +6,7 @@
 // Money is checked in Postgres too. Screenshots of every page at desktop and phone widths.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
+import { applyMovement } from '../../src/billing/accounts.ts'
 import { usd } from '../../src/console-ui/client/format.ts'
 import { ALL_BACKENDS, bearer, chatBody, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
@@ -220,6 +221,42 @@ for (const [i, backends] of ALL_BACKENDS.entries()) {
       await page.keyboard.press('Enter')
       await page.waitForURL(/\/console\/keys$/)
       await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor()
+      expect(b.errors).toEqual([])
+    }, 240_000)
+
+    test('a cancelled sandbox payment comes back failed and credits nothing; long lists load more', async () => {
+      const { page } = b
+      await page.evaluate(() => fetch('/api/auth/logout', { method: 'POST' }))
+      await page.goto('/console/signup')
+      await page.getByLabel('Email').fill(`ui-${crypto.randomUUID()}@test.local`)
+      await page.getByLabel('Password').fill(PASSWORD)
+      await page.getByRole('button', { name: 'Create account' }).click()
+      await page.waitForURL(/\/console\/keys/)
+      const me = await apiGet(page, '/api/auth/me')
+      // 55 credits of 1 cent: more than one page (50) of transactions.
+      const { db, store } = gw.runtime.deps
+      for (let n = 0; n < 55; n++) await applyMovement(db, store, { userId: me.id, amountMicros: 10_000n, kind: 'adjustment', method: 'test', reference: `ui-more:${me.id}:${n}` })
+
+      await nav(page, 'Top up', 'Top up')
+      await page.getByLabel('Amount (USD)').fill('7')
+      await page.getByRole('button', { name: 'Continue to payment' }).click()
+      await page.waitForURL(/\/api\/payments\/sandbox\//)
+      await page.getByRole('button', { name: 'Cancel' }).click()
+      await page.getByText('failed').waitFor()
+      await page.getByRole('link', { name: 'Back to the console' }).click()
+      await page.getByText('The payment did not go through; nothing was charged to your balance.').waitFor()
+      expect(await text(page, '#balance')).toBe('$0.55')
+
+      await nav(page, 'Transactions', 'Transactions')
+      await page.locator('tbody tr').nth(49).waitFor()
+      expect(await page.locator('tbody tr').count()).toBe(50)
+      await page.getByRole('button', { name: 'Load more' }).click()
+      await page.locator('tbody tr').nth(55).waitFor()
+      expect(await page.locator('tbody tr').count()).toBe(56)
+      expect(await page.getByRole('button', { name: 'Load more' }).isHidden()).toBe(true)
+      expect(await page.getByRole('row', { name: /failed/ }).count()).toBe(1)
+      await gw.settled()
+      expect(await gw.books(me.id)).toEqual({ balance: 550_000n, ledgerSum: 550_000n })
       expect(b.errors).toEqual([])
     }, 240_000)
   })
