@@ -11,21 +11,33 @@ import { usd } from '../../src/console-ui/client/format.ts'
 import { ALL_BACKENDS, bearer, chatBody, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureJson } from '../helpers/fixtures.ts'
+import Stripe from 'stripe'
+import { checkoutEvent, startFakeStripe, type FakeStripe } from '../console/helpers.ts'
 import { launch, screenshots, unlabelledControls, type TestBrowser } from './browser.ts'
 
 const PASSWORD = 'correct horse battery'
+const WEBHOOK_SECRET = 'whsec_console_ui'
 
 for (const [i, backends] of ALL_BACKENDS.entries()) {
   describe(`console UI on ${backends.db}+${backends.store}`, () => {
     let gw: TestGateway
     let up: FakeUpstream
+    let stripe: FakeStripe
     let b: TestBrowser
     let base: string
     // Screenshots once (the pages look the same on every backend).
     const shoot = i === 0 ? screenshots : async () => {}
     beforeAll(async () => {
       up = startFakeUpstream({ kind: 'json', body: fixtureJson('openai-chat', 'json-text.json') })
-      gw = await startTestGateway(backends, simpleCatalog([{ id: 'gw-a', url: up.url }]), { SANDBOX_PAYMENTS_SECRET: 'sandbox-secret-ui', TOPUP_MIN_USD: '5', TOPUP_MAX_USD: '500' })
+      stripe = startFakeStripe()
+      gw = await startTestGateway(backends, simpleCatalog([{ id: 'gw-a', url: up.url }]), {
+        SANDBOX_PAYMENTS_SECRET: 'sandbox-secret-ui',
+        STRIPE_SECRET_KEY: 'sk_test_console_ui',
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        STRIPE_API_BASE: stripe.url,
+        TOPUP_MIN_USD: '5',
+        TOPUP_MAX_USD: '500',
+      })
       base = gw.listen()
       b = await launch(base)
     }, 120_000)
@@ -33,6 +45,7 @@ for (const [i, backends] of ALL_BACKENDS.entries()) {
       await b?.close()
       await gw.stop()
       up.stop()
+      stripe.stop()
     })
 
     const nav = async (page: Page, name: string, heading: string | RegExp) => {
@@ -54,6 +67,7 @@ for (const [i, backends] of ALL_BACKENDS.entries()) {
         expect(page.url()).toEndWith('/console/topup')
       }
       await page.getByLabel('Amount (USD)').fill(String(amount))
+      await page.getByLabel(/^Sandbox/).check()
       if (amount === 10) await shoot(page, '03-topup')
       await page.getByRole('button', { name: 'Continue to payment' }).click()
       await page.waitForURL(/\/api\/payments\/sandbox\//)
@@ -239,6 +253,7 @@ for (const [i, backends] of ALL_BACKENDS.entries()) {
 
       await nav(page, 'Top up', 'Top up')
       await page.getByLabel('Amount (USD)').fill('7')
+      await page.getByLabel(/^Sandbox/).check()
       await page.getByRole('button', { name: 'Continue to payment' }).click()
       await page.waitForURL(/\/api\/payments\/sandbox\//)
       await page.getByRole('button', { name: 'Cancel' }).click()
@@ -257,6 +272,33 @@ for (const [i, backends] of ALL_BACKENDS.entries()) {
       expect(await page.getByRole('row', { name: /failed/ }).count()).toBe(1)
       await gw.settled()
       expect(await gw.books(me.id)).toEqual({ balance: 550_000n, ledgerSum: 550_000n })
+      expect(b.errors).toEqual([])
+    }, 240_000)
+
+    test('Stripe Checkout: off to Stripe, back to the return page, credited by the verified webhook', async () => {
+      const { page } = b
+      // Stripe's hosted page, as far as this test needs it.
+      await page.route('https://checkout.stripe.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Stripe</title><p>Stripe Checkout</p>' }))
+      await nav(page, 'Top up', 'Top up')
+      const before: number = (await apiGet(page, '/api/wallet/account')).balance
+      await page.getByLabel('Card (Stripe Checkout)').check()
+      await page.getByLabel('Amount (USD)').fill('20')
+      await page.getByRole('button', { name: 'Continue to payment' }).click()
+      await page.waitForURL(/^https:\/\/checkout\.stripe\.test\//)
+      const session = stripe.sessions.at(-1)!
+      expect(session).toMatchObject({ amount: 2000, currency: 'usd' })
+      expect(session.successUrl).toBe(`${base}/console/topup/return?topup=${session.transactionId}&status=success`)
+      expect(session.cancelUrl).toBe(`${base}/console/topup/return?topup=${session.transactionId}&status=cancelled`)
+      // Back before the webhook: the page waits, then shows the credit once it lands.
+      await page.goto(session.successUrl!)
+      await page.getByText('Waiting for the payment provider to confirm the payment…').waitFor()
+      const payload = checkoutEvent('checkout.session.completed', session)
+      const signature = await new Stripe('sk_test_unused').webhooks.generateTestHeaderStringAsync({ payload, secret: WEBHOOK_SECRET })
+      const hook = await fetch(`${base}/api/webhooks/stripe`, { method: 'POST', headers: { 'stripe-signature': signature, 'content-type': 'application/json' }, body: payload })
+      expect(hook.status).toBe(200)
+      await page.getByText('Payment received. Your balance has been credited.').waitFor()
+      expect(await text(page, '#balance')).toBe(usd((Math.round(before * 1e6) + 20_000_000) / 1e6))
+      await page.unroute('https://checkout.stripe.test/**')
       expect(b.errors).toEqual([])
     }, 240_000)
   })
