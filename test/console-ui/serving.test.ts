@@ -26,7 +26,7 @@ describe('console UI serving', () => {
   afterAll(async () => {
     await gw.stop()
     up.stop()
-  })
+  }, 30_000)
 
   test('/ redirects to /console; every console path is the same shell with a strict CSP', async () => {
     const root = await gw.request('/')
