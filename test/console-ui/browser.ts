@@ -45,7 +45,8 @@ export async function launch(baseURL: string): Promise<TestBrowser> {
 }
 
 /**
- * `<name>-desktop.png` and `<name>-phone.png` of the whole page as it is now. The viewport is
+ * `<name>-desktop.png` and `<name>-phone.png` of the whole page as it is now, failing when the
+ * page is wider than the screen. The viewport is
  * grown to the page's height rather than using `fullPage`, whose capture measured horizontally
  * scrolled code blocks into the page width at phone size.
  */
@@ -53,7 +54,9 @@ export async function screenshots(page: Page, name: string) {
   mkdirSync(SCREENSHOTS, { recursive: true })
   for (const [suffix, size] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
     await page.setViewportSize(size)
-    const height = await page.evaluate(() => document.documentElement.scrollHeight)
+    const { height, width } = await page.evaluate(() => ({ height: document.documentElement.scrollHeight, width: document.documentElement.scrollWidth }))
+    // Responsive: nothing makes the page itself scroll sideways (tables and code scroll inside).
+    if (width > size.width) throw new Error(`${name} is ${width}px wide at ${size.width}px`)
     await page.setViewportSize({ width: size.width, height: Math.max(size.height, height) })
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-${suffix}.png`) })
   }
