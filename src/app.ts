@@ -4,6 +4,7 @@ import { openapi } from '@elysiajs/openapi'
 import { sql } from 'drizzle-orm'
 import { adminRoutes } from './admin/routes.ts'
 import { consoleRoutes } from './console/index.ts'
+import { consoleUi } from './console-ui/index.ts'
 import { shapeA, shapeB } from './catalog/models-route.ts'
 import { clientRetryHeaders, GatewayError } from './core/errors.ts'
 import { renderConsoleError } from './http/console-error.ts'
@@ -69,6 +70,7 @@ export function createApp(deps: InferenceDeps, state: AppState = { draining: fal
     )
     .use(adminRoutes(deps))
     .use(consoleRoutes(deps))
+    .use(consoleUi())
 }
 
 export type App = ReturnType<typeof createApp>

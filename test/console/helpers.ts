@@ -66,7 +66,7 @@ export const json = async <T = any>(res: Response | Promise<Response>): Promise<
 
 export interface FakeStripe {
   url: string
-  sessions: { id: string; amount: number; currency: string; transactionId: string; idempotencyKey: string | null }[]
+  sessions: { id: string; amount: number; currency: string; transactionId: string; idempotencyKey: string | null; successUrl: string | null; cancelUrl: string | null }[]
   /** Answer the next create with this HTTP status (then back to normal). */
   failNext(status: number): void
   stop(): void
@@ -96,6 +96,8 @@ export function startFakeStripe(): FakeStripe {
         currency: form.get('line_items[0][price_data][currency]') ?? '',
         transactionId: form.get('metadata[transactionId]') ?? '',
         idempotencyKey: req.headers.get('idempotency-key'),
+        successUrl: form.get('success_url'),
+        cancelUrl: form.get('cancel_url'),
       }
       sessions.push(session)
       return Response.json({

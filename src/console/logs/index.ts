@@ -15,7 +15,7 @@ export function logsFeature(deps: ConsoleDeps) {
       signedIn: true,
       query: LogsQuery,
       response: { 200: LogList },
-      detail: detail('Your request logs, newest first; keyset pages; filters keyId and model'),
+      detail: detail('Your request logs, newest first; keyset pages; filters keyId, model and status (success/error)'),
     })
     .get('/:id', ({ user, params }) => logDetail(deps, user.id, params.id), {
       signedIn: true,

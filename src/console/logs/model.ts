@@ -1,6 +1,6 @@
 // Request logs: one per authenticated gateway call; id is the call's x-request-id.
 import { t } from 'elysia'
-import { Nullable, PageQuery, pageOf } from '../http/models.ts'
+import { Nullable, OneOf, PageQuery, pageOf } from '../http/models.ts'
 
 export const RequestLog = t.Object({
   id: t.String({ description: 'The x-request-id of the call' }),
@@ -27,6 +27,7 @@ export const LogsQuery = t.Object({
   ...PageQuery,
   keyId: t.Optional(t.String({ maxLength: 100 })),
   model: t.Optional(t.String({ maxLength: 200 })),
+  status: t.Optional(OneOf('status', ['success', 'error'] as const, { description: 'success: answered below 400; error: 400 and above' })),
 })
 export type LogsQuery = typeof LogsQuery.static
 

@@ -1,5 +1,5 @@
-// The user's request logs, keyset pages newest first (filters keyId, model), and one log.
-import { and, eq } from 'drizzle-orm'
+// The user's request logs, keyset pages newest first (filters keyId, model, status), and one log.
+import { and, eq, gte, lt } from 'drizzle-orm'
 import { GatewayError } from '../../core/errors.ts'
 import { requestLogs } from '../../db/schema/index.ts'
 import { formatUsd } from '../../lib/money.ts'
@@ -22,6 +22,7 @@ export async function listLogs(deps: ConsoleDeps, userId: string, q: LogsQuery) 
         eq(requestLogs.userId, userId),
         q.keyId ? eq(requestLogs.keyId, q.keyId) : undefined,
         q.model ? eq(requestLogs.model, q.model) : undefined,
+        q.status === 'success' ? lt(requestLogs.status, 400) : q.status === 'error' ? gte(requestLogs.status, 400) : undefined,
         after(requestLogs.createdAt, requestLogs.id, q.cursor),
       ),
     )

@@ -5,7 +5,7 @@ export interface CheckoutRequest {
   transactionId: string
   amountCents: number
   email: string
-  /** Where the provider sends the payer back (the transaction's detail). */
+  /** Where the provider sends the payer back, adding `?topup=<transactionId>&status=success|cancelled` (the console's return page). */
   returnUrl: string
   /** This service's external origin, for providers that host their checkout page here. */
   origin: string

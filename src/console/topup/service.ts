@@ -34,7 +34,7 @@ export async function startTopup(deps: ConsoleDeps, user: { id: string; email: s
   const transactionId = await createPendingTopup(deps.db, user.id, micros, provider.name)
   let checkout
   try {
-    checkout = await provider.createCheckout({ transactionId, amountCents: Number(micros / CENT), email: user.email, returnUrl: `${origin}/api/wallet/transactions/${transactionId}`, origin })
+    checkout = await provider.createCheckout({ transactionId, amountCents: Number(micros / CENT), email: user.email, returnUrl: `${origin}/console/topup/return`, origin })
   } catch (cause) {
     await failTopup(deps.db, transactionId, 'the checkout could not be opened')
     deps.log.warn('checkout failed', { provider: provider.name, transactionId, err: String(cause) })

@@ -1,0 +1,52 @@
+// Sign in and sign up: one form each; the session cookie comes back from the API.
+import { api, ApiError } from '../api.ts'
+import { h } from '../dom.ts'
+import { busy, field, formError, showError, validate } from '../forms.ts'
+import type { Query } from '../router.ts'
+import { navigate } from '../router.ts'
+import { setUser, type Me } from '../session.ts'
+
+function authForm(view: HTMLElement, query: Query, mode: 'signin' | 'signup') {
+  const signup = mode === 'signup'
+  const email = field({ name: 'email', label: 'Email', type: 'email', required: true, autocomplete: 'email', maxlength: 254 })
+  const password = field({
+    name: 'password',
+    label: 'Password',
+    type: 'password',
+    required: true,
+    minlength: signup ? 8 : undefined,
+    maxlength: 200,
+    autocomplete: signup ? 'new-password' : 'current-password',
+    hint: signup ? 'At least 8 characters.' : undefined,
+  })
+  const fields = [email, password]
+  const error = formError()
+  const submit = h('button', { type: 'submit', class: 'primary' }, signup ? 'Create account' : 'Sign in')
+  const next = query.get('next')?.startsWith('/console') ? query.get('next')! : '/console'
+  const form = h('form', { class: 'card narrow', novalidate: true, 'aria-labelledby': 'auth-title' }, ...fields.map((f) => f.wrap), h('div', { class: 'actions' }, submit), error)
+  form.addEventListener(
+    'submit',
+    (e) => {
+      e.preventDefault()
+      if (!validate(fields, error)) return
+      void busy(submit, async () => {
+        try {
+          const me = await api<Me>(`/api/auth/${signup ? 'register' : 'login'}`, { method: 'POST', body: { email: email.input.value, password: password.input.value } })
+          setUser(me)
+          navigate(signup ? '/console/keys?welcome=1' : next, { replace: true })
+        } catch (err) {
+          // A taken email is about the email field; a failed login is about the pair.
+          if (err instanceof ApiError && err.code === 'CONFLICT') showError(null, fields, error), email.setError(err.message), email.input.focus()
+          else showError(err, fields, error)
+        }
+      })()
+    },
+  )
+  const other = signup
+    ? h('p', null, 'Already have an account? ', h('a', { href: `/console/signin${location.search}` }, 'Sign in'))
+    : h('p', null, 'New here? ', h('a', { href: `/console/signup${location.search}` }, 'Create an account'))
+  view.append(h('h1', { id: 'auth-title', tabindex: -1 }, signup ? 'Create your account' : 'Sign in to Tollgate'), form, other)
+}
+
+export const signInPage = (view: HTMLElement, _: Record<string, string>, query: Query) => authForm(view, query, 'signin')
+export const signUpPage = (view: HTMLElement, _: Record<string, string>, query: Query) => authForm(view, query, 'signup')
