@@ -2,6 +2,7 @@
 // (CATALOG_FILE upsert), key auth, ledger writer. Clients are created here, never at import.
 import { ApiKeyAuth } from './auth/api-keys.ts'
 import { LedgerWriter } from './billing/ledger-writer.ts'
+import { SettleRescue } from './billing/settle-rescue.ts'
 import { Catalog } from './catalog/catalog.ts'
 import { parseCatalogFile, upsertCatalog } from './catalog/file.ts'
 import type { Config } from './config.ts'
@@ -36,7 +37,7 @@ export interface RuntimeOptions {
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
   const log = opts.log ?? createLogger(config.logLevel)
   const database = await openDatabase(config.databaseUrl, opts.dataDir)
-  const store = config.redisUrl ? await createRedisStore(config.redisUrl, opts.keySpace ?? { prefix: config.redisPrefix, shards: 16 }) : createMemoryStore()
+  const store = config.redisUrl ? await createRedisStore(config.redisUrl, opts.keySpace ?? { prefix: config.redisPrefix, shards: 16 }, config.redisCommandTimeoutMs) : createMemoryStore()
   if (config.catalogFile) {
     const file = parseCatalogFile(await Bun.file(config.catalogFile).json())
     await upsertCatalog(database.db, file)
@@ -49,10 +50,11 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     db: database.db,
     store,
     catalog,
-    auth: new ApiKeyAuth(database.db, config.keyCacheTtlMs, config.defaultRpm),
+    auth: new ApiKeyAuth(database.db, config.keyCacheTtlMs, config.defaultRpm, Date.now, config.dbRequestTimeoutMs),
     config,
     log,
     inflight: new InFlight(),
+    rescue: new SettleRescue(database.db, store, log),
     now: Date.now,
   }
   const writer = new LedgerWriter({ db: database.db, store, log, batch: config.settleBatch, blockMs: opts.writerBlockMs ?? 1_000, lingerMs: config.settleFlushMs })
@@ -64,6 +66,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     async stop() {
       if (refresher) clearInterval(refresher)
       await deps.inflight.settled()
+      await deps.rescue.close()
       await writer.stop()
       await store.close()
       await database.close()
