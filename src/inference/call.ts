@@ -126,7 +126,7 @@ export function logRejected(deps: InferenceDeps, r: { requestId: string; princip
     requestId: r.requestId,
     userId: r.principal.userId,
     keyId: r.principal.keyId,
-    model: r.model.slice(0, 200),
+    model: r.model, // cut to 200 code points by encodeRecord
     gateway: null,
     protocol: r.protocol,
     stream: r.stream,
