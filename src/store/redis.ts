@@ -53,6 +53,9 @@ export async function createRedisStore(url: string, keySpace: KeySpace = { prefi
   const redis = new Redis(url, hotPathOptions(commandTimeoutMs)) as Scripted
   // Blocking reads get their own connection so they never hold up the hot path's commands.
   const reader = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null, retryStrategy: (times: number) => Math.min(50 * times, 500) })
+  // Connection errors surface on each failed command (503 or retry) and ioredis reconnects by
+  // itself; without a listener it would print every one of them as "Unhandled error event".
+  for (const c of [redis, reader]) c.on('error', () => {})
   await Promise.all([redis.connect(), reader.connect()])
   redis.defineCommand('tgAdmit', { numberOfKeys: 2, lua: await script('admit') })
   redis.defineCommand('tgSettle', { numberOfKeys: 2, lua: await script('settle') })

@@ -14,6 +14,8 @@ export interface ThrowawayRedis {
   start(keepData?: boolean): Promise<void>
   /** A plain client on this server (the caller disconnects it). */
   client(): Redis
+  /** Send a signal (SIGSTOP / SIGCONT: a hung Redis). */
+  signal(sig: 'SIGSTOP' | 'SIGCONT'): void
   stop(): Promise<void>
 }
 
@@ -63,6 +65,7 @@ export async function startThrowawayRedis(port: number, opts: { aof: boolean } =
     kill,
     start,
     client: () => new Redis({ port, host: '127.0.0.1' }),
+    signal: (sig) => proc?.kill(sig),
     async stop() {
       await kill()
       rmSync(dir, { recursive: true, force: true })
