@@ -36,8 +36,9 @@ export function startTcpProxy(targetHost: string, targetPort: number): TcpProxy 
   const pairs = new Set<Pair>()
   const close = (p: Pair) => {
     pairs.delete(p)
-    p.client.end()
-    p.upstream?.end()
+    // terminate(), not end(): an abrupt close, as a reset or a dead peer looks to a driver.
+    p.client.terminate()
+    p.upstream?.terminate()
   }
   const server = Bun.listen<Conn>({
     hostname: '127.0.0.1',
