@@ -4,6 +4,7 @@ import { keyFromHeaders, type KeyPrincipal } from '../auth/api-keys.ts'
 import { costMicros } from '../billing/pricing.ts'
 import { encodeRecord, type UsageSource } from '../billing/outbox-record.ts'
 import { loadMirror } from '../billing/accounts.ts'
+import { reservationMicros } from '../billing/estimate.ts'
 import type { CatalogModel } from '../catalog/catalog.ts'
 import { GatewayError, serviceUnavailable } from '../core/errors.ts'
 import type { Usage } from '../core/usage.ts'
@@ -44,7 +45,7 @@ export interface Call {
 
 /** Rate window + reservation. A rejected request reserves nothing (SPEC "Limits" 5). */
 export async function admit(deps: InferenceDeps, c: Omit<Call, 'reservedMicros' | 'rate' | 'settled'>): Promise<Call> {
-  const reserveMicros = costMicros(c.estimate, c.model.pricing)
+  const reserveMicros = reservationMicros(c.estimate, c.model.pricing)
   const input = {
     userId: c.principal.userId,
     keyId: c.principal.keyId,
