@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { completionWithUsage, expectChatError, postChat } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { bearer, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
-import { expectExactBooks, reservedNow } from '../helpers/money.ts'
+import { expectExactBooks, reservedNow, untilLogged } from '../helpers/money.ts'
 import { freshDatabase } from '../helpers/services.ts'
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts'
 
@@ -63,6 +63,9 @@ describe('Postgres unreachable (postgres behind a TCP proxy + redis)', () => {
         billed.push({ requestId: res.headers.get('x-request-id')!, cost: COST })
       }
       expect(gw.runtime.deps.auth.staleServed).toBeGreaterThan(staleBefore)
+      const coldModels = await gw.request('/v1/models', { headers: bearer(coldKey.key) })
+      expect(coldModels.status).toBe(503)
+      expect(coldModels.headers.get('retry-after')).toBe('1')
       const models = await gw.request('/v1/models', { headers: bearer(warm.key) })
       expect(models.status).toBe(200)
       expect(JSON.stringify(await models.json())).toContain('acme/chat-1')
@@ -73,6 +76,8 @@ describe('Postgres unreachable (postgres behind a TCP proxy + redis)', () => {
       }
 
       proxy.restore()
+      await untilLogged(gw, billed.map((b) => b.requestId)) // the running writer drains the backlog itself
+      expect(gw.runtime.writer.counters.failedBatches).toBeGreaterThan(0)
       await gw.settled()
       await expectExactBooks(gw, warm.userId, CREDIT, billed)
       expect(await reservedNow(gw, warm.userId)).toBe(0n)

@@ -8,7 +8,7 @@ import { ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
 import { completionWithUsage, expectChatError, expectNoUpstreamIdentity, postChat } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { bearer, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
-import { eventually, expectExactBooks, reservedNow } from '../helpers/money.ts'
+import { eventually, expectExactBooks, reservedNow, untilLogged } from '../helpers/money.ts'
 import { startThrowawayRedis, type ThrowawayRedis } from '../helpers/redis-server.ts'
 
 const COST = 61n // 5 prompt + 100 completion tokens at 0.15 / 0.6 USD per 1M
@@ -65,6 +65,7 @@ describe('Redis unreachable (postgres + own redis-server with AOF)', () => {
     }, 'a call served after Redis returned')
     billed.push({ requestId: back!.headers.get('x-request-id')!, cost: COST })
 
+    await untilLogged(gw, [...billed.map((b) => b.requestId), ...refused]) // the running writer, not settled()'s drain
     await gw.settled()
     await expectExactBooks(gw, u.userId, CREDIT, billed)
     const { db } = gw.runtime.deps

@@ -31,3 +31,8 @@ export async function expectExactBooks(gw: TestGateway, userId: string, creditMi
 
 /** Micro-USD still reserved for `userId` (0 when the account is not mirrored). */
 export const reservedNow = async (gw: GatewayInstance, userId: string): Promise<bigint> => (await gw.runtime.deps.store.account(userId))?.reservedMicros ?? 0n
+
+/** Resolves once every listed request has its request_logs row — written by the running writer itself. */
+export async function untilLogged(gw: GatewayInstance, requestIds: string[], what = 'the ledger writer to write the backlog'): Promise<void> {
+  await eventually(async () => (await gw.runtime.deps.db.select({ id: requestLogs.id }).from(requestLogs).where(inArray(requestLogs.id, requestIds))).length === requestIds.length, what)
+}
