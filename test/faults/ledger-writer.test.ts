@@ -139,4 +139,23 @@ describe('ledger writer after Redis lost its data (NOGROUP), postgres + own redi
     await expectExactBooks(gw, u.userId, CREDIT, billed)
     expect(await reservedNow(gw, u.userId)).toBe(0n)
   }, 60_000)
+
+  test('Redis killed and restarted empty: calls are served again, the writer repairs its group, books exact', async () => {
+    const u = await gw.user(1)
+    const first = await postChat(gw, u.key)
+    expect(first.status).toBe(200)
+    await gw.settled()
+    const repairs = gw.runtime.writer.counters.groupRepairs
+    await redis.kill()
+    await redis.start(false) // no data: mirrors, outbox streams and consumer groups are gone
+    const billed = [{ requestId: first.headers.get('x-request-id')!, cost: COST }]
+    let res: Response | undefined
+    await eventually(async () => (res = await postChat(gw, u.key)).status === 200, 'a call served by the empty Redis')
+    billed.push({ requestId: res!.headers.get('x-request-id')!, cost: COST })
+    await eventually(async () => (await gw.runtime.deps.db.select().from(requestLogs).where(eq(requestLogs.id, billed[1]!.requestId))).length === 1, 'the record written by the running writer')
+    expect(gw.runtime.writer.counters.groupRepairs).toBeGreaterThan(repairs)
+    await gw.settled()
+    await expectExactBooks(gw, u.userId, CREDIT, billed)
+    expect(await reservedNow(gw, u.userId)).toBe(0n)
+  }, 60_000)
 })
