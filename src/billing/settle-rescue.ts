@@ -28,12 +28,14 @@ export interface RescueCounters {
   appended: number
   /** Retry rounds run over the spool. */
   retries: number
+  /** Mirrors dropped after an admit that got no answer. */
+  mirrorDrops: number
 }
 
 const MAX_BACKOFF_MS = 1_000
 
 export class SettleRescue {
-  readonly counters: RescueCounters = { rescued: 0, writtenDirect: 0, appended: 0, retries: 0 }
+  readonly counters: RescueCounters = { rescued: 0, writtenDirect: 0, appended: 0, retries: 0, mirrorDrops: 0 }
   private spool: Rescued[] = []
   private timer: ReturnType<typeof setTimeout> | undefined
   private backoff = 50
@@ -57,6 +59,23 @@ export class SettleRescue {
     if (await this.attempt(r)) return
     this.spool.push(r)
     this.schedule()
+  }
+
+  /**
+   * An admit that failed without an answer (timed out, connection lost) may still have reserved
+   * — a hung Redis runs it when it wakes. Dropping the mirror removes that reservation: the DEL
+   * goes down the same connection after the admit, so it runs after it; when the connection is
+   * gone it is retried like a settlement's. One pending drop per account is enough.
+   */
+  dropMirror(userId: string): void {
+    if (this.spool.some((r) => r.userId === userId && r.written && r.forget)) return
+    this.counters.mirrorDrops++
+    const r: Rescued = { userId, record: '', written: true, forget: true }
+    void this.attempt(r).then((done) => {
+      if (done) return
+      this.spool.push(r)
+      this.schedule()
+    })
   }
 
   /** One pass over the spool now (tests, shutdown); failures stay for the next pass. */

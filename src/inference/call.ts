@@ -54,12 +54,18 @@ export async function admit(deps: InferenceDeps, c: Omit<Call, 'reservedMicros' 
     reserveMicros,
     keyLimitMicros: c.principal.limitMicros,
   }
-  // Redis or (for a cold account) Postgres unreachable: a fast 503 with Retry-After.
-  let result = await deps.store.admit(input).catch((e) => Promise.reject(serviceUnavailable(e)))
+  // Redis or (for a cold account) Postgres unreachable: a fast 503 with Retry-After. An admit
+  // without an answer may still reserve later, so the account's mirror is dropped after it.
+  const storeAdmit = () =>
+    deps.store.admit(input).catch((e) => {
+      deps.rescue.dropMirror(input.userId)
+      return Promise.reject(serviceUnavailable(e))
+    })
+  let result = await storeAdmit()
   if (!result.ok && result.reason === 'cold') {
     const load = loadMirror(deps.db, deps.store, c.principal.userId, c.principal.keyId)
     await withDeadline(load, deps.config.dbRequestTimeoutMs, 'account load').catch((e) => Promise.reject(serviceUnavailable(e)))
-    result = await deps.store.admit(input).catch((e) => Promise.reject(serviceUnavailable(e)))
+    result = await storeAdmit()
   }
   if (result.ok) return { ...c, reservedMicros: reserveMicros, rate: result.rate, settled: false }
   if (result.reason === 'cold') throw serviceUnavailable(new Error('account still cold after load'))

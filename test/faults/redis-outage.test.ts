@@ -36,6 +36,7 @@ describe('Redis unreachable (postgres + own redis-server with AOF)', () => {
     const warm = await postChat(gw, u.key)
     expect(warm.status).toBe(200)
     const billed = [{ requestId: warm.headers.get('x-request-id')!, cost: COST }]
+    await gw.runtime.deps.inflight.settled() // (a settle cut by the kill: settle-failure.test.ts)
     const upstreamCalls = up.seen.length
     await redis.kill()
 
@@ -78,6 +79,8 @@ describe('Redis unreachable (postgres + own redis-server with AOF)', () => {
   test('paused (SIGSTOP): the command timeout answers 503 instead of a hang; served again after SIGCONT', async () => {
     const u = await gw.user(1)
     expect((await postChat(gw, u.key)).status).toBe(200)
+    await gw.runtime.deps.inflight.settled() // its settle is done: only the admit meets the pause
+    const drops = gw.runtime.deps.rescue.counters.mirrorDrops
     redis.signal('SIGSTOP')
     try {
       const res = await postChat(gw, u.key)
@@ -90,6 +93,10 @@ describe('Redis unreachable (postgres + own redis-server with AOF)', () => {
     await gw.settled()
     const books = await gw.books(u.userId)
     expect(books.balance).toBe(books.ledgerSum)
+    expect(books.balance).toBe(CREDIT - 2n * COST) // the first call and the one after SIGCONT
+    // The admit answered 503 ran when Redis woke; the mirror dropped after it took its reservation along.
+    expect(await reservedNow(gw, u.userId)).toBe(0n)
+    expect(gw.runtime.deps.rescue.counters.mirrorDrops).toBeGreaterThan(drops)
     expect((await db(gw).select().from(requestLogs).where(eq(requestLogs.userId, u.userId))).length).toBeGreaterThanOrEqual(3)
   }, 60_000)
 })
