@@ -66,4 +66,17 @@ describe('SettleRescue', () => {
     await rescue.close()
     expect(state.errors.at(-1)).toEqual({ userId: 'usr_c', record: '{"v":1,"requestId":"req_c"}' })
   })
+
+  test('dropMirror after an admit without an answer: one pending drop per account, retried until the store answers', async () => {
+    const { state, rescue } = harness()
+    rescue.dropMirror('usr_d')
+    await eventually(() => rescue.spooled === 1, 'drop spooled')
+    rescue.dropMirror('usr_d')
+    rescue.dropMirror('usr_d')
+    expect(rescue.counters.mirrorDrops).toBe(1)
+    state.storeUp = true
+    await eventually(() => rescue.spooled === 0, 'drop done')
+    expect(state.forgotten).toEqual(['usr_d'])
+    await rescue.close()
+  })
 })
