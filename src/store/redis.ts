@@ -37,7 +37,7 @@ function streamPairs(reply: StreamReply): [string, StreamItems][] {
  * reserve for a client already answered 503; a replayed settle would move the mirror twice),
  * and reconnect attempts at most 500 ms apart so service resumes within a second of Redis.
  */
-export const hotPathOptions = (commandTimeoutMs: number) => ({
+const hotPathOptions = (commandTimeoutMs: number) => ({
   lazyConnect: true,
   enableAutoPipelining: true,
   enableOfflineQueue: false,
