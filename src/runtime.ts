@@ -54,7 +54,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     config,
     log,
     inflight: new InFlight(),
-    rescue: new SettleRescue(database.db, store, log),
+    rescue: new SettleRescue(database.db, store, log, config.dbRequestTimeoutMs),
     now: Date.now,
   }
   const writer = new LedgerWriter({ db: database.db, store, log, batch: config.settleBatch, blockMs: opts.writerBlockMs ?? 1_000, lingerMs: config.settleFlushMs })

@@ -6,6 +6,7 @@
 // the account's mirror is dropped so the next admission reloads balance and reservations from
 // Postgres (the failed settle may or may not have released its reservation).
 import type { Db } from '../db/client.ts'
+import { withDeadline } from '../lib/deadline.ts'
 import type { Logger } from '../lib/log.ts'
 import type { Store } from '../store/types.ts'
 import { isRecordError } from './dead-letters.ts'
@@ -45,6 +46,8 @@ export class SettleRescue {
     private readonly db: Db,
     private readonly store: Store,
     private readonly log: Logger,
+    /** A direct write that has not answered by then counts as failed (it may still land: idempotent). */
+    private readonly writeTimeoutMs = 5_000,
   ) {}
 
   /** Records waiting in the spool (not yet in Postgres or the outbox, or mirror not yet dropped). */
@@ -118,7 +121,7 @@ export class SettleRescue {
 
   private async write(r: Rescued): Promise<boolean> {
     try {
-      await writeRecords(this.db, [r.record])
+      await withDeadline(writeRecords(this.db, [r.record]), this.writeTimeoutMs, 'direct settlement write')
       this.counters.writtenDirect++
       return true
     } catch (err) {

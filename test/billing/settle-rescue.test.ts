@@ -79,4 +79,16 @@ describe('SettleRescue', () => {
     expect(state.forgotten).toEqual(['usr_d'])
     await rescue.close()
   })
+
+  test('a direct write that hangs counts as failed after its deadline: the outbox takes the record', async () => {
+    const { state, store } = harness()
+    const hanging = { execute: () => new Promise(() => {}) } as unknown as Db
+    const rescue = new SettleRescue(hanging, store, { debug() {}, info() {}, warn() {}, error() {} }, 50)
+    state.storeUp = true
+    await rescue.rescue('usr_e', '{"v":1,"requestId":"req_e"}')
+    expect(rescue.counters.appended).toBe(1)
+    expect(rescue.spooled).toBe(0)
+    expect(state.forgotten).toEqual(['usr_e'])
+    await rescue.close()
+  })
 })
