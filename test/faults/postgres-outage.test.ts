@@ -78,6 +78,7 @@ describe('Postgres unreachable (postgres behind a TCP proxy + redis)', () => {
       proxy.restore()
       await untilLogged(gw, billed.map((b) => b.requestId)) // the running writer drains the backlog itself
       expect(gw.runtime.writer.counters.failedBatches).toBeGreaterThan(0)
+      expect(gw.runtime.writer.counters.deadLettered).toBe(0) // an outage is not a bad record
       await gw.settled()
       await expectExactBooks(gw, warm.userId, CREDIT, billed)
       expect(await reservedNow(gw, warm.userId)).toBe(0n)
