@@ -50,6 +50,8 @@ export async function startThrowawayRedis(port: number, opts: { aof: boolean } =
       rmSync(dir, { recursive: true, force: true })
       dir = mkdtempSync(join(tmpdir(), `tg-redis-${port}-`))
     }
+    // A leftover server on the port would answer in place of ours: refuse rather than test it.
+    if (await answersPing(port)) throw new Error(`port ${port} already has a Redis: stop it first`)
     proc = Bun.spawn(args(), { stdout: 'ignore', stderr: 'ignore' })
     await waitUntil(() => answersPing(port), `redis-server on ${port}`)
   }
