@@ -53,6 +53,7 @@ export class LedgerWriter {
   private loop: Promise<void> | undefined
   private readonly consumer: string
   private lastReclaim = 0
+  private lastRepair = 0
   /** Entries read but not yet acknowledged after a failure: retried before anything new. */
   private pending: OutboxEntry[] = []
 
@@ -98,7 +99,8 @@ export class LedgerWriter {
       } catch (err) {
         this.pending = entries
         if (entries.length > 0) this.counters.failedBatches++
-        if (/NOGROUP/.test(String(err)) && (await this.repair())) continue
+        // Repaired: read again at once — unless NOGROUP came back right after a repair (no hot loop).
+        if (/NOGROUP/.test(String(err)) && Date.now() - this.lastRepair > 1_000 && (await this.repair())) continue
         this.opts.log.error('ledger writer batch failed; retrying', { err: String(err), records: entries.length, retryInMs: backoff })
         await Bun.sleep(backoff)
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS)
@@ -126,6 +128,7 @@ export class LedgerWriter {
   /** Redis lost its data (restart without persistence): recreate the consumer groups. */
   private async repair(): Promise<boolean> {
     try {
+      this.lastRepair = Date.now()
       await this.opts.store.repairOutbox()
       this.counters.groupRepairs++
       this.opts.log.warn('ledger writer recreated the outbox consumer groups (NOGROUP)')
