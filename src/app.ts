@@ -54,7 +54,7 @@ export function createApp(deps: InferenceDeps, state: AppState = { draining: fal
       } catch (e) {
         const err = e instanceof GatewayError ? e : new GatewayError('INTERNAL', 'Internal error.')
         const { status, body } = chatErrorBody(err)
-        return new Response(body, { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...clientRetryHeaders(err) } })
+        return new Response(body, { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...clientRetryHeaders(err), ...err.extra.headers } })
       }
     })
     .use(

@@ -17,6 +17,10 @@ export interface Config {
   adminToken: string | undefined
   /** How long a verified API key is trusted before Postgres is asked again (revocation delay). */
   keyCacheTtlMs: number
+  /** Longest wait of the request path for Postgres (key lookup, mirror load) before a 503. */
+  dbRequestTimeoutMs: number
+  /** Longest wait for one Redis command before it fails (a 503, or the settlement fallback). */
+  redisCommandTimeoutMs: number
   /** Requests per 60 s window for keys created without `rpm`. */
   defaultRpm: number
   /** Output tokens reserved when a request names no max_tokens (bounded estimate, SPEC billing 7). */
@@ -117,6 +121,8 @@ export function loadConfig(env: Env = process.env): Config {
     catalogFile: str(env, 'CATALOG_FILE'),
     adminToken,
     keyCacheTtlMs: int(env, 'KEY_CACHE_TTL_MS', 5_000, 0, 300_000),
+    dbRequestTimeoutMs: int(env, 'DB_REQUEST_TIMEOUT_MS', 2_000, 100, 60_000),
+    redisCommandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 1_500, 100, 60_000),
     defaultRpm: int(env, 'DEFAULT_RPM', 600, 1, 1_000_000),
     defaultMaxOutputTokens: int(env, 'DEFAULT_MAX_OUTPUT_TOKENS', 4_096, 1, 1_000_000),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 4 * 1024 * 1024, 1024, 64 * 1024 * 1024),

@@ -2,6 +2,7 @@
 // (CATALOG_FILE upsert), key auth, ledger writer. Clients are created here, never at import.
 import { ApiKeyAuth } from './auth/api-keys.ts'
 import { LedgerWriter } from './billing/ledger-writer.ts'
+import { SettleRescue } from './billing/settle-rescue.ts'
 import { Catalog } from './catalog/catalog.ts'
 import { readCatalogFile, upsertCatalog } from './catalog/file.ts'
 import type { Config } from './config.ts'
@@ -41,7 +42,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const database = await openDatabase(config.databaseUrl, opts.dataDir).catch((e) => { throw startupFailure('database', e, { url: config.databaseUrl }) })
   const redisUrl = config.redisUrl
   const store = redisUrl
-    ? await createRedisStore(redisUrl, opts.keySpace ?? { prefix: config.redisPrefix, shards: 16 }).catch(async (e) => {
+    ? await createRedisStore(redisUrl, opts.keySpace ?? { prefix: config.redisPrefix, shards: 16 }, config.redisCommandTimeoutMs).catch(async (e) => {
         await database.close()
         throw startupFailure('redis', e, { url: redisUrl })
       })
@@ -57,10 +58,11 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     db: database.db,
     store,
     catalog,
-    auth: new ApiKeyAuth(database.db, config.keyCacheTtlMs, config.defaultRpm),
+    auth: new ApiKeyAuth(database.db, config.keyCacheTtlMs, config.defaultRpm, Date.now, config.dbRequestTimeoutMs),
     config,
     log,
     inflight: new InFlight(),
+    rescue: new SettleRescue(database.db, store, log, config.dbRequestTimeoutMs),
     now: Date.now,
   }
   const writer = new LedgerWriter({ db: database.db, store, log, batch: config.settleBatch, blockMs: opts.writerBlockMs ?? 1_000, lingerMs: config.settleFlushMs })
@@ -72,6 +74,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     async stop() {
       if (refresher) clearInterval(refresher)
       await deps.inflight.settled()
+      await deps.rescue.close()
       await writer.stop()
       await store.close()
       await database.close()

@@ -1,12 +1,17 @@
 // API keys (DESIGN "API keys"): `sk-` + 40 base62 characters, stored as SHA-256 + display prefix.
 // Verified keys are cached in-process for KEY_CACHE_TTL_MS, so a warm request touches Postgres
 // zero times; a revocation therefore takes effect on other instances within that TTL (and at
-// once on the instance that revoked it).
+// once on the instance that revoked it). While Postgres is unreachable an expired entry is
+// served stale (docs/operations.md "Postgres unreachable"); a key never seen gets a 503.
 import { eq } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { apiKeys, users } from '../db/schema/index.ts'
 import { base62, sha256Hex } from '../lib/ids.ts'
+import { withDeadline } from '../lib/deadline.ts'
 import { TtlLru } from '../lib/lru.ts'
+
+/** After a failed revalidation, a stale entry is trusted this long before Postgres is asked again. */
+const STALE_RETRY_MS = 1_000
 
 export interface KeyPrincipal {
   keyId: string
@@ -32,12 +37,16 @@ export function keyFromHeaders(headers: Headers): string | undefined {
 
 export class ApiKeyAuth {
   private readonly cache: TtlLru<string, KeyPrincipal | null>
+  /** Requests answered from an expired entry because Postgres could not be asked (a counter). */
+  staleServed = 0
 
   constructor(
     private readonly db: Db,
     private readonly ttlMs: number,
     private readonly defaultRpm: number,
     private readonly now: () => number = Date.now,
+    /** Longest wait for the key lookup before it counts as failed (0 = no bound). */
+    private readonly lookupTimeoutMs = 0,
   ) {
     this.cache = new TtlLru(50_000, now)
   }
@@ -46,10 +55,18 @@ export class ApiKeyAuth {
   async verify(secret: string | undefined): Promise<KeyPrincipal | undefined> {
     if (!secret || !secret.startsWith('sk-') || secret.length > 200) return undefined
     const hash = sha256Hex(secret)
-    let principal = this.cache.get(hash)
+    const cached = this.cache.peek(hash)
+    let principal = cached?.fresh ? cached.value : undefined
     if (principal === undefined) {
-      principal = await this.load(hash)
-      if (this.ttlMs > 0) this.cache.set(hash, principal, this.ttlMs)
+      try {
+        principal = await withDeadline(this.load(hash), this.lookupTimeoutMs, 'API key lookup')
+        if (this.ttlMs > 0) this.cache.set(hash, principal, this.ttlMs)
+      } catch (err) {
+        if (!cached) throw err
+        principal = cached.value
+        this.staleServed++
+        this.cache.set(hash, principal, STALE_RETRY_MS)
+      }
     }
     if (principal === null) return undefined
     if (principal.expiresAt !== null && principal.expiresAt <= this.now()) return undefined

@@ -1,5 +1,7 @@
 // The reservation taken at entry (SPEC billing 4, 7): a conservative, bounded estimate.
+// What it covers and the overdraft it leaves: docs/operations.md "Overdraft".
 import type { Usage } from '../core/usage.ts'
+import { costMicros, type Pricing } from './pricing.ts'
 
 /**
  * Prompt tokens from the request's text size. Real tokenizers average ~4 characters per token
@@ -31,3 +33,14 @@ export function estimateUsage(promptChars: number, cap: OutputCap): Usage {
 
 /** Tokens of text already delivered to a client that went away (≈4 chars per token, at least 1). */
 export const estimateDeliveredTokens = (chars: number): number => Math.max(1, Math.ceil(chars / 4))
+
+/**
+ * Micro-USD admission reserves for an estimate. Reasoning is part of the output tokens (every
+ * upstream counts it there, under the same cap); input is priced at the dearest input rate, as
+ * an upstream may bill every prompt token as a cache write (Anthropic: 1.25× input).
+ */
+export function reservationMicros(estimate: Usage, p: Pricing): bigint {
+  const input = p.input ?? 0n
+  const dearest = p.cacheWrite !== null && p.cacheWrite > input ? p.cacheWrite : input
+  return costMicros(estimate, { ...p, input: dearest })
+}

@@ -2,12 +2,19 @@
 // writes request logs + usage ledger entries to Postgres in one transaction per batch.
 // Idempotent: request_logs.id and ledger_entries.reference are unique, and balances move only
 // by the entries this transaction actually inserted — so a redelivered batch bills nothing twice.
-import { sql } from 'drizzle-orm'
+// It never stalls (docs/operations.md "Ledger writer"): records are sanitised before they are
+// bound; a record Postgres still refuses is isolated by bisecting its batch and dead-lettered;
+// a batch that fails for an outage is kept and retried first, with a backoff capped at 1 s;
+// a lost consumer group (Redis restarted without its data) is recreated.
 import type { Db } from '../db/client.ts'
 import { base62 } from '../lib/ids.ts'
 import type { Logger } from '../lib/log.ts'
 import type { OutboxEntry, Store } from '../store/types.ts'
-import { decodeRecord } from './outbox-record.ts'
+import { errorText, insertDeadLetter, isRecordError } from './dead-letters.ts'
+import { writeRecords } from './ledger-batch.ts'
+import { decodeRecord, encodeRecord } from './outbox-record.ts'
+
+export { writeRecords } from './ledger-batch.ts'
 
 export interface LedgerWriterOptions {
   db: Db
@@ -20,62 +27,35 @@ export interface LedgerWriterOptions {
   consumer?: string
 }
 
-/**
- * One statement (so one implicit transaction) per batch: Postgres unpacks the records from a
- * single JSON parameter, inserts logs and usage entries with ON CONFLICT DO NOTHING, and moves
- * balances and key spend only by the entries it actually inserted. Building the batch in SQL
- * rather than through the query builder keeps the writer's CPU per record small.
- */
-export async function writeRecords(db: Db, records: string[]): Promise<number> {
-  if (records.length === 0) return 0
-  const batch = `[${records.join(',')}]`
-  const result = await db.execute(sql`
-with input as (
-  select r.*, (r.usage->>'inputTokens')::int as in_t, (r.usage->>'outputTokens')::int as out_t,
-         (r.usage->>'cacheReadTokens')::int as cr_t, (r.usage->>'cacheWriteTokens')::int as cw_t,
-         (r.usage->>'reasoningTokens')::int as rs_t, r.cost::bigint as cost_m,
-         to_timestamp(r."at" / 1000.0) as at_ts
-  from jsonb_to_recordset(${batch}::jsonb) as r("requestId" text, "userId" text, "keyId" text, model text,
-       gateway text, protocol text, stream boolean, status int, "errorCode" text, usage jsonb, cost text,
-       "usageSource" text, "latencyMs" float8, "at" bigint)
-), logs as (
-  insert into request_logs (id, user_id, key_id, model, gateway, protocol, stream, status, error_code,
-    input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, cost_micros,
-    usage_source, latency_ms, created_at)
-  select "requestId", "userId", "keyId", model, gateway, protocol, stream, status, "errorCode",
-    in_t, out_t, cr_t, cw_t, rs_t, cost_m, "usageSource", round("latencyMs")::int, at_ts from input
-  on conflict (id) do nothing
-), entries as (
-  insert into ledger_entries (id, user_id, kind, status, amount_micros, method, reference, key_id,
-    request_id, meta, created_at, completed_at)
-  select 'txn_u_' || "requestId", "userId", 'usage', 'completed', -cost_m, 'api', 'usage:' || "requestId",
-    "keyId", "requestId", jsonb_build_object('model', model, 'usage', usage, 'usageSource', "usageSource"),
-    at_ts, now()
-  from input where cost_m > 0
-  on conflict (reference) do nothing
-  returning user_id, key_id, amount_micros
-), balances as (
-  update accounts a set balance_micros = a.balance_micros + d.delta, updated_at = now()
-  from (select user_id, sum(amount_micros) as delta from entries group by user_id) d
-  where a.user_id = d.user_id
-), keys as (
-  update api_keys k set spent_micros = k.spent_micros + coalesce(d.spent, 0),
-    last_used_at = greatest(k.last_used_at, u.last_at)
-  from (select "keyId" as key_id, max(at_ts) as last_at from input group by "keyId") u
-  left join (select key_id, -sum(amount_micros) as spent from entries group by key_id) d using (key_id)
-  where k.id = u.key_id
-)
-select count(*)::int as inserted from entries`)
-  // postgres-js answers an array of rows; PGlite an object with `rows`.
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { inserted: number }[]
-  return Number(rows[0]?.inserted ?? 0)
+/** Plain counters for metrics (read them; never reset). */
+export interface WriterCounters {
+  /** Records handled (written, already present, or dead-lettered) and acknowledged. */
+  records: number
+  deadLettered: number
+  /** Batch attempts that failed (outage) and were kept for retry. */
+  failedBatches: number
+  /** Consumer groups recreated after NOGROUP. */
+  groupRepairs: number
 }
 
+interface Prepared {
+  raw: string
+  requestId: string | undefined
+  /** Sanitised, re-encoded record; undefined when it could not be read at all. */
+  record: string | undefined
+}
+
+const MAX_BACKOFF_MS = 1_000
+
 export class LedgerWriter {
+  readonly counters: WriterCounters = { records: 0, deadLettered: 0, failedBatches: 0, groupRepairs: 0 }
   private running = false
   private loop: Promise<void> | undefined
   private readonly consumer: string
   private lastReclaim = 0
+  private lastRepair = 0
+  /** Entries read but not yet acknowledged after a failure: retried before anything new. */
+  private pending: OutboxEntry[] = []
 
   constructor(private readonly opts: LedgerWriterOptions) {
     this.consumer = opts.consumer ?? `w-${process.pid}-${base62(6)}`
@@ -98,45 +78,96 @@ export class LedgerWriter {
   async drain(): Promise<number> {
     let total = 0
     for (;;) {
-      const entries = await this.opts.store.readOutbox(this.consumer, this.opts.batch, 0)
+      const entries = this.pending.length > 0 ? this.pending : await this.opts.store.readOutbox(this.consumer, this.opts.batch, 0)
       if (entries.length === 0) return total
+      this.pending = entries
       await this.handle(entries)
+      this.pending = []
       total += entries.length
     }
   }
 
   private async run(): Promise<void> {
+    let backoff = 50
     while (this.running) {
+      let entries = this.pending
       try {
-        if (Date.now() - this.lastReclaim > 30_000) {
-          this.lastReclaim = Date.now()
-          const stale = await this.opts.store.reclaimOutbox(this.consumer, 60_000, this.opts.batch)
-          if (stale.length > 0) await this.handle(stale)
-        }
-        const entries = await this.opts.store.readOutbox(this.consumer, this.opts.batch, this.opts.blockMs)
-        if (entries.length > 0 && entries.length < this.opts.batch && this.opts.lingerMs > 0) {
-          // Linger (as Kafka producers do): a sparse trickle is gathered into one batch instead of
-          // one Postgres statement per request, which would compete with requests for the CPU.
-          await Bun.sleep(this.opts.lingerMs)
-          entries.push(...(await this.opts.store.readOutbox(this.consumer, this.opts.batch - entries.length, 0)))
-        }
+        if (entries.length === 0) entries = await this.next()
         if (entries.length > 0) await this.handle(entries)
+        this.pending = []
+        backoff = 50
       } catch (err) {
-        // Unacknowledged entries stay in the outbox and are reclaimed; back off briefly.
-        this.opts.log.error('ledger writer batch failed', { err: String(err) })
-        await Bun.sleep(1_000)
+        this.pending = entries
+        if (entries.length > 0) this.counters.failedBatches++
+        // Repaired: read again at once — unless NOGROUP came back right after a repair (no hot loop).
+        if (/NOGROUP/.test(String(err)) && Date.now() - this.lastRepair > 1_000 && (await this.repair())) continue
+        this.opts.log.error('ledger writer batch failed; retrying', { err: String(err), records: entries.length, retryInMs: backoff })
+        await Bun.sleep(backoff)
+        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS)
       }
     }
   }
 
-  private async handle(entries: OutboxEntry[]): Promise<void> {
-    const records: string[] = []
-    for (const e of entries) {
-      // A record that does not decode would fail every batch it is in: log it and drop it.
-      if (decodeRecord(e.record)) records.push(e.record)
-      else this.opts.log.error('unreadable outbox record dropped', { id: e.id, record: e.record.slice(0, 500) })
+  private async next(): Promise<OutboxEntry[]> {
+    const { store, batch, blockMs, lingerMs } = this.opts
+    if (Date.now() - this.lastReclaim > 30_000) {
+      this.lastReclaim = Date.now()
+      const stale = await store.reclaimOutbox(this.consumer, 60_000, batch)
+      if (stale.length > 0) return stale
     }
-    await writeRecords(this.opts.db, records)
-    await this.opts.store.ackOutbox(entries)
+    const entries = await store.readOutbox(this.consumer, batch, blockMs)
+    if (entries.length > 0 && entries.length < batch && lingerMs > 0) {
+      // Linger (as Kafka producers do): a sparse trickle is gathered into one batch instead of
+      // one Postgres statement per request, which would compete with requests for the CPU.
+      await Bun.sleep(lingerMs)
+      entries.push(...(await store.readOutbox(this.consumer, batch - entries.length, 0).catch(() => [])))
+    }
+    return entries
   }
+
+  /** Redis lost its data (restart without persistence): recreate the consumer groups. */
+  private async repair(): Promise<boolean> {
+    try {
+      this.lastRepair = Date.now()
+      await this.opts.store.repairOutbox()
+      this.counters.groupRepairs++
+      this.opts.log.warn('ledger writer recreated the outbox consumer groups (NOGROUP)')
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  private async handle(entries: OutboxEntry[]): Promise<void> {
+    const items = entries.map(prepare)
+    for (const bad of items.filter((i) => i.record === undefined)) await this.deadLetter(bad, 'unreadable outbox record')
+    await this.writeIsolated(items.filter((i) => i.record !== undefined))
+    await this.opts.store.ackOutbox(entries)
+    this.counters.records += entries.length
+  }
+
+  /** Writes the batch; if Postgres refuses its data, halves it until the refused record is alone. */
+  private async writeIsolated(items: Prepared[]): Promise<void> {
+    if (items.length === 0) return
+    try {
+      await writeRecords(this.opts.db, items.map((i) => i.record!))
+    } catch (err) {
+      if (!isRecordError(err)) throw err
+      if (items.length === 1) return this.deadLetter(items[0]!, errorText(err))
+      const mid = items.length >> 1
+      await this.writeIsolated(items.slice(0, mid))
+      await this.writeIsolated(items.slice(mid))
+    }
+  }
+
+  private async deadLetter(item: Prepared, error: string): Promise<void> {
+    await insertDeadLetter(this.opts.db, item.raw, item.requestId, error)
+    this.counters.deadLettered++
+    this.opts.log.error('outbox record dead-lettered (not billed until replayed)', { requestId: item.requestId, error, record: item.raw.slice(0, 500) })
+  }
+}
+
+function prepare(e: OutboxEntry): Prepared {
+  const r = decodeRecord(e.record)
+  return { raw: e.record, requestId: r?.requestId, record: r ? encodeRecord(r) : undefined }
 }

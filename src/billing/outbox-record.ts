@@ -1,6 +1,7 @@
 // What settlement hands to the ledger writer through the store's outbox: one request log and,
 // when it cost anything, one usage ledger entry. Versioned so old entries stay readable.
 import type { Usage } from '../core/usage.ts'
+import { safeText } from '../lib/safe-text.ts'
 
 export type UsageSource = 'upstream' | 'none' | 'estimate'
 
@@ -24,7 +25,47 @@ export interface OutboxRecord {
   at: number
 }
 
-export const encodeRecord = (r: OutboxRecord): string => JSON.stringify(r)
+/** Longest text a record carries per field, in code points (request_logs columns are text). */
+export const MAX_FIELD_CHARS = 200
+const INT4_MAX = 2_147_483_647
+
+const text = (s: unknown): string => safeText(typeof s === 'string' ? s : String(s ?? ''), MAX_FIELD_CHARS)
+const textOrNull = (s: unknown): string | null => (s === null || s === undefined ? null : text(s))
+const int4 = (n: unknown): number => (typeof n === 'number' && Number.isFinite(n) ? Math.min(INT4_MAX, Math.max(0, Math.floor(n))) : 0)
+
+/**
+ * The record with every value made acceptable to Postgres (docs/operations.md "Ledger
+ * writer"): text without NUL or unpaired surrogates, cut on code-point boundaries; token counts
+ * and latency within int4. Money (`cost`) is left exactly as it is.
+ */
+export function sanitizeRecord(r: OutboxRecord): OutboxRecord {
+  const u = (r.usage ?? {}) as Partial<Usage>
+  return {
+    v: 1,
+    requestId: text(r.requestId),
+    userId: text(r.userId),
+    keyId: text(r.keyId),
+    model: text(r.model),
+    gateway: textOrNull(r.gateway),
+    protocol: text(r.protocol),
+    stream: r.stream === true,
+    status: int4(r.status),
+    errorCode: textOrNull(r.errorCode),
+    usage: {
+      inputTokens: int4(u.inputTokens),
+      outputTokens: int4(u.outputTokens),
+      cacheReadTokens: int4(u.cacheReadTokens),
+      cacheWriteTokens: int4(u.cacheWriteTokens),
+      reasoningTokens: int4(u.reasoningTokens),
+    },
+    cost: r.cost,
+    usageSource: r.usageSource,
+    latencyMs: int4(r.latencyMs),
+    at: typeof r.at === 'number' && Number.isFinite(r.at) ? Math.floor(r.at) : Date.now(),
+  }
+}
+
+export const encodeRecord = (r: OutboxRecord): string => JSON.stringify(sanitizeRecord(r))
 
 export function decodeRecord(text: string): OutboxRecord | undefined {
   try {

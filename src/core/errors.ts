@@ -17,6 +17,8 @@ export type ErrorCode =
   | 'UPSTREAM_ERROR'
   | 'UPSTREAM_TIMEOUT'
   | 'UPSTREAM_REJECTED'
+  /** Our own Redis or Postgres is unreachable: 503 with Retry-After (docs/operations.md). */
+  | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL'
 
 const STATUS: Record<ErrorCode, number> = {
@@ -34,6 +36,7 @@ const STATUS: Record<ErrorCode, number> = {
   UPSTREAM_ERROR: 502,
   UPSTREAM_TIMEOUT: 504,
   UPSTREAM_REJECTED: 400,
+  SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
 }
 
@@ -76,3 +79,7 @@ const NO_CLIENT_RETRY: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 export const clientRetryHeaders = (err: GatewayError): Record<string, string> => (NO_CLIENT_RETRY.has(err.code) ? { 'x-should-retry': 'false' } : {})
 
 export const isGatewayError = (e: unknown): e is GatewayError => e instanceof GatewayError
+
+/** The one answer while a backing service is down: fast, retryable, no detail for the client. */
+export const serviceUnavailable = (cause: unknown): GatewayError =>
+  new GatewayError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly.', { cause, headers: { 'retry-after': '1' } })

@@ -44,7 +44,10 @@ export async function openDatabase(url: string | undefined, dataDir = './data/pg
   const postgres = (await import('postgres')).default
   const { drizzle } = await import('drizzle-orm/postgres-js')
   const { migrate } = await import('drizzle-orm/postgres-js/migrator')
-  const client = postgres(url, { max: 10, onnotice: () => {} })
+  // Reconnect quickly after an outage (docs/operations.md "Postgres unreachable"): postgres.js's
+  // default delay grows as 3^failures/100 s up to 20 s, shared by the pool, so a 15 s outage
+  // would keep the gateway off Postgres for up to 20 s more. Here: 50 ms doubling, at most 500 ms.
+  const client = postgres(url, { max: 10, onnotice: () => {}, backoff: (n: number) => Math.min(0.05 * 2 ** n, 0.5), connect_timeout: 5 })
   const db = drizzle(client, { schema }) as unknown as Db
   const lockConn = postgres(url, { max: 1, onnotice: () => {} })
   try {

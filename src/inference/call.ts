@@ -4,15 +4,18 @@ import { keyFromHeaders, type KeyPrincipal } from '../auth/api-keys.ts'
 import { costMicros } from '../billing/pricing.ts'
 import { encodeRecord, type UsageSource } from '../billing/outbox-record.ts'
 import { loadMirror } from '../billing/accounts.ts'
+import { reservationMicros } from '../billing/estimate.ts'
 import type { CatalogModel } from '../catalog/catalog.ts'
-import { GatewayError } from '../core/errors.ts'
+import { GatewayError, serviceUnavailable } from '../core/errors.ts'
 import type { Usage } from '../core/usage.ts'
 import { rateHeaders } from '../http/rate-headers.ts'
+import { withDeadline } from '../lib/deadline.ts'
 import type { RateInfo } from '../store/types.ts'
 import type { InferenceDeps } from './deps.ts'
 
 export async function authenticate(deps: InferenceDeps, headers: Headers): Promise<KeyPrincipal> {
-  const principal = await deps.auth.verify(keyFromHeaders(headers))
+  // Postgres unreachable and the key not cached (not even stale): 503, never a 500 or a hang.
+  const principal = await deps.auth.verify(keyFromHeaders(headers)).catch((e) => Promise.reject(serviceUnavailable(e)))
   if (!principal) throw new GatewayError('UNAUTHORIZED', 'Invalid, revoked or expired API key.')
   return principal
 }
@@ -42,7 +45,7 @@ export interface Call {
 
 /** Rate window + reservation. A rejected request reserves nothing (SPEC "Limits" 5). */
 export async function admit(deps: InferenceDeps, c: Omit<Call, 'reservedMicros' | 'rate' | 'settled'>): Promise<Call> {
-  const reserveMicros = costMicros(c.estimate, c.model.pricing)
+  const reserveMicros = reservationMicros(c.estimate, c.model.pricing)
   const input = {
     userId: c.principal.userId,
     keyId: c.principal.keyId,
@@ -51,13 +54,21 @@ export async function admit(deps: InferenceDeps, c: Omit<Call, 'reservedMicros' 
     reserveMicros,
     keyLimitMicros: c.principal.limitMicros,
   }
-  let result = await deps.store.admit(input)
+  // Redis or (for a cold account) Postgres unreachable: a fast 503 with Retry-After. An admit
+  // without an answer may still reserve later, so the account's mirror is dropped after it.
+  const storeAdmit = () =>
+    deps.store.admit(input).catch((e) => {
+      deps.rescue.dropMirror(input.userId)
+      return Promise.reject(serviceUnavailable(e))
+    })
+  let result = await storeAdmit()
   if (!result.ok && result.reason === 'cold') {
-    await loadMirror(deps.db, deps.store, c.principal.userId, c.principal.keyId)
-    result = await deps.store.admit(input)
+    const load = loadMirror(deps.db, deps.store, c.principal.userId, c.principal.keyId)
+    await withDeadline(load, deps.config.dbRequestTimeoutMs, 'account load').catch((e) => Promise.reject(serviceUnavailable(e)))
+    result = await storeAdmit()
   }
   if (result.ok) return { ...c, reservedMicros: reserveMicros, rate: result.rate, settled: false }
-  if (result.reason === 'cold') throw new GatewayError('INTERNAL', 'The account could not be loaded; try again.')
+  if (result.reason === 'cold') throw serviceUnavailable(new Error('account still cold after load'))
   const headers = rateHeaders(result.rate, result.reason === 'rate')
   if (result.reason === 'rate')
     throw new GatewayError('RATE_LIMITED', `Rate limit of ${result.rate.limit} requests per minute exceeded for this API key.`, { headers })
@@ -99,9 +110,11 @@ export function settle(deps: InferenceDeps, call: Call, o: Outcome): bigint {
     latencyMs: performance.now() - call.t0,
     at: call.at,
   })
-  const p = deps.store
-    .settle({ userId: call.principal.userId, keyId: call.principal.keyId, reservedMicros: call.reservedMicros, costMicros: cost, record })
-    .catch((err) => deps.log.error('settlement failed', { requestId: call.requestId, cost: cost.toString(), err: String(err) }))
+  const userId = call.principal.userId
+  const p = deps.store.settle({ userId, keyId: call.principal.keyId, reservedMicros: call.reservedMicros, costMicros: cost, record }).catch((err) => {
+    deps.log.error('settlement failed; recording it through the fallback', { requestId: call.requestId, cost: cost.toString(), err: String(err) })
+    return deps.rescue.rescue(userId, record)
+  })
   deps.inflight.track(p)
   return cost
 }
@@ -120,7 +133,7 @@ export function logRejected(deps: InferenceDeps, r: { requestId: string; princip
     requestId: r.requestId,
     userId: r.principal.userId,
     keyId: r.principal.keyId,
-    model: r.model.slice(0, 200),
+    model: r.model, // cut to 200 code points by encodeRecord
     gateway: null,
     protocol: r.protocol,
     stream: r.stream,
@@ -132,5 +145,9 @@ export function logRejected(deps: InferenceDeps, r: { requestId: string; princip
     latencyMs: performance.now() - r.t0,
     at: r.at,
   })
-  deps.inflight.track(deps.store.appendOutbox(r.principal.userId, record).catch((e) => deps.log.error('log append failed', { requestId: r.requestId, err: String(e) })))
+  const appended = deps.store.appendOutbox(r.principal.userId, record).catch((e) => {
+    deps.log.warn('log append failed; recording it through the fallback', { requestId: r.requestId, err: String(e) })
+    return deps.rescue.rescue(r.principal.userId, record, false)
+  })
+  deps.inflight.track(appended)
 }

@@ -1,5 +1,6 @@
 // What the inference pipeline is given (STYLE 9: side effects injected).
 import type { ApiKeyAuth } from '../auth/api-keys.ts'
+import type { SettleRescue } from '../billing/settle-rescue.ts'
 import type { Catalog } from '../catalog/catalog.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/client.ts'
@@ -33,5 +34,7 @@ export interface InferenceDeps {
   config: Config
   log: Logger
   inflight: InFlight
+  /** Where a settlement goes when the store's round trip fails (docs/operations.md). */
+  rescue: SettleRescue
   now: () => number
 }

@@ -17,6 +17,12 @@ export class TtlLru<K, V> {
     return hit.value
   }
 
+  /** The entry even when expired (it stays until replaced or evicted), with its freshness. */
+  peek(key: K): { value: V; fresh: boolean } | undefined {
+    const hit = this.map.get(key)
+    return hit && { value: hit.value, fresh: hit.expires > this.now() }
+  }
+
   set(key: K, value: V, ttlMs: number): void {
     this.map.delete(key)
     this.map.set(key, { value, expires: this.now() + ttlMs })

@@ -109,6 +109,7 @@ export function createMemoryStore(): Store {
       }
       return out
     },
+    async repairOutbox() {},
     async hit(bucket, limit, windowMs, nowMs) {
       const { index, resetMs } = windowOf(nowMs, windowMs)
       const key = `c:${bucket}:${windowMs}:${index}`

@@ -44,16 +44,37 @@ async function connectOnce(client: Redis): Promise<void> {
   }
 }
 
-export async function createRedisStore(url: string, keySpace: KeySpace = { prefix: 'tg:', shards: 16 }): Promise<Store> {
+/**
+ * The hot path's connection fails fast instead of queueing (docs/operations.md "Redis
+ * unreachable"): no offline queue (a command while disconnected rejects at once), a bound on
+ * each command, no replay of unanswered commands after a reconnect (a replayed admit would
+ * reserve for a client already answered 503; a replayed settle would move the mirror twice),
+ * and reconnect attempts at most 500 ms apart so service resumes within a second of Redis.
+ */
+const hotPathOptions = (commandTimeoutMs: number) => ({
+  lazyConnect: true,
+  enableAutoPipelining: true,
+  enableOfflineQueue: false,
+  autoResendUnfulfilledCommands: false,
+  maxRetriesPerRequest: 0,
+  commandTimeout: commandTimeoutMs,
+  connectTimeout: Math.max(1_000, commandTimeoutMs),
+  retryStrategy: (times: number) => Math.min(50 * times, 500),
+})
+
+export async function createRedisStore(url: string, keySpace: KeySpace = { prefix: 'tg:', shards: 16 }, commandTimeoutMs = 1_500): Promise<Store> {
   ensureTracingChannelHasSubscribers()
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true }) as Scripted
+  const redis = new Redis(url, hotPathOptions(commandTimeoutMs)) as Scripted
   // Blocking reads get their own connection so they never hold up the hot path's commands.
-  const reader = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null })
+  const reader = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null, retryStrategy: (times: number) => Math.min(50 * times, 500) })
   await Promise.all([connectOnce(redis), connectOnce(reader)]).catch((e) => {
     redis.disconnect()
     reader.disconnect()
     throw e
   })
+  // Connection errors surface on each failed command (503 or retry) and ioredis reconnects by
+  // itself; without a listener it would print every one of them as "Unhandled error event".
+  for (const c of [redis, reader]) c.on('error', () => {})
   redis.defineCommand('tgAdmit', { numberOfKeys: 2, lua: await script('admit') })
   redis.defineCommand('tgSettle', { numberOfKeys: 2, lua: await script('settle') })
   redis.defineCommand('tgLoad', { numberOfKeys: 1, lua: await script('load') })
@@ -61,11 +82,15 @@ export async function createRedisStore(url: string, keySpace: KeySpace = { prefi
   redis.defineCommand('tgHit', { numberOfKeys: 1, lua: await script('hit') })
 
   const outboxes = Array.from({ length: keySpace.shards }, (_, s) => outboxKey(keySpace, s))
-  for (const key of outboxes) {
-    await redis.xgroup('CREATE', key, GROUP, '0', 'MKSTREAM').catch((e: Error) => {
-      if (!String(e.message).includes('BUSYGROUP')) throw e
-    })
+  // Created at start and again by the ledger writer when Redis lost them (NOGROUP).
+  const ensureGroups = async () => {
+    for (const key of outboxes) {
+      await redis.xgroup('CREATE', key, GROUP, '0', 'MKSTREAM').catch((e: Error) => {
+        if (!String(e.message).includes('BUSYGROUP')) throw e
+      })
+    }
   }
+  await ensureGroups()
   const shardOfKey = new Map(outboxes.map((k, i) => [k, i]))
   const acct = (userId: string) => accountKey(keySpace, shardOf(userId, keySpace.shards), userId)
 
@@ -152,6 +177,7 @@ export async function createRedisStore(url: string, keySpace: KeySpace = { prefi
       }
       return out
     },
+    repairOutbox: ensureGroups,
     async hit(bucket, limit, windowMs, nowMs) {
       const { index, resetMs } = windowOf(nowMs, windowMs)
       const [ok, count] = await redis.tgHit(counterKey(keySpace, bucket, index), limit, windowMs + 1_000)
@@ -162,7 +188,8 @@ export async function createRedisStore(url: string, keySpace: KeySpace = { prefi
     },
     async close() {
       reader.disconnect()
-      await redis.quit()
+      // While Redis is unreachable QUIT cannot be sent: drop the socket instead.
+      await redis.quit().catch(() => redis.disconnect())
     },
   }
 }

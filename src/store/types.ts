@@ -68,6 +68,8 @@ export interface Store {
   ackOutbox(entries: OutboxEntry[]): Promise<void>
   /** Entries handed to a consumer that died: re-deliver those idle longer than minIdleMs. */
   reclaimOutbox(consumer: string, minIdleMs: number, max: number): Promise<OutboxEntry[]>
+  /** Recreate the outbox's consumer groups (after NOGROUP: Redis restarted without its data). */
+  repairOutbox(): Promise<void>
   /** A fixed-window counter for `bucket` (e.g. "api:<ip>"): admits up to `limit` per window. */
   hit(bucket: string, limit: number, windowMs: number, nowMs: number): Promise<{ ok: boolean; rate: RateInfo }>
   ping(): Promise<void>

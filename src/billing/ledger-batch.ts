@@ -1,0 +1,55 @@
+// The ledger writer's one statement per batch (see ledger-writer.ts): request logs and usage
+// entries inserted idempotently, balances and key spend moved only by what was inserted.
+import { sql } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+
+/**
+ * One statement (so one implicit transaction) per batch: Postgres unpacks the records from a
+ * single JSON parameter, inserts logs and usage entries with ON CONFLICT DO NOTHING, and moves
+ * balances and key spend only by the entries it actually inserted. Building the batch in SQL
+ * rather than through the query builder keeps the writer's CPU per record small.
+ */
+export async function writeRecords(db: Db, records: string[]): Promise<number> {
+  if (records.length === 0) return 0
+  const batch = `[${records.join(',')}]`
+  const result = await db.execute(sql`
+with input as (
+  select r.*, (r.usage->>'inputTokens')::int as in_t, (r.usage->>'outputTokens')::int as out_t,
+         (r.usage->>'cacheReadTokens')::int as cr_t, (r.usage->>'cacheWriteTokens')::int as cw_t,
+         (r.usage->>'reasoningTokens')::int as rs_t, r.cost::bigint as cost_m,
+         to_timestamp(r."at" / 1000.0) as at_ts
+  from jsonb_to_recordset(${batch}::jsonb) as r("requestId" text, "userId" text, "keyId" text, model text,
+       gateway text, protocol text, stream boolean, status int, "errorCode" text, usage jsonb, cost text,
+       "usageSource" text, "latencyMs" float8, "at" bigint)
+), logs as (
+  insert into request_logs (id, user_id, key_id, model, gateway, protocol, stream, status, error_code,
+    input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, cost_micros,
+    usage_source, latency_ms, created_at)
+  select "requestId", "userId", "keyId", model, gateway, protocol, stream, status, "errorCode",
+    in_t, out_t, cr_t, cw_t, rs_t, cost_m, "usageSource", round("latencyMs")::int, at_ts from input
+  on conflict (id) do nothing
+), entries as (
+  insert into ledger_entries (id, user_id, kind, status, amount_micros, method, reference, key_id,
+    request_id, meta, created_at, completed_at)
+  select 'txn_u_' || "requestId", "userId", 'usage', 'completed', -cost_m, 'api', 'usage:' || "requestId",
+    "keyId", "requestId", jsonb_build_object('model', model, 'usage', usage, 'usageSource', "usageSource"),
+    at_ts, now()
+  from input where cost_m > 0
+  on conflict (reference) do nothing
+  returning user_id, key_id, amount_micros
+), balances as (
+  update accounts a set balance_micros = a.balance_micros + d.delta, updated_at = now()
+  from (select user_id, sum(amount_micros) as delta from entries group by user_id) d
+  where a.user_id = d.user_id
+), keys as (
+  update api_keys k set spent_micros = k.spent_micros + coalesce(d.spent, 0),
+    last_used_at = greatest(k.last_used_at, u.last_at)
+  from (select "keyId" as key_id, max(at_ts) as last_at from input group by "keyId") u
+  left join (select key_id, -sum(amount_micros) as spent from entries group by key_id) d using (key_id)
+  where k.id = u.key_id
+)
+select count(*)::int as inserted from entries`)
+  // postgres-js answers an array of rows; PGlite an object with `rows`.
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { inserted: number }[]
+  return Number(rows[0]?.inserted ?? 0)
+}

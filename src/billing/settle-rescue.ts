@@ -1,0 +1,139 @@
+// When the store's settle round trip fails (Redis down, timed out), the record must still reach
+// Postgres exactly once (docs/operations.md "Settlement fallback"). It is written directly with
+// the ledger writer's own idempotent statement — so if the settle did run after all, its outbox
+// copy later inserts nothing — or, while Postgres is down too, appended to the outbox; failing
+// both, it stays in an in-process spool retried with backoff (at most 1 s apart). Afterwards
+// the account's mirror is dropped so the next admission reloads balance and reservations from
+// Postgres (the failed settle may or may not have released its reservation).
+import type { Db } from '../db/client.ts'
+import { withDeadline } from '../lib/deadline.ts'
+import type { Logger } from '../lib/log.ts'
+import type { Store } from '../store/types.ts'
+import { isRecordError } from './dead-letters.ts'
+import { writeRecords } from './ledger-batch.ts'
+
+interface Rescued {
+  userId: string
+  record: string
+  written: boolean
+  /** Drop the mirror once written (a settlement); a plain log record needs not. */
+  forget: boolean
+}
+
+export interface RescueCounters {
+  /** Records handed over after a failed store round trip. */
+  rescued: number
+  /** Rescued records written straight to Postgres. */
+  writtenDirect: number
+  /** Rescued records appended to the outbox after Postgres refused them. */
+  appended: number
+  /** Retry rounds run over the spool. */
+  retries: number
+  /** Mirrors dropped after an admit that got no answer. */
+  mirrorDrops: number
+}
+
+const MAX_BACKOFF_MS = 1_000
+
+export class SettleRescue {
+  readonly counters: RescueCounters = { rescued: 0, writtenDirect: 0, appended: 0, retries: 0, mirrorDrops: 0 }
+  private spool: Rescued[] = []
+  private timer: ReturnType<typeof setTimeout> | undefined
+  private backoff = 50
+  private closed = false
+
+  constructor(
+    private readonly db: Db,
+    private readonly store: Store,
+    private readonly log: Logger,
+    /** A direct write that has not answered by then counts as failed (it may still land: idempotent). */
+    private readonly writeTimeoutMs = 5_000,
+  ) {}
+
+  /** Records waiting in the spool (not yet in Postgres or the outbox, or mirror not yet dropped). */
+  get spooled(): number {
+    return this.spool.length
+  }
+
+  /** Hands a record over; resolves after the first attempt (the spool retries the rest). */
+  async rescue(userId: string, record: string, forget = true): Promise<void> {
+    this.counters.rescued++
+    const r: Rescued = { userId, record, written: false, forget }
+    if (await this.attempt(r)) return
+    this.spool.push(r)
+    this.schedule()
+  }
+
+  /**
+   * An admit that failed without an answer (timed out, connection lost) may still have reserved
+   * — a hung Redis runs it when it wakes. Dropping the mirror removes that reservation: the DEL
+   * goes down the same connection after the admit, so it runs after it; when the connection is
+   * gone it is retried like a settlement's. One pending drop per account is enough.
+   */
+  dropMirror(userId: string): void {
+    if (this.spool.some((r) => r.userId === userId && r.written && r.forget)) return
+    this.counters.mirrorDrops++
+    const r: Rescued = { userId, record: '', written: true, forget: true }
+    void this.attempt(r).then((done) => {
+      if (done) return
+      this.spool.push(r)
+      this.schedule()
+    })
+  }
+
+  /** One pass over the spool now (tests, shutdown); failures stay for the next pass. */
+  async flush(): Promise<void> {
+    const batch = this.spool
+    this.spool = []
+    for (const r of batch) if (!(await this.attempt(r))) this.spool.push(r)
+    if (this.spool.length === 0) this.backoff = 50
+  }
+
+  /** Last attempt at shutdown: what still cannot be written is logged whole, for replay. */
+  async close(): Promise<void> {
+    this.closed = true
+    clearTimeout(this.timer)
+    await this.flush()
+    for (const r of this.spool.filter((s) => !s.written)) this.log.error('settlement record lost at shutdown (replay it)', { userId: r.userId, record: r.record })
+  }
+
+  private schedule(): void {
+    if (this.timer !== undefined || this.closed) return
+    this.timer = setTimeout(async () => {
+      this.counters.retries++
+      await this.flush()
+      this.timer = undefined
+      if (this.spool.length > 0) this.schedule()
+    }, this.backoff)
+    this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS)
+  }
+
+  /** True when the record is durable and, if asked, the mirror dropped. */
+  private async attempt(r: Rescued): Promise<boolean> {
+    if (!r.written) r.written = await this.write(r)
+    if (!r.written) return false
+    if (!r.forget) return true
+    return this.store.forgetAccount(r.userId).then(
+      () => true,
+      () => false,
+    )
+  }
+
+  private async write(r: Rescued): Promise<boolean> {
+    try {
+      await withDeadline(writeRecords(this.db, [r.record]), this.writeTimeoutMs, 'direct settlement write')
+      this.counters.writtenDirect++
+      return true
+    } catch (err) {
+      // A record Postgres refuses goes to the outbox, where the writer dead-letters it.
+      if (!isRecordError(err)) this.log.warn('settlement fallback: Postgres write failed', { err: String(err) })
+    }
+    try {
+      await this.store.appendOutbox(r.userId, r.record)
+      this.counters.appended++
+      return true
+    } catch {
+      return false
+    }
+  }
+}

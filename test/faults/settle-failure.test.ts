@@ -1,0 +1,116 @@
+// Issue 7, "no settlement is dropped": when the store's settle round trip fails, the answered
+// call is still billed exactly once (written straight to Postgres through the writer's
+// idempotent statement) and the account's mirror is dropped, so the next admission reloads
+// balance and reservations from Postgres. Covered: Redis killed while calls wait for the
+// upstream (AOF keeps the stale reservations: they go with the mirror), a settle whose reply
+// is lost after it ran (the outbox copy then inserts nothing), and one that never ran.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import type { SettleInput } from '../../src/store/types.ts'
+import { completionWithUsage, postChat } from '../helpers/chat.ts'
+import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
+import { ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { eventually, expectExactBooks, reservedNow } from '../helpers/money.ts'
+import { startThrowawayRedis, type ThrowawayRedis } from '../helpers/redis-server.ts'
+
+const COST = 61n // 5 prompt + 100 completion tokens at 0.15 / 0.6 USD per 1M
+const CREDIT = 1_000_000n
+const ANSWER = completionWithUsage(5, 100)
+
+describe('Redis killed while calls wait for the upstream (postgres + own redis-server with AOF)', () => {
+  let redis: ThrowawayRedis
+  let up: FakeUpstream
+  let gw: TestGateway
+  beforeAll(async () => {
+    redis = await startThrowawayRedis(6392, { aof: true })
+    up = startFakeUpstream({ kind: 'json', body: ANSWER })
+    gw = await startTestGateway({ db: 'postgres', store: 'redis' }, simpleCatalog([{ id: 'gw-a', url: up.url, timeoutMs: 30_000 }]), { REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: '400' })
+  }, 30_000)
+  afterAll(async () => {
+    await gw.stop()
+    up.stop()
+    await redis.stop()
+  })
+
+  test('every 200 is billed exactly once; the stale reservations go with the dropped mirror', async () => {
+    const u = await gw.user(1)
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    const held = () => ({ kind: 'fn' as const, handle: async () => (await gate, Response.json(ANSWER)) })
+    up.script(held(), held(), held())
+    const seen = up.seen.length
+    const calls = [0, 1, 2].map(() => postChat(gw, u.key))
+    await eventually(() => up.seen.length === seen + 3, 'three calls at the upstream')
+    expect(await reservedNow(gw, u.userId)).toBeGreaterThan(0n)
+    await redis.kill()
+    release()
+    const answered = await Promise.all(calls)
+    for (const res of answered) expect(res.status).toBe(200)
+    await gw.runtime.deps.inflight.settled()
+    const { rescue } = gw.runtime.deps
+    expect(rescue.counters.writtenDirect).toBe(3)
+
+    await redis.start(true) // AOF: the account hash comes back with the three reservations
+    await eventually(() => rescue.spooled === 0, 'mirror dropped once Redis is back')
+    expect(await reservedNow(gw, u.userId)).toBe(0n)
+    const billed = answered.map((r) => ({ requestId: r.headers.get('x-request-id')!, cost: COST }))
+    let next: Response | undefined
+    await eventually(async () => (next = await postChat(gw, u.key)).status === 200, 'a call served after Redis returned')
+    billed.push({ requestId: next!.headers.get('x-request-id')!, cost: COST })
+    await gw.settled()
+    await expectExactBooks(gw, u.userId, CREDIT, billed)
+    expect(await reservedNow(gw, u.userId)).toBe(0n)
+    const hot = await gw.runtime.deps.store.account(u.userId)
+    expect(hot?.balanceMicros).toBe(CREDIT - COST * 4n)
+  }, 60_000)
+})
+
+for (const backends of ALL_BACKENDS) {
+  describe(`settle round trip fails on ${backends.db}+${backends.store}`, () => {
+    let up: FakeUpstream
+    let gw: TestGateway
+    let realSettle: (i: SettleInput) => Promise<void>
+    beforeAll(async () => {
+      up = startFakeUpstream({ kind: 'json', body: ANSWER })
+      gw = await startTestGateway(backends, simpleCatalog([{ id: 'gw-a', url: up.url }]))
+      realSettle = gw.runtime.deps.store.settle.bind(gw.runtime.deps.store)
+    }, 30_000)
+    afterAll(async () => {
+      gw.runtime.deps.store.settle = realSettle
+      await gw.stop()
+      up.stop()
+    })
+
+    for (const ran of [true, false]) {
+      test(ran ? 'the settle ran but its reply was lost: billed once, not twice' : 'the settle never ran: billed once, reservation released', async () => {
+        const u = await gw.user(1)
+        const { store, rescue } = gw.runtime.deps
+        const before = rescue.counters.rescued
+        store.settle = async (input) => {
+          if (ran) await realSettle(input)
+          throw new Error('connection lost')
+        }
+        const billed: { requestId: string; cost: bigint }[] = []
+        try {
+          for (let i = 0; i < 3; i++) {
+            const res = await postChat(gw, u.key)
+            expect(res.status).toBe(200)
+            billed.push({ requestId: res.headers.get('x-request-id')!, cost: COST })
+          }
+          await gw.runtime.deps.inflight.settled()
+        } finally {
+          store.settle = realSettle
+        }
+        expect(rescue.counters.rescued - before).toBe(3)
+        expect(rescue.spooled).toBe(0)
+        expect(await store.account(u.userId)).toBeUndefined() // mirror dropped
+        const next = await postChat(gw, u.key)
+        expect(next.status).toBe(200)
+        billed.push({ requestId: next.headers.get('x-request-id')!, cost: COST })
+        await gw.settled()
+        await expectExactBooks(gw, u.userId, CREDIT, billed)
+        expect(await reservedNow(gw, u.userId)).toBe(0n)
+        expect((await store.account(u.userId))?.balanceMicros).toBe(CREDIT - COST * 4n)
+      }, 60_000)
+    }
+  })
+}
