@@ -6,7 +6,7 @@ import { adminRoutes } from './admin/routes.ts'
 import { consoleRoutes } from './console/index.ts'
 import { shapeA, shapeB } from './catalog/models-route.ts'
 import { GatewayError } from './core/errors.ts'
-import { renderConsoleError } from './http/console-error.ts'
+import { consoleErrorHook } from './http/console-error.ts'
 import { authenticate } from './inference/call.ts'
 import { chatCompletions } from './inference/chat.ts'
 import { countTokens } from './inference/count-tokens.ts'
@@ -31,7 +31,7 @@ export function createApp(deps: InferenceDeps, state: AppState = { draining: fal
     .onRequest(({ set }) => {
       set.headers['x-request-id'] = newRequestId('req')
     })
-    .onError(({ code, error }) => renderConsoleError(code, error))
+    .onError(consoleErrorHook(deps.log))
     .get('/healthz', () => ({ status: 'ok' }))
     .get('/readyz', async ({ set }) => {
       const checks = await Promise.allSettled([deps.db.execute(sql`select 1`), deps.store.ping()])

@@ -1,0 +1,29 @@
+// Body and parameter intake of the console and admin API (docs/security.md "Input"), run as an
+// Elysia parse hook so it comes after authentication and before schema validation:
+// MAX_BODY_BYTES (413), JSON or a form post, an object at the top (a body of null, [], 1 or "x"
+// is refused), and the safe-text rule over the body, the query and the path parameters.
+import { GatewayError } from '../core/errors.ts'
+import { isSafeText } from '../lib/safe-text.ts'
+import { parseJsonText, readBodyText, unsafeText } from './body.ts'
+
+const FORMS = new Set(['application/x-www-form-urlencoded', 'multipart/form-data'])
+
+export async function consoleBody(request: Request, contentType: string, maxBytes: number): Promise<Record<string, unknown>> {
+  const text = await readBodyText(request, maxBytes)
+  // An empty body (a form's bare button) is an empty object; a filled form is not parsed, so a
+  // cross-site form post can never pass for a JSON call.
+  if (text.trim() === '') return {}
+  if (FORMS.has(contentType)) throw new GatewayError('BAD_REQUEST', 'Send the body as application/json.')
+  const value = parseJsonText(text)
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new GatewayError('VALIDATION_FAILED', 'body: must be a JSON object.')
+  return value as Record<string, unknown>
+}
+
+/** The safe-text rule over the query string and path parameters Elysia decoded (%00 → NUL). */
+export function checkParams(query: Record<string, unknown>, params: Record<string, unknown>): void {
+  for (const [where, values] of [['query', query], ['params', params]] as const)
+    for (const [k, v] of Object.entries(values ?? {})) {
+      const texts = Array.isArray(v) ? v : [v]
+      if (!isSafeText(k) || texts.some((s) => typeof s === 'string' && !isSafeText(s))) throw unsafeText(where === 'query' ? k : `:${k}`)
+    }
+}

@@ -1,0 +1,39 @@
+// The one rule for text arriving from a client (docs/security.md "Input"): no NUL and no lone
+// UTF-16 surrogate anywhere — in a body's strings or member names, a query or a path parameter.
+// Postgres text cannot hold NUL, and a lone surrogate has no UTF-8 form, so either would fail
+// (or be silently altered) far from the edge. Nesting is bounded so no walk or serializer
+// downstream can run out of stack.
+
+export const MAX_DEPTH = 128
+
+export const isSafeText = (s: string): boolean => !s.includes('\0') && s.isWellFormed()
+
+/**
+ * The dotted path of the first unsafe string or member name in `value`, `body` when it nests
+ * deeper than MAX_DEPTH, or undefined when it is clean. Iterative: a hostile depth costs no stack.
+ */
+export function unsafeTextPath(value: unknown, root = 'body'): string | undefined {
+  const stack: [unknown, string, number][] = [[value, root, 0]]
+  while (stack.length > 0) {
+    const [v, path, depth] = stack.pop()!
+    if (typeof v === 'string') {
+      if (!isSafeText(v)) return path
+      continue
+    }
+    if (v === null || typeof v !== 'object') continue
+    if (depth >= MAX_DEPTH) return root
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${path}[${i}]`, depth + 1])
+      continue
+    }
+    for (const k of Object.keys(v)) {
+      if (!isSafeText(k)) return path
+      stack.push([(v as Record<string, unknown>)[k], `${path}.${k}`, depth + 1])
+    }
+  }
+  return undefined
+}
+
+/** Cheap pre-check on raw JSON text: only an escape can put NUL or a surrogate into a string
+ *  (req.text() already replaced invalid UTF-8), so text without one needs no walk for them. */
+export const mayHoldUnsafeEscape = (json: string): boolean => /\\u(?:0000|d[89a-f])/i.test(json)
