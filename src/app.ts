@@ -15,6 +15,8 @@ import { responsesInbound } from './inference/inbound-responses.ts'
 import { protocolCall } from './inference/protocol-call.ts'
 import type { InferenceDeps } from './inference/deps.ts'
 import { chatErrorBody } from './protocols/chat/error.ts'
+import { preflight } from './http/cors.ts'
+import { surfaceHeaders } from './http/surface-headers.ts'
 import { newRequestId } from './lib/ids.ts'
 
 export interface AppState {
@@ -25,11 +27,14 @@ export interface AppState {
 export function createApp(deps: InferenceDeps, state: AppState = { draining: false }) {
   const messages = messagesInbound(deps.config)
   const responses = responsesInbound(deps.config)
+  const cors = { origins: deps.config.corsOrigins }
+  const edgeHeaders = surfaceHeaders(deps.config, cors)
   return new Elysia()
     // Every response carries x-request-id (SPEC "Endpoints"); handlers that log under their own
     // id set it themselves and theirs wins.
-    .onRequest(({ set }) => {
+    .onRequest(({ set, request, server }) => {
       set.headers['x-request-id'] = newRequestId('req')
+      Object.assign(set.headers, edgeHeaders(request, server))
     })
     .onError(consoleErrorHook(deps.log))
     .get('/healthz', () => ({ status: 'ok' }))
@@ -38,6 +43,10 @@ export function createApp(deps: InferenceDeps, state: AppState = { draining: fal
       const ok = !state.draining && checks.every((c) => c.status === 'fulfilled')
       set.status = ok ? 200 : 503
       return { status: ok ? 'ready' : state.draining ? 'draining' : 'unavailable', database: checks[0].status === 'fulfilled', store: checks[1].status === 'fulfilled' }
+    })
+    .options('/v1/*', ({ request }) => {
+      if (cors.origins.length === 0) throw new GatewayError('NOT_FOUND', 'No such endpoint.')
+      return preflight(cors, request.headers)
     })
     .post('/v1/chat/completions', ({ request, server }) => chatCompletions(deps, request, () => server?.timeout(request, 0)), { parse: 'none' })
     .post('/v1/messages', ({ request, server }) => protocolCall(deps, messages, request, () => server?.timeout(request, 0)), { parse: 'none' })

@@ -7,6 +7,7 @@ import type { Db } from '../db/client.ts'
 import { apiKeys } from '../db/schema/index.ts'
 import { base62, sha256Hex } from '../lib/ids.ts'
 import { TtlLru } from '../lib/lru.ts'
+import { UnknownKeys } from './unknown-keys.ts'
 
 export interface KeyPrincipal {
   keyId: string
@@ -32,6 +33,7 @@ export function keyFromHeaders(headers: Headers): string | undefined {
 
 export class ApiKeyAuth {
   private readonly cache: TtlLru<string, KeyPrincipal | null>
+  private readonly unknown: UnknownKeys
 
   constructor(
     private readonly db: Db,
@@ -40,16 +42,20 @@ export class ApiKeyAuth {
     private readonly now: () => number = Date.now,
   ) {
     this.cache = new TtlLru(50_000, now)
+    this.unknown = new UnknownKeys(ttlMs, 10_000, now)
   }
 
   /** The principal for a presented secret, or undefined when invalid, revoked or expired. */
   async verify(secret: string | undefined): Promise<KeyPrincipal | undefined> {
     if (!secret || !secret.startsWith('sk-') || secret.length > 200) return undefined
     const hash = sha256Hex(secret)
+    if (this.unknown.has(hash)) return undefined
     let principal = this.cache.get(hash)
     if (principal === undefined) {
       principal = await this.load(hash)
-      if (this.ttlMs > 0) this.cache.set(hash, principal, this.ttlMs)
+      // Misses live in their own cache (unknown-keys.ts): they cannot evict verified keys.
+      if (principal === null) this.unknown.add(hash)
+      else if (this.ttlMs > 0) this.cache.set(hash, principal, this.ttlMs)
     }
     if (principal === null) return undefined
     if (principal.expiresAt !== null && principal.expiresAt <= this.now()) return undefined
