@@ -16,7 +16,26 @@ export async function consoleBody(request: Request, contentType: string, maxByte
   if (FORMS.has(contentType)) throw new GatewayError('BAD_REQUEST', 'Send the body as application/json.')
   const value = parseJsonText(text)
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new GatewayError('VALIDATION_FAILED', 'body: must be a JSON object.')
+  const polluting = pollutingMember(value)
+  if (polluting) throw new GatewayError('BAD_REQUEST', `${polluting}: a member of this name is not accepted.`, { param: polluting })
   return value as Record<string, unknown>
+}
+
+/** Member names that reach an object's prototype when code merges objects: no console or admin
+ *  body has a use for them (a /v1 body may: a tool parameter can be called `constructor`). */
+const POLLUTING = new Set(['__proto__', 'constructor', 'prototype'])
+
+function pollutingMember(value: object): string | undefined {
+  const stack: [unknown, string][] = [[value, 'body']]
+  while (stack.length > 0) {
+    const [v, path] = stack.pop()!
+    if (v === null || typeof v !== 'object') continue
+    for (const [k, child] of Object.entries(v)) {
+      if (POLLUTING.has(k)) return `${path}.${k}`
+      stack.push([child, `${path}.${k}`])
+    }
+  }
+  return undefined
 }
 
 /** The safe-text rule over the query string and path parameters Elysia decoded (%00 → NUL). */
