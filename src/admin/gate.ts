@@ -4,7 +4,7 @@
 // Runs once per request, from the parse hook (before a body is read) and from transform (routes
 // without a body), so an unauthenticated caller learns nothing about its input.
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { clientInfo } from '../console/http/client.ts'
+import { clientInfo, peerAddress } from '../console/http/client.ts'
 import { limitIp, type RateRule } from '../console/http/limits.ts'
 import { GatewayError } from '../core/errors.ts'
 import type { InferenceDeps } from '../inference/deps.ts'
@@ -19,7 +19,6 @@ export function tokenMatches(expected: string, header: string | null): boolean {
   return timingSafeEqual(digest(expected), digest(given))
 }
 
-type Server = { requestIP(req: Request): { address: string } | null } | null | undefined
 
 export function adminGate(deps: InferenceDeps) {
   const token = deps.config.adminToken
@@ -27,8 +26,7 @@ export function adminGate(deps: InferenceDeps) {
   const seen = new WeakMap<Request, Promise<Record<string, string>>>()
   const check = async (request: Request, server: unknown) => {
     if (!token) throw new GatewayError('NOT_FOUND', 'No such endpoint.')
-    const peer = (server as Server)?.requestIP(request)?.address
-    const { ip } = clientInfo(new URL(request.url), request.headers, peer, trusted)
+    const { ip } = clientInfo(new URL(request.url), request.headers, peerAddress(server, request), trusted)
     const headers = await limitIp(deps.store, ADMIN_LIMIT, ip, deps.now())
     if (!tokenMatches(token, request.headers.get('authorization'))) throw new GatewayError('UNAUTHORIZED', 'Invalid admin token.', { headers })
     return headers

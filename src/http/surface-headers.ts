@@ -2,12 +2,11 @@
 // them too): the security headers on /api/* (security-headers.ts), the CORS grant on /v1/*
 // when the operator configured origins (cors.ts).
 import type { Config } from '../config.ts'
-import { clientInfo } from '../console/http/client.ts'
+import { clientInfo, peerAddress } from '../console/http/client.ts'
 import { ipMatcher } from '../lib/ip.ts'
 import { corsHeaders, type CorsPolicy } from './cors.ts'
 import { consoleSecurityHeaders } from './security-headers.ts'
 
-type Server = { requestIP(req: Request): { address: string } | null } | null | undefined
 
 export function surfaceHeaders(config: Pick<Config, 'publicUrl' | 'trustedProxies'>, cors: CorsPolicy) {
   const trusted = ipMatcher(config.trustedProxies)
@@ -15,7 +14,7 @@ export function surfaceHeaders(config: Pick<Config, 'publicUrl' | 'trustedProxie
   return (request: Request, server: unknown): Record<string, string> => {
     const url = new URL(request.url)
     if (url.pathname.startsWith('/api/') || url.pathname === '/api') {
-      const https = publicHttps || clientInfo(url, request.headers, (server as Server)?.requestIP(request)?.address, trusted).https
+      const https = publicHttps || clientInfo(url, request.headers, peerAddress(server, request), trusted).https
       return consoleSecurityHeaders(https)
     }
     if (cors.origins.length > 0 && url.pathname.startsWith('/v1/')) return corsHeaders(cors, request.headers.get('origin'))

@@ -37,3 +37,8 @@ export function clientInfo(url: URL, headers: Headers, peer: string | undefined,
 
 /** One spelling per address: a dual-stack socket reports IPv4 peers as ::ffff:a.b.c.d. */
 const unmap = (ip: string) => (ip.toLowerCase().startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip)
+
+type Server = { requestIP(req: Request): { address: string } | null } | null | undefined
+
+/** The socket peer of `request` (undefined in-process, where there is no socket). */
+export const peerAddress = (server: unknown, request: Request): string | undefined => (server as Server)?.requestIP(request)?.address

@@ -14,12 +14,11 @@ import { GatewayError } from '../../core/errors.ts'
 import { checkParams, consoleBody } from '../../http/console-body.ts'
 import { sessionUser, type SessionUser } from '../auth/sessions.ts'
 import type { ConsoleDeps } from '../deps.ts'
-import { clientInfo, type ClientInfo } from './client.ts'
+import { clientInfo, peerAddress, type ClientInfo } from './client.ts'
 import { readCookie, SESSION_COOKIE } from './cookies.ts'
 import { API_LIMIT, limitIp, type RateRule } from './limits.ts'
 import { isCrossSite } from './same-origin.ts'
 
-type Server = { requestIP(req: Request): { address: string } | null } | null
 
 export interface ContextOptions {
   /** A further limit for this feature's state-changing calls (the auth attempts limit). */
@@ -39,7 +38,7 @@ function once<T>(memo: WeakMap<Request, Promise<T>>, request: Request, run: () =
 function admit(deps: ConsoleDeps, opts: ContextOptions, request: Request, server: unknown) {
   return once(admitted, request, async () => {
     const url = new URL(request.url)
-    const client = clientInfo(url, request.headers, (server as Server)?.requestIP(request)?.address, deps.isTrustedProxy)
+    const client = clientInfo(url, request.headers, peerAddress(server, request), deps.isTrustedProxy)
     const now = deps.now()
     const headers = await limitIp(deps.store, API_LIMIT, client.ip, now)
     // The tighter attempts quota is the one an auth client should pace itself by.
