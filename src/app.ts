@@ -60,6 +60,7 @@ export function createApp(deps: InferenceDeps, state: AppState = { draining: fal
         const body = String(query.shape ?? '').toLowerCase() === 'b' ? shapeB(models, principal.serviceMode, deps.config) : shapeA(models)
         return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', 'x-request-id': requestId } })
       } catch (e) {
+        if (!(e instanceof GatewayError)) deps.log.error('models request failed', { requestId, err: String(e) })
         const { status, body } = chatErrorBody(e instanceof GatewayError ? e : new GatewayError('INTERNAL', 'Internal error.'))
         return new Response(body, { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId } })
       }
