@@ -1,7 +1,8 @@
 // Body and parameter intake of the console and admin API (docs/security.md "Input"), run as an
 // Elysia parse hook so it comes after authentication and before schema validation:
-// MAX_BODY_BYTES (413), JSON or a form post, an object at the top (a body of null, [], 1 or "x"
-// is refused), and the safe-text rule over the body, the query and the path parameters.
+// MAX_BODY_BYTES (413); JSON only (a form post only with an empty body); an object at the top
+// (a body of null, [], 1 or "x" is 422) without prototype-polluting member names; and the
+// safe-text rule over the body, the query and the path parameters.
 import { GatewayError } from '../core/errors.ts'
 import { isSafeText } from '../lib/safe-text.ts'
 import { parseJsonText, readBodyText, unsafeText } from './body.ts'
