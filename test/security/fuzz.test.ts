@@ -3,10 +3,10 @@
 // prototype-pollution keys, oversize bodies, hostile query strings and path parameters. Every
 // answer is a 4xx in the surface's envelope with x-request-id (never a 5xx, never a hang), and
 // the books (users, keys, ledger, balances, payment events) are exactly as before.
-// One backend pair (postgres+redis, where NUL really fails); the table tests run on both.
+// Both backend pairs (Postgres is where a NUL really fails; PGlite must refuse the same way).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { ADMIN_TOKEN, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { ADMIN_TOKEN, ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { CONSOLE_ENV, freshIp, signUp, type SignedIn } from '../console/helpers.ts'
 import { expectRefusal, snapshot } from './hostile.ts'
 
@@ -148,7 +148,7 @@ function cases(ids: { keyId: string; userId: string; txId: string }): Case[] {
   return out
 }
 
-describe('fuzz: hostile input on every endpoint (postgres+redis)', () => {
+for (const backends of ALL_BACKENDS) describe(`fuzz: hostile input on every endpoint (${backends.db}+${backends.store})`, () => {
   let gw: TestGateway
   let user: SignedIn
   let key: string
@@ -157,7 +157,7 @@ describe('fuzz: hostile input on every endpoint (postgres+redis)', () => {
   beforeAll(async () => {
     // The upstream is unreachable on purpose: an input the fuzz believed bad but the gateway
     // served would surface as a 502 and fail the test.
-    gw = await startTestGateway({ db: 'postgres', store: 'redis' }, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), {
+    gw = await startTestGateway(backends, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), {
       ...CONSOLE_ENV,
       MAX_BODY_BYTES: String(MAX_BODY_BYTES),
       SANDBOX_PAYMENTS_SECRET: 'sandbox-secret-for-fuzz',
