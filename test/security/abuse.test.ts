@@ -39,7 +39,7 @@ for (const backends of ALL_BACKENDS) {
       await gw?.stop()
       chatUp?.stop()
       anthropicUp?.stop()
-    })
+    }, 60_000)
 
     test('chat pass-through drops vendor members (x_groq with its request id, provider) and keeps the bytes of clean chunks', async () => {
       const clean = chunk({}, { role: 'assistant', content: 'Hi' })

@@ -18,7 +18,7 @@ for (const backends of ALL_BACKENDS) {
       gw = await startTestGateway(backends, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), { ...CONSOLE_ENV, MAX_BODY_BYTES: String(MAX), SANDBOX_PAYMENTS_SECRET: 'sandbox-secret-0123' })
       u = await signUp(gw)
     }, 60_000)
-    afterAll(() => gw?.stop())
+    afterAll(() => gw?.stop(), 60_000)
 
     const raw = (path: string, init: RequestInit = {}) => u.fetch(path, { ...init, headers: { 'content-type': 'application/json', origin: u.base, ...(init.headers as Record<string, string>) } })
 

@@ -169,7 +169,7 @@ for (const backends of ALL_BACKENDS) describe(`fuzz: hostile input on every endp
     const res = (await gw.runtime.deps.db.execute(sql`select id from ledger_entries where user_id = ${funded.userId} limit 1`)) as any
     ids = { keyId: funded.keyId, userId: funded.userId, txId: String((Array.isArray(res) ? res : res.rows)[0].id) }
   }, 60_000)
-  afterAll(() => gw?.stop())
+  afterAll(() => gw?.stop(), 60_000)
 
   test('≥ 300 generated bad inputs: each a 4xx in its envelope with x-request-id; the books unchanged', async () => {
     const all = cases(ids)

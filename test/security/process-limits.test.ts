@@ -25,7 +25,7 @@ describe('body limit of the real listener', () => {
   afterAll(async () => {
     proc?.kill()
     await proc?.exited
-  })
+  }, 60_000)
 
   test('9 MiB to the console and to /v1: our 413 envelope, never a bare one', async () => {
     const nine = 'x'.repeat(9 * 1024 * 1024)
