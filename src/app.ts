@@ -7,7 +7,7 @@ import { consoleRoutes } from './console/index.ts'
 import { consoleUi } from './console-ui/index.ts'
 import { shapeA, shapeB } from './catalog/models-route.ts'
 import { clientRetryHeaders, GatewayError } from './core/errors.ts'
-import { renderConsoleError } from './http/console-error.ts'
+import { consoleErrorHook } from './http/console-error.ts'
 import { authenticate } from './inference/call.ts'
 import { chatCompletions } from './inference/chat.ts'
 import { countTokens } from './inference/count-tokens.ts'
@@ -16,6 +16,8 @@ import { responsesInbound } from './inference/inbound-responses.ts'
 import { protocolCall } from './inference/protocol-call.ts'
 import type { InferenceDeps } from './inference/deps.ts'
 import { chatErrorBody } from './protocols/chat/error.ts'
+import { preflight } from './http/cors.ts'
+import { surfaceHeaders } from './http/surface-headers.ts'
 import { newRequestId } from './lib/ids.ts'
 
 export interface AppState {
@@ -26,19 +28,26 @@ export interface AppState {
 export function createApp(deps: InferenceDeps, state: AppState = { draining: false }) {
   const messages = messagesInbound(deps.config)
   const responses = responsesInbound(deps.config)
+  const cors = { origins: deps.config.corsOrigins }
+  const edgeHeaders = surfaceHeaders(deps.config, cors)
   return new Elysia()
     // Every response carries x-request-id (SPEC "Endpoints"); handlers that log under their own
     // id set it themselves and theirs wins.
-    .onRequest(({ set }) => {
+    .onRequest(({ set, request, server }) => {
       set.headers['x-request-id'] = newRequestId('req')
+      Object.assign(set.headers, edgeHeaders(request, server))
     })
-    .onError(({ code, error }) => renderConsoleError(code, error))
+    .onError(consoleErrorHook(deps.log))
     .get('/healthz', () => ({ status: 'ok' }))
     .get('/readyz', async ({ set }) => {
       const checks = await Promise.allSettled([deps.db.execute(sql`select 1`), deps.store.ping()])
       const ok = !state.draining && checks.every((c) => c.status === 'fulfilled')
       set.status = ok ? 200 : 503
       return { status: ok ? 'ready' : state.draining ? 'draining' : 'unavailable', database: checks[0].status === 'fulfilled', store: checks[1].status === 'fulfilled' }
+    })
+    .options('/v1/*', ({ request }) => {
+      if (cors.origins.length === 0) throw new GatewayError('NOT_FOUND', 'No such endpoint.')
+      return preflight(cors, request.headers)
     })
     .post('/v1/chat/completions', ({ request, server }) => chatCompletions(deps, request, () => server?.timeout(request, 0)), { parse: 'none' })
     .post('/v1/messages', ({ request, server }) => protocolCall(deps, messages, request, () => server?.timeout(request, 0)), { parse: 'none' })
@@ -52,6 +61,7 @@ export function createApp(deps: InferenceDeps, state: AppState = { draining: fal
         const body = String(query.shape ?? '').toLowerCase() === 'b' ? shapeB(models, principal.serviceMode, deps.config) : shapeA(models)
         return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', 'x-request-id': requestId } })
       } catch (e) {
+        if (!(e instanceof GatewayError)) deps.log.error('models request failed', { requestId, err: String(e) })
         const err = e instanceof GatewayError ? e : new GatewayError('INTERNAL', 'Internal error.')
         const { status, body } = chatErrorBody(err)
         return new Response(body, { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...clientRetryHeaders(err), ...err.extra.headers } })

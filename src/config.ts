@@ -42,6 +42,8 @@ export interface Config {
   trustedProxies: string[]
   stripe: { secretKey: string; webhookSecret: string; apiBase: string | undefined } | undefined
   sandboxPayments: { secret: string } | undefined
+  /** Browser origins allowed to call /v1 (CORS); empty = CORS off; `*` = any (docs/security.md). */
+  corsOrigins: string[]
   logLevel: 'debug' | 'info' | 'warn' | 'error'
   /** Resolves a catalog secret reference: "env:NAME" reads the environment, anything else is literal. */
   secret: (ref: string | undefined) => string | undefined
@@ -92,6 +94,19 @@ function ipList(env: Env, name: string): string[] {
   return entries
 }
 
+function origins(env: Env, name: string): string[] {
+  const entries = (str(env, name) ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)
+  for (const e of entries) {
+    if (e === '*') continue
+    let u: URL | undefined
+    try {
+      u = new URL(e)
+    } catch {}
+    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.origin !== e) throw new ConfigError(`${name} must list origins like https://app.example (or *), got "${e}"`)
+  }
+  return entries
+}
+
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
   const raw = str(env, name)
   if (raw === undefined) return fallback
@@ -109,6 +124,11 @@ export function loadConfig(env: Env = process.env): Config {
   if ((stripeKey === undefined) !== (stripeHook === undefined))
     throw new ConfigError('STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together')
   const sandboxSecret = str(env, 'SANDBOX_PAYMENTS_SECRET')
+  // The sandbox provider lets any signed-in user credit themselves: never by accident on a
+  // public https deployment (docs/security.md "Payments").
+  const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:'])
+  if (sandboxSecret && publicUrl?.startsWith('https:') && oneOf(env, 'SANDBOX_PAYMENTS_ON_HTTPS', ['true', 'false'] as const, 'false') !== 'true')
+    throw new ConfigError('SANDBOX_PAYMENTS_SECRET with an https PUBLIC_URL lets every user credit themselves; set SANDBOX_PAYMENTS_ON_HTTPS=true to allow it')
   const adminToken = str(env, 'ADMIN_TOKEN')
   if (adminToken !== undefined && adminToken.length < 16)
     throw new ConfigError('ADMIN_TOKEN must be at least 16 characters')
@@ -133,7 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
     settleBatch: int(env, 'SETTLE_BATCH', 500, 1, 10_000),
     topupMinUsd,
     topupMaxUsd,
-    publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']),
+    publicUrl,
     sessionTtlSeconds: int(env, 'SESSION_TTL_HOURS', 168, 1, 24 * 365) * 3600,
     trustedProxies: ipList(env, 'TRUSTED_PROXIES'),
     stripe:
@@ -141,6 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
         ? { secretKey: stripeKey, webhookSecret: stripeHook, apiBase: url(env, 'STRIPE_API_BASE', ['http:', 'https:']) }
         : undefined,
     sandboxPayments: sandboxSecret ? { secret: sandboxSecret } : undefined,
+    corsOrigins: origins(env, 'CORS_ORIGINS'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, 'info'),
     secret: (ref) => (ref?.startsWith('env:') ? str(env, ref.slice(4)) : ref),
   }

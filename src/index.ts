@@ -28,7 +28,15 @@ export async function start(env: Record<string, string | undefined> = process.en
   try {
     // Elysia turns SO_REUSEPORT on by default: a second process on a taken port would then share
     // it silently (and answer half of the requests). Off, a taken port is an error.
-    app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes * 2, idleTimeout: 60, reusePort: false })
+    app.listen({
+      port: config.port,
+      hostname: config.host,
+      // The body limit is the app's (http/body.ts, a 413 in each surface's envelope); Bun's own
+      // would answer a bare 413 without x-request-id, so it is out of the way.
+      maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+      idleTimeout: 60,
+      reusePort: false,
+    })
   } catch (e) {
     await runtime.stop().catch(() => {})
     fail(startupFailure('listen', e, { host: config.host, port: config.port }))

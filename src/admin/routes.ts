@@ -1,30 +1,25 @@
 // Admin API (DESIGN "Operator contract"): Bearer $ADMIN_TOKEN; absent token → the routes 404.
 import { Elysia, t } from 'elysia'
 import { eq } from 'drizzle-orm'
-import { timingSafeEqual } from 'node:crypto'
 import { generateApiKey } from '../auth/api-keys.ts'
 import { applyMovement, createUser } from '../billing/accounts.ts'
 import { refund } from '../billing/refunds.ts'
 import { readCatalogFile, upsertCatalog } from '../catalog/file.ts'
 import { GatewayError } from '../core/errors.ts'
 import { apiKeys, users } from '../db/schema/index.ts'
-import { consoleError, renderConsoleError } from '../http/console-error.ts'
+import { checkParams, consoleBody } from '../http/console-body.ts'
+import { consoleError, consoleErrorHook } from '../http/console-error.ts'
 import type { InferenceDeps } from '../inference/deps.ts'
+import { parseIsoDateTime } from '../lib/dates.ts'
 import { base62 } from '../lib/ids.ts'
 import { formatUsd, usdToMicros } from '../lib/money.ts'
 import { startupFailure } from '../lib/startup-error.ts'
 import { listKeys, listUsers, setDisabled, userExists } from './directory.ts'
+import { adminGate } from './gate.ts'
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase()
 
 const MAX_ADJUST_USD = 10_000
-
-function tokenMatches(expected: string, header: string | null): boolean {
-  const given = header?.startsWith('Bearer ') ? header.slice(7) : ''
-  const a = Buffer.from(expected)
-  const b = Buffer.from(given)
-  return a.length === b.length && timingSafeEqual(a, b)
-}
 
 /** A key for `userId` (used by the admin API and the console). */
 export async function issueKey(
@@ -33,8 +28,8 @@ export async function issueKey(
 ) {
   const limitMicros = input.limit == null ? null : usdToMicros(input.limit)
   if (limitMicros === undefined || (limitMicros !== null && limitMicros < 0n)) throw new GatewayError('BAD_REQUEST', 'limit must be a non-negative USD amount with at most 6 decimals.')
-  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null
-  if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new GatewayError('BAD_REQUEST', 'expiresAt must be an ISO 8601 date-time.')
+  const expiresAt = input.expiresAt ? (parseIsoDateTime(input.expiresAt) ?? null) : null
+  if (input.expiresAt && !expiresAt) throw new GatewayError('BAD_REQUEST', 'expiresAt must be a real ISO 8601 date-time with a time zone (e.g. 2030-01-31T00:00:00Z).')
   const { secret, hash, prefix } = generateApiKey()
   const id = `key_${base62(20)}`
   await deps.db.insert(apiKeys).values({
@@ -52,14 +47,18 @@ export async function issueKey(
 }
 
 export function adminRoutes(deps: InferenceDeps) {
-  const token = deps.config.adminToken
+  const gate = adminGate(deps)
   return new Elysia({ prefix: '/api/admin' })
-    .onError(({ code, error }) => renderConsoleError(code, error))
-    // Transform runs before body validation: an unauthenticated caller learns nothing, not even
-    // whether its body would have been valid.
-    .onTransform(({ request }) => {
-      if (!token) throw new GatewayError('NOT_FOUND', 'No such endpoint.')
-      if (!tokenMatches(token, request.headers.get('authorization'))) throw new GatewayError('UNAUTHORIZED', 'Invalid admin token.')
+    .onError(consoleErrorHook(deps.log))
+    // The gate (gate.ts) comes before the body is read and before any validation: an
+    // unauthenticated caller learns nothing, not even whether its body would have been valid.
+    .onParse(async ({ request, contentType, server }) => {
+      await gate(request, server)
+      return consoleBody(request, contentType, deps.config.maxBodyBytes)
+    })
+    .onTransform(async ({ request, server, set, query, params }) => {
+      Object.assign(set.headers, await gate(request, server))
+      checkParams(query, params)
     })
     .post(
       '/users',

@@ -9,6 +9,7 @@ import { apiKeys, users } from '../db/schema/index.ts'
 import { base62, sha256Hex } from '../lib/ids.ts'
 import { withDeadline } from '../lib/deadline.ts'
 import { TtlLru } from '../lib/lru.ts'
+import { UnknownKeys } from './unknown-keys.ts'
 
 /** After a failed revalidation, a stale entry is trusted this long before Postgres is asked again. */
 const STALE_RETRY_MS = 1_000
@@ -39,6 +40,7 @@ export class ApiKeyAuth {
   private readonly cache: TtlLru<string, KeyPrincipal | null>
   /** Requests answered from an expired entry because Postgres could not be asked (a counter). */
   staleServed = 0
+  private readonly unknown: UnknownKeys
 
   constructor(
     private readonly db: Db,
@@ -49,18 +51,22 @@ export class ApiKeyAuth {
     private readonly lookupTimeoutMs = 0,
   ) {
     this.cache = new TtlLru(50_000, now)
+    this.unknown = new UnknownKeys(ttlMs, 10_000, now)
   }
 
   /** The principal for a presented secret, or undefined when invalid, revoked or expired. */
   async verify(secret: string | undefined): Promise<KeyPrincipal | undefined> {
     if (!secret || !secret.startsWith('sk-') || secret.length > 200) return undefined
     const hash = sha256Hex(secret)
+    if (this.unknown.has(hash)) return undefined
     const cached = this.cache.peek(hash)
     let principal = cached?.fresh ? cached.value : undefined
     if (principal === undefined) {
       try {
         principal = await withDeadline(this.load(hash), this.lookupTimeoutMs, 'API key lookup')
-        if (this.ttlMs > 0) this.cache.set(hash, principal, this.ttlMs)
+        // Misses live in their own cache (unknown-keys.ts): they cannot evict verified keys.
+        if (principal === null) this.unknown.add(hash)
+        else if (this.ttlMs > 0) this.cache.set(hash, principal, this.ttlMs)
       } catch (err) {
         if (!cached) throw err
         principal = cached.value

@@ -4,7 +4,7 @@
 // models); http/ holds what they share: the request context (client IP, per-IP limits,
 // same-origin check, the `signedIn` macro), cookies, keyset pagination and shared models.
 import { Elysia } from 'elysia'
-import { renderConsoleError } from '../http/console-error.ts'
+import { consoleErrorHook } from '../http/console-error.ts'
 import type { InferenceDeps } from '../inference/deps.ts'
 import { authFeature } from './auth/index.ts'
 import { publicCatalogFeature } from './catalog/index.ts'
@@ -21,7 +21,7 @@ export function consoleRoutes(inference: InferenceDeps) {
   const deps = consoleDeps(inference)
   const sandbox = deps.config.sandboxPayments
   return new Elysia()
-    .onError(({ code, error }) => renderConsoleError(code, error))
+    .onError(consoleErrorHook(inference.log))
     .use(authFeature(deps))
     .use(keysFeature(deps))
     .use(walletFeature(deps))

@@ -1,12 +1,28 @@
 // Console/admin error envelope (DESIGN): {error:{code, message}} with SPEC codes. Elysia's own
 // validation and not-found errors are rendered in the same envelope.
 import { GatewayError } from '../core/errors.ts'
+import type { Logger } from '../lib/log.ts'
 
 export function consoleError(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ error: { code, message } }), { status, headers: { 'content-type': 'application/json', ...headers } })
 }
 
+/** The onError hook of the console and admin API: renders the envelope and logs every error the
+ *  client did not cause (a 5xx) with the request id it was answered under. */
+export function consoleErrorHook(log: Logger) {
+  return ({ code, error, set, request }: { code: string | number; error: unknown; set: { headers: Record<string, unknown> }; request: Request }) => {
+    const res = renderConsoleError(code, error)
+    if (res.status >= 500)
+      log.error('console request failed', { requestId: set.headers['x-request-id'], method: request.method, path: new URL(request.url).pathname, code, err: errorText(error) })
+    return res
+  }
+}
+
+const errorText = (e: unknown) => (e instanceof Error ? `${e.name}: ${e.message}${e.cause ? ` (cause: ${String(e.cause)})` : ''}` : String(e))
+
 export function renderConsoleError(code: string | number, error: unknown): Response {
+  // A parse hook's own refusal (413, 401, unsafe text) arrives wrapped in Elysia's ParseError.
+  if (code === 'PARSE' && (error as Error)?.cause instanceof GatewayError) error = (error as Error).cause
   if (error instanceof GatewayError) return consoleError(error.status, error.code, error.message, error.extra.headers)
   if (code === 'VALIDATION') {
     const v = error as { type?: string; customError?: unknown; all?: { path?: string; message?: string; summary?: string }[] }

@@ -1,26 +1,47 @@
-// Text bound for Postgres (docs/operations.md "Ledger writer"): Postgres text and jsonb reject
-// NUL (U+0000) and unpaired UTF-16 surrogates, and one such value would fail a whole batch.
+// The one rule for text arriving from a client (docs/security.md "Input"): no NUL and no lone
+// UTF-16 surrogate anywhere — in a body's strings or member names, a query or a path parameter.
+// Postgres text cannot hold NUL, and a lone surrogate has no UTF-8 form, so either would fail
+// (or be silently altered) far from the edge. Nesting is bounded so no walk or serializer
+// downstream can run out of stack.
 
-const REPLACEMENT = '\uFFFD'
+export const MAX_DEPTH = 128
 
-/** True when `s` has a NUL or an unpaired surrogate (fast path: most text is clean). */
-function needsRepair(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    if (c === 0) return true
-    if (c >= 0xd800 && c <= 0xdfff) {
-      if (c <= 0xdbff && i + 1 < s.length) {
-        const d = s.charCodeAt(i + 1)
-        if (d >= 0xdc00 && d <= 0xdfff) {
-          i++
-          continue
-        }
-      }
-      return true
+export const isSafeText = (s: string): boolean => !s.includes('\0') && s.isWellFormed()
+
+/**
+ * The dotted path of the first unsafe string or member name in `value`, `body` when it nests
+ * deeper than MAX_DEPTH, or undefined when it is clean. Iterative: a hostile depth costs no stack.
+ */
+export function unsafeTextPath(value: unknown, root = 'body'): string | undefined {
+  const stack: [unknown, string, number][] = [[value, root, 0]]
+  while (stack.length > 0) {
+    const [v, path, depth] = stack.pop()!
+    if (typeof v === 'string') {
+      if (!isSafeText(v)) return path
+      continue
+    }
+    if (v === null || typeof v !== 'object') continue
+    if (depth >= MAX_DEPTH) return root
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${path}[${i}]`, depth + 1])
+      continue
+    }
+    for (const k of Object.keys(v)) {
+      if (!isSafeText(k)) return path
+      stack.push([(v as Record<string, unknown>)[k], `${path}.${k}`, depth + 1])
     }
   }
-  return false
+  return undefined
 }
+
+/** Cheap pre-check on raw JSON text: only an escape can put NUL or a surrogate into a string
+ *  (req.text() already replaced invalid UTF-8), so text without one needs no walk for them. */
+export const mayHoldUnsafeEscape = (json: string): boolean => /\\u(?:0000|d[89a-f])/i.test(json)
+
+// Text bound for Postgres (docs/operations.md "Ledger writer"): defence in depth behind the edge
+// rule above — one value Postgres refuses would otherwise fail a whole ledger batch.
+
+const REPLACEMENT = '\uFFFD'
 
 /**
  * `s` with NUL removed, each unpaired surrogate replaced by U+FFFD, and cut to at most
@@ -28,7 +49,7 @@ function needsRepair(s: string): boolean {
  */
 export function safeText(s: string, maxCodePoints = Infinity): string {
   let out = s
-  if (needsRepair(s)) {
+  if (!isSafeText(s)) {
     out = ''
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i)
@@ -60,7 +81,7 @@ export function safeText(s: string, maxCodePoints = Infinity): string {
  * surrogates become the six characters `\u0000` / `\udXXX`, so nothing is lost or rejected.
  */
 export function escapeForText(s: string): string {
-  if (!needsRepair(s)) return s
+  if (!!isSafeText(s)) return s
   let out = ''
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i)

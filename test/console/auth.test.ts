@@ -12,7 +12,7 @@ for (const backends of ALL_BACKENDS) {
     let gw: TestGateway
     beforeAll(async () => {
       gw = await startTestGateway(backends, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), CONSOLE_ENV)
-    })
+    }, 60_000)
     afterAll(() => gw.stop())
 
     test('register: 201, normalised email, argon2id hash, HttpOnly SameSite=Lax cookie whose token is stored only hashed', async () => {

@@ -27,12 +27,20 @@ describe('clientInfo', () => {
     expect(info(peer, headers).ip).toBe(ip)
   })
 
-  test('https: the URL, or X-Forwarded-Proto (edge value first) from a trusted proxy only', () => {
+  test('https: the URL, or X-Forwarded-Proto from a trusted proxy only, read at the client hop (issue 8)', () => {
     expect(clientInfo(new URL('https://gw.example/'), new Headers(), '203.0.113.9', trusted).https).toBe(true)
     expect(info('127.0.0.1', { 'x-forwarded-proto': 'https' }).https).toBe(true)
-    expect(info('127.0.0.1', { 'x-forwarded-proto': 'HTTPS, http' }).https).toBe(true)
-    expect(info('127.0.0.1', { 'x-forwarded-proto': 'http, https' }).https).toBe(false)
+    // Without X-Forwarded-For our proxy's own (right-most) value counts; a prepended one does not.
+    expect(info('127.0.0.1', { 'x-forwarded-proto': 'HTTPS, http' }).https).toBe(false)
+    expect(info('127.0.0.1', { 'x-forwarded-proto': 'http, https' }).https).toBe(true)
     expect(info('203.0.113.9', { 'x-forwarded-proto': 'https' }).https).toBe(false)
+    // The client forges both headers over plain http: the edge appends its address and "http".
+    expect(info('127.0.0.1', { 'x-forwarded-for': '6.6.6.6, 198.51.100.4', 'x-forwarded-proto': 'https, http' }).https).toBe(false)
+    // TLS at the edge, a second trusted proxy inside: the edge's "https" stands at the client's hop.
+    expect(info('127.0.0.1', { 'x-forwarded-for': '198.51.100.4, 10.1.1.1', 'x-forwarded-proto': 'https, http' }).https).toBe(true)
+    expect(info('127.0.0.1', { 'x-forwarded-for': '6.6.6.6, 198.51.100.4, 10.1.1.1', 'x-forwarded-proto': 'https, http' }).https).toBe(true)
+    // A forged X-Forwarded-For alone cannot shift the reading onto a forged scheme.
+    expect(info('127.0.0.1', { 'x-forwarded-for': '6.6.6.6, 198.51.100.4', 'x-forwarded-proto': 'http' }).https).toBe(false)
   })
 })
 

@@ -2,7 +2,8 @@
 // limits and whether the client used TLS (Secure cookie, same-origin check).
 // X-Forwarded-For and X-Forwarded-Proto are believed only when the socket peer is a trusted
 // proxy (TRUSTED_PROXIES); then the right-most hop that is not a trusted proxy is the client,
-// because every hop to its right was appended by a proxy we trust.
+// because every hop to its right was appended by a proxy we trust; X-Forwarded-Proto is read at
+// the same position.
 
 export interface ClientInfo {
   ip: string
@@ -18,17 +19,26 @@ export function clientInfo(url: URL, headers: Headers, peer: string | undefined,
     .split(',')
     .map((h) => unmap(h.trim()).slice(0, MAX_HOP))
     .filter(Boolean)
-  let ip = hops[0] ?? socket
+  let at = hops.length > 0 ? 0 : -1
   for (let i = hops.length - 1; i >= 0; i--) {
     if (!trusted(hops[i])) {
-      ip = hops[i]!
+      at = i
       break
     }
   }
-  // The edge proxy's view of the scheme comes first when proxies append to the header.
-  const proto = headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase()
-  return { ip, https: url.protocol === 'https:' || proto === 'https' }
+  // X-Forwarded-Proto is read like X-Forwarded-For: each proxy appends the scheme it was reached
+  // by, so the value that describes the client's connection is the one standing, counted from
+  // the right, where the client's address stands in X-Forwarded-For. Anything to its left came
+  // from the client itself. Without X-Forwarded-For, our own proxy's (right-most) value counts.
+  const protos = (headers.get('x-forwarded-proto') ?? '').split(',').map((p) => p.trim().toLowerCase())
+  const proto = at === -1 ? protos.at(-1) : protos[protos.length - (hops.length - at)]
+  return { ip: at === -1 ? socket : hops[at]!, https: url.protocol === 'https:' || proto === 'https' }
 }
 
 /** One spelling per address: a dual-stack socket reports IPv4 peers as ::ffff:a.b.c.d. */
 const unmap = (ip: string) => (ip.toLowerCase().startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip)
+
+type Server = { requestIP(req: Request): { address: string } | null } | null | undefined
+
+/** The socket peer of `request` (undefined in-process, where there is no socket). */
+export const peerAddress = (server: unknown, request: Request): string | undefined => (server as Server)?.requestIP(request)?.address

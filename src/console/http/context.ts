@@ -1,46 +1,89 @@
-// The console's request context, used by every feature that browsers call (not by webhooks):
+// The console's request context, used by every feature that browsers call (not by webhooks).
+// Order of checks (docs/security.md): the per-IP limits (limits.ts) and the cross-site refusal
+// of state-changing calls (same-origin.ts); then the session where the feature needs one; then
+// the body (http/console-body.ts: size, JSON, object, safe text); then the safe-text rule over
+// query and path; then the route's schema. So a caller without a session learns nothing about
+// its input, and every refused call still counts against its address.
 // - `client`: IP and TLS as far as trusted proxies vouch (client.ts);
-// - the per-IP limits (limits.ts), counted before the body is validated, and the cross-site
-//   refusal of state-changing calls (same-origin.ts);
-// - the `signedIn` macro, which resolves `user` from the svc_session cookie or answers 401.
-// Unnamed on purpose: each feature gets its own copy, so the scoped hooks apply to its routes.
+// - `user`: sessionRequired() makes every route of a feature need the svc_session cookie; the
+//   `signedIn` macro does the same for one route without a body or query schema.
+// Parse hooks run before derives, so the first two steps are memoised per request and called
+// from both. Unnamed on purpose: each feature gets its own copy of the scoped hooks.
 import { Elysia } from 'elysia'
 import { GatewayError } from '../../core/errors.ts'
-import { sessionUser } from '../auth/sessions.ts'
+import { checkParams, consoleBody } from '../../http/console-body.ts'
+import { sessionUser, type SessionUser } from '../auth/sessions.ts'
 import type { ConsoleDeps } from '../deps.ts'
-import { clientInfo } from './client.ts'
+import { clientInfo, peerAddress, type ClientInfo } from './client.ts'
 import { readCookie, SESSION_COOKIE } from './cookies.ts'
 import { API_LIMIT, limitIp, type RateRule } from './limits.ts'
 import { isCrossSite } from './same-origin.ts'
 
-type Server = { requestIP(req: Request): { address: string } | null } | null
 
 export interface ContextOptions {
   /** A further limit for this feature's state-changing calls (the auth attempts limit). */
   attempts?: RateRule
 }
 
+const admitted = new WeakMap<Request, Promise<{ client: ClientInfo; headers: Record<string, string> }>>()
+const sessions = new WeakMap<Request, Promise<SessionUser | undefined>>()
+
+function once<T>(memo: WeakMap<Request, Promise<T>>, request: Request, run: () => Promise<T>): Promise<T> {
+  let p = memo.get(request)
+  if (!p) memo.set(request, (p = run()))
+  return p
+}
+
+/** Counts the call against its address and refuses cross-site writes (once per request). */
+function admit(deps: ConsoleDeps, opts: ContextOptions, request: Request, server: unknown) {
+  return once(admitted, request, async () => {
+    const url = new URL(request.url)
+    const client = clientInfo(url, request.headers, peerAddress(server, request), deps.isTrustedProxy)
+    const now = deps.now()
+    const headers = await limitIp(deps.store, API_LIMIT, client.ip, now)
+    // The tighter attempts quota is the one an auth client should pace itself by.
+    const changes = request.method !== 'GET' && request.method !== 'HEAD'
+    if (changes && opts.attempts) Object.assign(headers, await limitIp(deps.store, opts.attempts, client.ip, now))
+    if (isCrossSite(request.method, url, request.headers, { https: client.https, publicUrl: deps.config.publicUrl }))
+      throw new GatewayError('FORBIDDEN', 'Cross-site request refused.', { headers })
+    return { client, headers }
+  })
+}
+
+async function requireUser(deps: ConsoleDeps, request: Request): Promise<SessionUser> {
+  const user = await once(sessions, request, () => sessionUser(deps.db, readCookie(request.headers, SESSION_COOKIE), deps.now()))
+  if (!user) throw new GatewayError('UNAUTHORIZED', 'Sign in first: no valid console session.')
+  return user
+}
+
 export function consoleContext(deps: ConsoleDeps, opts: ContextOptions = {}) {
   return new Elysia()
+    .onParse({ as: 'scoped' }, async ({ request, contentType, server }) => {
+      await admit(deps, opts, request, server)
+      return consoleBody(request, contentType, deps.config.maxBodyBytes)
+    })
     .derive({ as: 'scoped' }, async ({ request, server, set }) => {
-      const url = new URL(request.url)
-      const client = clientInfo(url, request.headers, (server as Server)?.requestIP(request)?.address, deps.isTrustedProxy)
-      const now = deps.now()
-      Object.assign(set.headers, await limitIp(deps.store, API_LIMIT, client.ip, now))
-      const changes = request.method !== 'GET' && request.method !== 'HEAD'
-      // The tighter attempts quota is the one an auth client should pace itself by.
-      if (changes && opts.attempts) Object.assign(set.headers, await limitIp(deps.store, opts.attempts, client.ip, now))
-      if (isCrossSite(request.method, url, request.headers, { https: client.https, publicUrl: deps.config.publicUrl }))
-        throw new GatewayError('FORBIDDEN', 'Cross-site request refused.')
+      const { client, headers } = await admit(deps, opts, request, server)
+      Object.assign(set.headers, headers)
       return { client }
     })
+    .onTransform({ as: 'scoped' }, ({ query, params }) => checkParams(query, params))
     .macro({
       signedIn: {
-        async resolve({ request }) {
-          const user = await sessionUser(deps.db, readCookie(request.headers, SESSION_COOKIE), deps.now())
-          if (!user) throw new GatewayError('UNAUTHORIZED', 'Sign in first: no valid console session.')
-          return { user }
-        },
+        resolve: async ({ request }) => ({ user: await requireUser(deps, request) }),
       },
+    })
+}
+
+/** For a feature whose every route needs a session; `.use` it before consoleContext. */
+export function sessionRequired(deps: ConsoleDeps) {
+  return new Elysia()
+    .onParse({ as: 'scoped' }, async ({ request, server }) => {
+      await admit(deps, {}, request, server)
+      await requireUser(deps, request)
+    })
+    .derive({ as: 'scoped' }, async ({ request, server, set }) => {
+      Object.assign(set.headers, (await admit(deps, {}, request, server)).headers)
+      return { user: await requireUser(deps, request) }
     })
 }

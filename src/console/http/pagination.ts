@@ -12,6 +12,9 @@ export interface Cursor {
   id: string
 }
 
+/** 9999-12-31T23:59:59.999999Z in epoch microseconds. */
+const MAX_CURSOR_AT = 253_402_300_799_999_999n
+
 export const DEFAULT_PAGE = 20
 export const MAX_PAGE = 100
 
@@ -20,7 +23,9 @@ export const encodeCursor = (c: Cursor): string => Buffer.from(`${c.at}.${c.id}`
 export function decodeCursor(text: string | undefined): Cursor | undefined {
   if (text === undefined || text === '') return undefined
   const m = /^(\d{1,20})\.([A-Za-z0-9_-]{1,100})$/.exec(Buffer.from(text, 'base64url').toString('utf8'))
-  if (!m) throw new GatewayError('BAD_REQUEST', 'cursor is not a cursor this API returned.')
+  // A cursor that decodes but lies outside what Postgres can hold (bigint microseconds, and the
+  // timestamptz range) is as unrecognised as garbage.
+  if (!m || BigInt(m[1]!) > MAX_CURSOR_AT) throw new GatewayError('BAD_REQUEST', 'cursor is not a cursor this API returned.')
   return { at: m[1]!, id: m[2]! }
 }
 

@@ -1,7 +1,7 @@
 // GET/POST /api/keys, DELETE /api/keys/:id (DESIGN "Console"): the signed-in user's API keys.
 import { Elysia, t } from 'elysia'
 import type { ConsoleDeps } from '../deps.ts'
-import { consoleContext } from '../http/context.ts'
+import { consoleContext, sessionRequired } from '../http/context.ts'
 import { SESSION_SECURITY } from '../http/models.ts'
 import { CreatedKey, CreateKey, KeyList, KeysQuery, KeyView } from './model.ts'
 import { createKey, listKeys, revokeKey } from './service.ts'
@@ -10,9 +10,9 @@ const detail = (summary: string) => ({ tags: ['keys'], summary, security: SESSIO
 
 export function keysFeature(deps: ConsoleDeps) {
   return new Elysia({ prefix: '/api/keys' })
+    .use(sessionRequired(deps))
     .use(consoleContext(deps))
     .get('', ({ user, query }) => listKeys(deps, user.id, query), {
-      signedIn: true,
       query: KeysQuery,
       response: { 200: KeyList },
       detail: detail('Your API keys, newest first: prefix, status, last use, spend vs limit'),
@@ -23,10 +23,9 @@ export function keysFeature(deps: ConsoleDeps) {
         set.status = 201
         return createKey(deps, user.id, body)
       },
-      { signedIn: true, parse: 'json', body: CreateKey, response: { 201: CreatedKey }, detail: detail('Create a key; the secret is in this answer only') },
+      { parse: 'json', body: CreateKey, response: { 201: CreatedKey }, detail: detail('Create a key; the secret is in this answer only') },
     )
     .delete('/:id', ({ user, params }) => revokeKey(deps, user.id, params.id), {
-      signedIn: true,
       params: t.Object({ id: t.String({ maxLength: 100 }) }),
       response: { 200: KeyView },
       detail: detail('Revoke a key: refused on /v1 at once here, within KEY_CACHE_TTL_MS elsewhere'),

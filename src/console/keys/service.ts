@@ -5,6 +5,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import { issueKey } from '../../admin/routes.ts'
 import { GatewayError } from '../../core/errors.ts'
 import { apiKeys } from '../../db/schema/index.ts'
+import { parseIsoDateTime } from '../../lib/dates.ts'
 import { formatUsd } from '../../lib/money.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { after, cursorAt, DEFAULT_PAGE, newestFirst, page } from '../http/pagination.ts'
@@ -51,7 +52,8 @@ export async function createKey(deps: ConsoleDeps, userId: string, input: Create
   const quota = deps.config.defaultRpm
   // A key's rpm may only tighten the operator's per-key quota, never raise it.
   if (input.rpm != null && input.rpm > quota) throw new GatewayError('BAD_REQUEST', `rpm must be from 1 to ${quota}.`)
-  if (input.expiresAt && Date.parse(input.expiresAt) <= deps.now()) throw new GatewayError('BAD_REQUEST', 'expiresAt must be in the future.')
+  // An impossible date is refused by issueKey; one that parses must lie ahead.
+  if (input.expiresAt && (parseIsoDateTime(input.expiresAt)?.getTime() ?? Infinity) <= deps.now()) throw new GatewayError('BAD_REQUEST', 'expiresAt must be in the future.')
   const { id, key } = await issueKey(deps, { userId, ...input })
   const [row] = await deps.db.select().from(apiKeys).where(eq(apiKeys.id, id))
   return { ...keyView(row!, quota, deps.now()), key }

@@ -1,9 +1,12 @@
 // Stripe Checkout through the official SDK. Webhooks are verified by the SDK (HMAC over the raw
-// body, 5-minute timestamp tolerance, so an old delivery replayed later is refused). The SDK
+// body, 5-minute timestamp tolerance both ways, so an old delivery replayed later is refused). The SDK
 // client is built from config when the app is composed; STRIPE_API_BASE points it at another
 // host (tests run a local fake).
 import Stripe from 'stripe'
 import type { PaymentAction, PaymentProvider } from './provider.ts'
+
+/** Stripe's default: a delivery more than 5 minutes from now, either way, is refused. */
+export const TOLERANCE_SECONDS = 300
 
 export interface StripeSettings {
   secretKey: string
@@ -39,8 +42,17 @@ export function stripeProvider(cfg: StripeSettings): PaymentProvider {
       if (!session.url) throw new Error(`checkout session ${session.id} has no url`)
       return { sessionId: session.id, url: session.url }
     },
-    async verifyWebhook(rawBody, headers) {
-      const event = await stripe.webhooks.constructEventAsync(rawBody, headers.get('stripe-signature') ?? '', cfg.webhookSecret, undefined, crypto)
+    async verifyWebhook(rawBody, headers, nowMs = Date.now()) {
+      const signature = headers.get('stripe-signature') ?? ''
+      // The SDK refuses a timestamp older than the tolerance but not one from the future; a
+      // signature dated ahead would stay replayable for as long (docs/security.md "Webhooks").
+      const t = Number(/(?:^|,)\s*t=(\d{1,12})(?:,|$)/.exec(signature)?.[1])
+      if (Number.isFinite(t) && t * 1000 > nowMs + TOLERANCE_SECONDS * 1000) throw new Error('Stripe-Signature timestamp is in the future')
+      const event = await stripe.webhooks.constructEventAsync(rawBody, signature, cfg.webhookSecret, TOLERANCE_SECONDS, crypto)
+      // Correctly signed is not well formed: an event without an id or type is refused (400), not
+      // stored, so the provider's retries end there instead of failing forever.
+      if (typeof event?.id !== 'string' || event.id === '' || event.id.length > 255 || typeof event.type !== 'string' || typeof event.data?.object !== 'object' || event.data.object === null)
+        throw new Error('Stripe event without id, type or data.object')
       return { id: event.id, type: event.type, action: checkoutAction(event) }
     },
   }

@@ -1,7 +1,7 @@
 // POST /api/wallet/topup (SPEC "Endpoints"; DESIGN: answers { transactionId, checkoutUrl }).
 import { Elysia } from 'elysia'
 import type { ConsoleDeps } from '../deps.ts'
-import { consoleContext } from '../http/context.ts'
+import { consoleContext, sessionRequired } from '../http/context.ts'
 import { SESSION_SECURITY } from '../http/models.ts'
 import { TopupRequest, TopupStarted } from './model.ts'
 import { startTopup } from './service.ts'
@@ -10,6 +10,7 @@ export function topupFeature(deps: ConsoleDeps) {
   // Where the payer comes back to: PUBLIC_URL, else this host under the scheme the client used.
   const origin = (req: Request, https: boolean) => deps.config.publicUrl?.replace(/\/+$/, '') ?? `${https ? 'https' : 'http'}://${new URL(req.url).host}`
   return new Elysia({ prefix: '/api/wallet' })
+    .use(sessionRequired(deps))
     .use(consoleContext(deps))
     .post(
       '/topup',
@@ -19,7 +20,6 @@ export function topupFeature(deps: ConsoleDeps) {
         return started
       },
       {
-        signedIn: true,
         parse: 'json',
         body: TopupRequest,
         response: { 201: TopupStarted },

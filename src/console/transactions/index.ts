@@ -1,7 +1,7 @@
 // GET /api/wallet/transactions (keyset pages) and /api/wallet/transactions/:id (detail).
 import { Elysia, t } from 'elysia'
 import type { ConsoleDeps } from '../deps.ts'
-import { consoleContext } from '../http/context.ts'
+import { consoleContext, sessionRequired } from '../http/context.ts'
 import { SESSION_SECURITY } from '../http/models.ts'
 import { TransactionDetail, TransactionList, TransactionsQuery } from './model.ts'
 import { listTransactions, transactionDetail } from './service.ts'
@@ -10,15 +10,14 @@ const detail = (summary: string) => ({ tags: ['wallet'], summary, security: SESS
 
 export function transactionsFeature(deps: ConsoleDeps) {
   return new Elysia({ prefix: '/api/wallet/transactions' })
+    .use(sessionRequired(deps))
     .use(consoleContext(deps))
     .get('', ({ user, query }) => listTransactions(deps, user.id, query), {
-      signedIn: true,
       query: TransactionsQuery,
       response: { 200: TransactionList },
       detail: detail('Ledger entries, newest first; keyset pages; filters kind and status'),
     })
     .get('/:id', ({ user, params }) => transactionDetail(deps, user.id, params.id), {
-      signedIn: true,
       params: t.Object({ id: t.String({ maxLength: 100 }) }),
       response: { 200: TransactionDetail },
       detail: detail('One entry: usage shows model, tokens and request id; top-ups their provider events'),

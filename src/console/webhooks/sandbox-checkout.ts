@@ -7,7 +7,7 @@ import { GatewayError } from '../../core/errors.ts'
 import { ledgerEntries } from '../../db/schema/index.ts'
 import { formatUsd } from '../../lib/money.ts'
 import type { ConsoleDeps } from '../deps.ts'
-import { consoleContext } from '../http/context.ts'
+import { consoleContext, sessionRequired } from '../http/context.ts'
 import { sandboxEvent, signSandboxEvent, SANDBOX_SIGNATURE, type SandboxEvent } from '../payments/sandbox.ts'
 import { receiveWebhook } from './service.ts'
 
@@ -49,8 +49,9 @@ export function sandboxCheckoutFeature(deps: ConsoleDeps, secret: string) {
   const params = t.Object({ id: t.String({ maxLength: 100 }) })
   const detail = { tags: ['payments'], hide: true }
   return new Elysia({ prefix: '/api/payments/sandbox' })
+    .use(sessionRequired(deps))
     .use(consoleContext(deps))
-    .get('/:id', async ({ user, params }) => page(await topup(params.id, user.id)), { signedIn: true, params, detail })
-    .post('/:id/pay', async ({ user, params }) => send(await topup(params.id, user.id), 'payment.succeeded'), { signedIn: true, params, detail })
-    .post('/:id/cancel', async ({ user, params }) => send(await topup(params.id, user.id), 'payment.failed'), { signedIn: true, params, detail })
+    .get('/:id', async ({ user, params }) => page(await topup(params.id, user.id)), { params, detail })
+    .post('/:id/pay', async ({ user, params }) => send(await topup(params.id, user.id), 'payment.succeeded'), { params, detail })
+    .post('/:id/cancel', async ({ user, params }) => send(await topup(params.id, user.id), 'payment.failed'), { params, detail })
 }

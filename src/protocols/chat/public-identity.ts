@@ -1,27 +1,45 @@
-// Upstream identity never reaches a client (SPEC "What the service does" 5, DESIGN "Errors"):
-// the upstream's model name becomes the public slug, and members that name the upstream
-// provider (OpenRouter's `provider`) are dropped.
+// Upstream identity never reaches a client (SPEC "What the service does" 5, DESIGN "Errors";
+// docs/security.md "Chat pass-through"): the upstream's model name becomes the public slug, and
+// a chunk or completion carries only the members of OpenAI's own shape. Everything else an
+// upstream adds — OpenRouter's `provider`, Groq's `x_groq` with its request id, Azure's
+// `prompt_filter_results`/`content_filter_results`, `native_finish_reason` — is dropped.
+// The message/delta inside a choice is the model's output and passes as sent.
 
-const IDENTITY_MEMBERS = ['provider'] as const
+const TOP_MEMBERS = new Set(['id', 'object', 'created', 'model', 'choices', 'usage', 'service_tier', 'system_fingerprint', 'obfuscation'])
+const CHOICE_MEMBERS = new Set(['index', 'delta', 'message', 'finish_reason', 'logprobs'])
+
+function onlyOpenAiMembers(parsed: Record<string, unknown>): boolean {
+  for (const k in parsed) if (!TOP_MEMBERS.has(k)) return false
+  const choices = parsed.choices
+  if (Array.isArray(choices))
+    for (const c of choices) if (c && typeof c === 'object') for (const k in c) if (!CHOICE_MEMBERS.has(k)) return false
+  return true
+}
+
+function keep(value: Record<string, unknown>, allowed: Set<string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const k in value) if (allowed.has(k)) out[k] = value[k]
+  return out
+}
 
 /**
- * Rewrites one serialized chunk/completion. Fast path: splice the exact `"model":"<upstream>"`
- * token (the bytes are otherwise forwarded untouched). Slow path, when the upstream serialized
- * the member differently or sent identity members: re-serialize the parsed object.
+ * Rewrites one serialized chunk/completion. Fast path (the common case): only OpenAI's members,
+ * so splice the exact `"model":"<upstream>"` token and forward the bytes otherwise untouched.
+ * Slow path, when the upstream serialized the member differently or added members of its own:
+ * re-serialize the parsed object with the allowed members only.
  */
 export function publicJson(raw: string, parsed: Record<string, unknown>, slug: string): string {
-  let hasIdentity = false
-  for (const k of IDENTITY_MEMBERS) if (k in parsed) hasIdentity = true
+  const clean = onlyOpenAiMembers(parsed)
   const model = parsed.model
-  if (!hasIdentity) {
+  if (clean) {
     if (typeof model !== 'string' || model === slug) return raw
     const token = `"model":${JSON.stringify(model)}`
     const at = raw.indexOf(token)
     if (at !== -1 && raw.indexOf(token, at + token.length) === -1)
       return `${raw.slice(0, at)}"model":${JSON.stringify(slug)}${raw.slice(at + token.length)}`
   }
-  const copy: Record<string, unknown> = { ...parsed }
-  for (const k of IDENTITY_MEMBERS) delete copy[k]
+  const copy = keep(parsed, TOP_MEMBERS)
+  if (Array.isArray(copy.choices)) copy.choices = copy.choices.map((c) => (c && typeof c === 'object' ? keep(c as Record<string, unknown>, CHOICE_MEMBERS) : c))
   if ('model' in copy) copy.model = slug
   return JSON.stringify(copy)
 }
