@@ -88,6 +88,7 @@ export class ApiKeyAuth {
    *  Refusals are cached without a user, so they are all dropped too: an enabled user's keys work at once. */
   invalidateUser(userId: string): void {
     this.cache.deleteWhere((p) => p === null || p.userId === userId)
+    this.unknown.clear()
   }
 
   private async load(hash: string): Promise<KeyPrincipal | null> {

@@ -21,4 +21,9 @@ export class UnknownKeys {
   add(hash: string): void {
     if (this.ttlMs > 0) this.misses.set(hash, true, this.ttlMs)
   }
+
+  /** Forget every miss (a user was enabled: their keys were misses while disabled). */
+  clear(): void {
+    this.misses.deleteWhere(() => true)
+  }
 }

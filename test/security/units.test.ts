@@ -76,10 +76,11 @@ describe('admin token', () => {
 describe('unknown keys have their own cache', () => {
   /** A db whose first lookup finds the key and every later one finds nothing (the guesses). */
   function fakeDb() {
-    const row = { id: 'key_1', userId: 'u1', limitMicros: null, rpm: null, serviceMode: 'performance', expiresAt: null, revokedAt: null }
+    const key = { id: 'key_1', userId: 'u1', limitMicros: null, rpm: null, serviceMode: 'performance', expiresAt: null, revokedAt: null }
+    const where = () => ({ limit: async () => (++db.lookups === 1 ? [{ key, disabledAt: null }] : []) })
     const db = {
       lookups: 0,
-      select: () => ({ from: () => ({ where: () => ({ limit: async () => (++db.lookups === 1 ? [row] : []) }) }) }),
+      select: () => ({ from: () => ({ innerJoin: () => ({ where }) }) }),
     }
     return db
   }
