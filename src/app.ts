@@ -16,6 +16,7 @@ import { protocolCall } from './inference/protocol-call.ts'
 import type { InferenceDeps } from './inference/deps.ts'
 import { chatErrorBody } from './protocols/chat/error.ts'
 import { newRequestId } from './lib/ids.ts'
+import { metricsRoute } from './observability/metrics-route.ts'
 
 export interface AppState {
   /** Set once SIGTERM arrives: /readyz answers 503 so the load balancer drains this instance. */
@@ -59,13 +60,14 @@ export function createApp(deps: InferenceDeps, state: AppState = { draining: fal
       openapi({
         path: '/api/openapi',
         // The document covers /api; the /v1 protocols are the vendors' own (see README).
-        exclude: { paths: [/^\/v1\//, '/healthz', '/readyz', /^\/api\/openapi/] },
+        exclude: { paths: [/^\/v1\//, '/healthz', '/readyz', '/metrics', /^\/api\/openapi/] },
         documentation: {
           info: { title: 'Tollgate console API', version: '0.1.0', description: 'Accounts, sessions, API keys, wallet, top-ups, logs and the public catalog (docs/console.md).' },
           components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'svc_session' }, admin: { type: 'http', scheme: 'bearer' } } },
         },
       }),
     )
+    .use(metricsRoute(deps.metrics, deps.config))
     .use(adminRoutes(deps))
     .use(consoleRoutes(deps))
 }

@@ -39,6 +39,13 @@ export interface Config {
   stripe: { secretKey: string; webhookSecret: string; apiBase: string | undefined } | undefined
   sandboxPayments: { secret: string } | undefined
   logLevel: 'debug' | 'info' | 'warn' | 'error'
+  /** GET /metrics requires `Authorization: Bearer <token>` when set (docs/observability.md). */
+  metricsToken: string | undefined
+  /** /metrics on its own listener at this port (and not on the main one); undefined → main listener. */
+  metricsPort: number | undefined
+  /** OTLP/HTTP base URL; traces go to <url>/v1/traces. undefined → tracing off, SDK not loaded. */
+  otlpEndpoint: string | undefined
+  otelServiceName: string
   /** Resolves a catalog secret reference: "env:NAME" reads the environment, anything else is literal. */
   secret: (ref: string | undefined) => string | undefined
 }
@@ -108,6 +115,9 @@ export function loadConfig(env: Env = process.env): Config {
   const adminToken = str(env, 'ADMIN_TOKEN')
   if (adminToken !== undefined && adminToken.length < 16)
     throw new ConfigError('ADMIN_TOKEN must be at least 16 characters')
+  const metricsToken = str(env, 'METRICS_TOKEN')
+  if (metricsToken !== undefined && metricsToken.length < 16)
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters')
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: str(env, 'HOST') ?? '0.0.0.0',
@@ -136,6 +146,10 @@ export function loadConfig(env: Env = process.env): Config {
         : undefined,
     sandboxPayments: sandboxSecret ? { secret: sandboxSecret } : undefined,
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, 'info'),
+    metricsToken,
+    metricsPort: str(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0, 0, 65535),
+    otlpEndpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']),
+    otelServiceName: str(env, 'OTEL_SERVICE_NAME') ?? 'tollgate',
     secret: (ref) => (ref?.startsWith('env:') ? str(env, ref.slice(4)) : ref),
   }
 }

@@ -9,6 +9,8 @@ import type { GatewayProtocol } from './core/gateway.ts'
 import { openDatabase, type Database } from './db/client.ts'
 import { InFlight, type InferenceDeps } from './inference/deps.ts'
 import { createLogger, type Logger } from './lib/log.ts'
+import { Metrics } from './observability/telemetry.ts'
+import { createTracer } from './observability/tracing.ts'
 import { createMemoryStore } from './store/memory.ts'
 import { createRedisStore } from './store/redis.ts'
 import type { KeySpace } from './store/keys.ts'
@@ -54,8 +56,11 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     log,
     inflight: new InFlight(),
     now: Date.now,
+    metrics: new Metrics(),
+    tracer: await createTracer({ otlpEndpoint: config.otlpEndpoint, serviceName: config.otelServiceName }),
   }
-  const writer = new LedgerWriter({ db: database.db, store, log, batch: config.settleBatch, blockMs: opts.writerBlockMs ?? 1_000, lingerMs: config.settleFlushMs })
+  deps.metrics.watch({ store, db: database.db, openStreams: () => deps.inflight.streams })
+  const writer = new LedgerWriter({ db: database.db, store, log, batch: config.settleBatch, blockMs: opts.writerBlockMs ?? 1_000, lingerMs: config.settleFlushMs, metrics: deps.metrics.m })
   writer.start()
   return {
     deps,
@@ -65,6 +70,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       if (refresher) clearInterval(refresher)
       await deps.inflight.settled()
       await writer.stop()
+      await deps.tracer.shutdown()
       await store.close()
       await database.close()
     },

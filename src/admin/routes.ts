@@ -1,7 +1,6 @@
 // Admin API (DESIGN "Operator contract"): Bearer $ADMIN_TOKEN; absent token → the routes 404.
 import { Elysia, t } from 'elysia'
 import { eq } from 'drizzle-orm'
-import { timingSafeEqual } from 'node:crypto'
 import { generateApiKey } from '../auth/api-keys.ts'
 import { applyMovement, createUser } from '../billing/accounts.ts'
 import { refund } from '../billing/refunds.ts'
@@ -9,19 +8,13 @@ import { GatewayError } from '../core/errors.ts'
 import { apiKeys, users } from '../db/schema/index.ts'
 import { consoleError, renderConsoleError } from '../http/console-error.ts'
 import type { InferenceDeps } from '../inference/deps.ts'
+import { bearerMatches } from '../lib/bearer.ts'
 import { base62 } from '../lib/ids.ts'
 import { formatUsd, usdToMicros } from '../lib/money.ts'
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase()
 
 const MAX_ADJUST_USD = 10_000
-
-function tokenMatches(expected: string, header: string | null): boolean {
-  const given = header?.startsWith('Bearer ') ? header.slice(7) : ''
-  const a = Buffer.from(expected)
-  const b = Buffer.from(given)
-  return a.length === b.length && timingSafeEqual(a, b)
-}
 
 /** A key for `userId` (used by the admin API and the console). */
 export async function issueKey(
@@ -56,7 +49,7 @@ export function adminRoutes(deps: InferenceDeps) {
     // whether its body would have been valid.
     .onTransform(({ request }) => {
       if (!token) throw new GatewayError('NOT_FOUND', 'No such endpoint.')
-      if (!tokenMatches(token, request.headers.get('authorization'))) throw new GatewayError('UNAUTHORIZED', 'Invalid admin token.')
+      if (!bearerMatches(token, request.headers.get('authorization'))) throw new GatewayError('UNAUTHORIZED', 'Invalid admin token.')
     })
     .post(
       '/users',

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { base62 } from '../lib/ids.ts'
 import type { Logger } from '../lib/log.ts'
+import type { MetricSet } from '../observability/metrics.ts'
 import type { OutboxEntry, Store } from '../store/types.ts'
 import { decodeRecord } from './outbox-record.ts'
 
@@ -18,6 +19,8 @@ export interface LedgerWriterOptions {
   /** After a partial batch arrives, wait this long for more before writing. */
   lingerMs: number
   consumer?: string
+  /** Batch sizes, durations, failures and dead letters (docs/observability.md). */
+  metrics?: MetricSet
 }
 
 /**
@@ -124,19 +127,28 @@ export class LedgerWriter {
       } catch (err) {
         // Unacknowledged entries stay in the outbox and are reclaimed; back off briefly.
         this.opts.log.error('ledger writer batch failed', { err: String(err) })
+        this.opts.metrics?.writerFailures.inc()
         await Bun.sleep(1_000)
       }
     }
   }
 
   private async handle(entries: OutboxEntry[]): Promise<void> {
+    const t = performance.now()
+    const m = this.opts.metrics
     const records: string[] = []
     for (const e of entries) {
       // A record that does not decode would fail every batch it is in: log it and drop it.
       if (decodeRecord(e.record)) records.push(e.record)
-      else this.opts.log.error('unreadable outbox record dropped', { id: e.id, record: e.record.slice(0, 500) })
+      else {
+        this.opts.log.error('unreadable outbox record dropped', { id: e.id, record: e.record.slice(0, 500) })
+        m?.deadLetters.inc({ reason: 'unreadable' })
+      }
     }
     await writeRecords(this.opts.db, records)
     await this.opts.store.ackOutbox(entries)
+    m?.writerBatch.observe(entries.length)
+    m?.writerRecords.inc(records.length)
+    m?.writerBatchSeconds.observe((performance.now() - t) / 1000)
   }
 }

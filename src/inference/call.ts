@@ -8,6 +8,7 @@ import type { CatalogModel } from '../catalog/catalog.ts'
 import { GatewayError } from '../core/errors.ts'
 import type { Usage } from '../core/usage.ts'
 import { rateHeaders } from '../http/rate-headers.ts'
+import type { CallObserver } from '../observability/call-observer.ts'
 import type { RateInfo } from '../store/types.ts'
 import type { InferenceDeps } from './deps.ts'
 
@@ -38,6 +39,8 @@ export interface Call {
   /** epoch ms at receipt */
   at: number
   settled: boolean
+  /** Metrics and trace of this call. */
+  obs: CallObserver
 }
 
 /** Rate window + reservation. A rejected request reserves nothing (SPEC "Limits" 5). */
@@ -51,19 +54,35 @@ export async function admit(deps: InferenceDeps, c: Omit<Call, 'reservedMicros' 
     reserveMicros,
     keyLimitMicros: c.principal.limitMicros,
   }
-  let result = await deps.store.admit(input)
+  let result = await timedAdmit(deps, c.obs, input)
   if (!result.ok && result.reason === 'cold') {
     await loadMirror(deps.db, deps.store, c.principal.userId, c.principal.keyId)
-    result = await deps.store.admit(input)
+    result = await timedAdmit(deps, c.obs, input)
   }
-  if (result.ok) return { ...c, reservedMicros: reserveMicros, rate: result.rate, settled: false }
+  if (result.ok) {
+    c.obs.reserve(reserveMicros)
+    return { ...c, reservedMicros: reserveMicros, rate: result.rate, settled: false }
+  }
   if (result.reason === 'cold') throw new GatewayError('INTERNAL', 'The account could not be loaded; try again.')
+  c.obs.refused(result.reason === 'rate' ? 'rate_limit' : result.reason)
   const headers = rateHeaders(result.rate, result.reason === 'rate')
   if (result.reason === 'rate')
     throw new GatewayError('RATE_LIMITED', `Rate limit of ${result.rate.limit} requests per minute exceeded for this API key.`, { headers })
   if (result.reason === 'balance')
     throw new GatewayError('PAYMENT_REQUIRED', 'Insufficient account balance for this request; top up your credit.', { headers })
   throw new GatewayError('PAYMENT_REQUIRED', "This API key's spend limit would be exceeded by this request.", { headers })
+}
+
+async function timedAdmit(deps: InferenceDeps, obs: CallObserver, input: Parameters<InferenceDeps['store']['admit']>[0]) {
+  const t = performance.now()
+  try {
+    const result = await deps.store.admit(input)
+    obs.storeTrip('admit', t, true)
+    return result
+  } catch (e) {
+    obs.storeTrip('admit', t, false)
+    throw e
+  }
 }
 
 export interface Outcome {
@@ -99,9 +118,20 @@ export function settle(deps: InferenceDeps, call: Call, o: Outcome): bigint {
     latencyMs: performance.now() - call.t0,
     at: call.at,
   })
+  const span = call.obs.settling(o.usage, cost, o.gateway)
+  const t = performance.now()
   const p = deps.store
     .settle({ userId: call.principal.userId, keyId: call.principal.keyId, reservedMicros: call.reservedMicros, costMicros: cost, record })
-    .catch((err) => deps.log.error('settlement failed', { requestId: call.requestId, cost: cost.toString(), err: String(err) }))
+    .then(
+      () => call.obs.storeTrip('settle', t, true),
+      (err) => {
+        call.obs.storeTrip('settle', t, false)
+        deps.metrics.m.settleFailures.inc()
+        span.fail('SETTLE_FAILED')
+        deps.log.error('settlement failed', { requestId: call.requestId, cost: cost.toString(), err: String(err) })
+      },
+    )
+    .finally(() => span.end())
   deps.inflight.track(p)
   return cost
 }

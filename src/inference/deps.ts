@@ -4,6 +4,8 @@ import type { Catalog } from '../catalog/catalog.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/client.ts'
 import type { Logger } from '../lib/log.ts'
+import type { Metrics } from '../observability/telemetry.ts'
+import type { Tracer } from '../observability/tracing.ts'
 import type { Store } from '../store/types.ts'
 
 /** Settlements and streams still running; graceful shutdown waits for them. */
@@ -34,4 +36,6 @@ export interface InferenceDeps {
   log: Logger
   inflight: InFlight
   now: () => number
+  metrics: Metrics
+  tracer: Tracer
 }
