@@ -39,6 +39,7 @@ export class CallObserver {
   resolved(modelId: string, provider: string, stream: boolean): void {
     this.model = modelId
     this.stream = stream ? 'true' : 'false'
+    this.span.rename(`chat ${modelId}`)
     this.span.setAttributes({ 'gen_ai.request.model': modelId, 'gen_ai.provider.name': provider, 'gen_ai.system': provider, 'tollgate.stream': stream })
   }
 

@@ -25,6 +25,7 @@ function clean(attrs: Attributes | undefined): Record<string, string | number | 
 function wrap(tracer: OtelTracer, span: OtelSpan): Span {
   const ctx: Context = trace.setSpan(ROOT_CONTEXT, span)
   return {
+    rename: (name) => void span.updateName(name),
     setAttributes: (attrs) => void span.setAttributes(clean(attrs)),
     child: (name, attrs, kind) => wrap(tracer, tracer.startSpan(name, { kind: kind === 'client' ? SpanKind.CLIENT : SpanKind.INTERNAL, attributes: clean(attrs) }, ctx)),
     fail(errorType) {
@@ -47,6 +48,9 @@ export function otelTracer(endpoint: string, serviceName: string): Tracer {
     startCall(name, headers, attrs) {
       const parent = headers.has('traceparent') ? propagator.extract(ROOT_CONTEXT, headers, headerGetter) : ROOT_CONTEXT
       return wrap(tracer, tracer.startSpan(name, { kind: SpanKind.SERVER, attributes: clean(attrs) }, parent))
+    },
+    async flush() {
+      await provider.forceFlush()
     },
     async shutdown() {
       await provider.shutdown()

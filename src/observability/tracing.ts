@@ -5,6 +5,7 @@
 export type Attributes = Record<string, string | number | boolean | undefined>
 
 export interface Span {
+  rename(name: string): void
   setAttributes(attrs: Attributes): void
   child(name: string, attrs?: Attributes, kind?: 'internal' | 'client'): Span
   /** Marks the span failed with a bounded error type (a GatewayError code). */
@@ -16,11 +17,14 @@ export interface Tracer {
   readonly enabled: boolean
   /** The span of one call; `traceparent` in `headers` makes it a child of the caller's span. */
   startCall(name: string, headers: Headers, attrs: Attributes): Span
+  /** Export what is buffered now. */
+  flush(): Promise<void>
   /** Export what is buffered and stop. */
   shutdown(): Promise<void>
 }
 
 export const NOOP_SPAN: Span = {
+  rename() {},
   setAttributes() {},
   child: () => NOOP_SPAN,
   fail() {},
@@ -30,6 +34,7 @@ export const NOOP_SPAN: Span = {
 export const noopTracer: Tracer = {
   enabled: false,
   startCall: () => NOOP_SPAN,
+  flush: async () => {},
   shutdown: async () => {},
 }
 
