@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { inArray } from 'drizzle-orm'
 import { requestLogs } from '../../src/db/schema/index.ts'
 import { serveMetrics } from '../../src/observability/metrics-route.ts'
+import { Metrics } from '../../src/observability/telemetry.ts'
 import { ALL_BACKENDS, bearer, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { completionWithUsage, postChat } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
@@ -215,4 +216,22 @@ describe('METRICS_TOKEN and METRICS_PORT', () => {
       await gw.stop()
     }
   }, 30_000)
+})
+
+test('the dashboard, the alert rules and docs/observability.md name exactly the metrics that exist', async () => {
+  const root = new URL('../../', import.meta.url)
+  const defined = new Exposition(await new Metrics().scrape())
+  const tollgate = [...defined.types.keys()].filter((n) => n.startsWith('tollgate_'))
+  expect(tollgate.length).toBeGreaterThan(20)
+  // A histogram is named by its _bucket/_sum/_count series in queries.
+  const named = (text: string) => new Set([...text.matchAll(/\btollgate_[a-z_]+\b/g)].map((m) => m[0]))
+  const exists = (n: string) => defined.types.has(n) || defined.types.get(n.replace(/_(bucket|sum|count)$/, '')) === 'histogram'
+  for (const file of ['deploy/grafana-dashboard.json', 'deploy/prometheus-alerts.yml', 'deploy/prometheus-alerts.test.yml', 'docs/observability.md']) {
+    const used = named(await Bun.file(new URL(file, root)).text())
+    expect(used.size).toBeGreaterThan(5)
+    for (const n of used) expect({ file, metric: n, exists: exists(n) }).toEqual({ file, metric: n, exists: true })
+  }
+  const docs = await Bun.file(new URL('docs/observability.md', root)).text()
+  for (const n of tollgate) expect({ metric: n, documented: docs.includes(`\`${n}\``) }).toEqual({ metric: n, documented: true })
+  for (const n of ['process_cpu_seconds_total', 'process_resident_memory_bytes']) expect(defined.types.has(n)).toBe(true)
 })
