@@ -57,7 +57,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     inflight: new InFlight(),
     now: Date.now,
     metrics: new Metrics(),
-    tracer: await createTracer({ otlpEndpoint: config.otlpEndpoint, serviceName: config.otelServiceName }),
+    tracer: await createTracer({ otlpEndpoint: config.otlpEndpoint, serviceName: config.otelServiceName }, log),
   }
   deps.metrics.watch({ store, db: database.db, openStreams: () => deps.inflight.streams })
   const writer = new LedgerWriter({ db: database.db, store, log, batch: config.settleBatch, blockMs: opts.writerBlockMs ?? 1_000, lingerMs: config.settleFlushMs, metrics: deps.metrics.m })

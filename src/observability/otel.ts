@@ -3,11 +3,12 @@
 // convention for the generic endpoint variable). Parents are passed explicitly (no global
 // context manager): the caller's W3C `traceparent` for the call span, the call span for its
 // children.
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span as OtelSpan, type Tracer as OtelTracer } from '@opentelemetry/api'
+import { DiagLogLevel, ROOT_CONTEXT, SpanKind, SpanStatusCode, diag, trace, type Context, type Span as OtelSpan, type Tracer as OtelTracer } from '@opentelemetry/api'
 import { W3CTraceContextPropagator } from '@opentelemetry/core'
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
 import { resourceFromAttributes } from '@opentelemetry/resources'
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
+import type { Logger } from '../lib/log.ts'
 import type { Attributes, Span, Tracer } from './tracing.ts'
 
 const propagator = new W3CTraceContextPropagator()
@@ -36,7 +37,10 @@ function wrap(tracer: OtelTracer, span: OtelSpan): Span {
   }
 }
 
-export function otelTracer(endpoint: string, serviceName: string): Tracer {
+export function otelTracer(endpoint: string, serviceName: string, log: Logger): Tracer {
+  // The SDK reports export failures through its diagnostic logger, silent by default.
+  const warn = (msg: string, ...args: unknown[]) => log.warn('tracing: export or SDK problem', { detail: [msg, ...args].map(String).join(' ').slice(0, 500) })
+  diag.setLogger({ error: warn, warn, info() {}, debug() {}, verbose() {} }, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true })
   const exporter = new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces` })
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': serviceName }),
@@ -49,11 +53,12 @@ export function otelTracer(endpoint: string, serviceName: string): Tracer {
       const parent = headers.has('traceparent') ? propagator.extract(ROOT_CONTEXT, headers, headerGetter) : ROOT_CONTEXT
       return wrap(tracer, tracer.startSpan(name, { kind: SpanKind.SERVER, attributes: clean(attrs) }, parent))
     },
+    // An unreachable collector must not fail the caller (e.g. graceful shutdown): log it.
     async flush() {
-      await provider.forceFlush()
+      await provider.forceFlush().catch((e) => log.warn('tracing: export failed', { err: String(e) }))
     },
     async shutdown() {
-      await provider.shutdown()
+      await provider.shutdown().catch((e) => log.warn('tracing: export failed', { err: String(e) }))
     },
   }
 }

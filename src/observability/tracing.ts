@@ -1,6 +1,7 @@
 // Tracing as the pipeline sees it: a call span with child spans (admission, each upstream
 // attempt, settlement). Off (no OTEL_EXPORTER_OTLP_ENDPOINT) it is the no-op below and the
 // OpenTelemetry SDK is never loaded; on, otel.ts is imported once at start (docs/observability.md).
+import type { Logger } from '../lib/log.ts'
 
 export type Attributes = Record<string, string | number | boolean | undefined>
 
@@ -43,8 +44,8 @@ export interface TracingConfig {
   serviceName: string
 }
 
-export async function createTracer(config: TracingConfig): Promise<Tracer> {
+export async function createTracer(config: TracingConfig, log: Logger): Promise<Tracer> {
   if (!config.otlpEndpoint) return noopTracer
   const { otelTracer } = await import('./otel.ts')
-  return otelTracer(config.otlpEndpoint, config.serviceName)
+  return otelTracer(config.otlpEndpoint, config.serviceName, log)
 }
