@@ -118,8 +118,11 @@ export function loadConfig(env: Env = process.env): Config {
   const metricsToken = str(env, 'METRICS_TOKEN')
   if (metricsToken !== undefined && metricsToken.length < 16)
     throw new ConfigError('METRICS_TOKEN must be at least 16 characters')
+  const port = int(env, 'PORT', 8080, 0, 65535)
+  const metricsPort = str(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0, 0, 65535)
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT')
   return {
-    port: int(env, 'PORT', 8080, 0, 65535),
+    port,
     host: str(env, 'HOST') ?? '0.0.0.0',
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:', 'memory:', 'file:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
@@ -147,7 +150,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxPayments: sandboxSecret ? { secret: sandboxSecret } : undefined,
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, 'info'),
     metricsToken,
-    metricsPort: str(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0, 0, 65535),
+    metricsPort,
     otlpEndpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']),
     otelServiceName: str(env, 'OTEL_SERVICE_NAME') ?? 'tollgate',
     secret: (ref) => (ref?.startsWith('env:') ? str(env, ref.slice(4)) : ref),

@@ -5,6 +5,7 @@
 // user, key or client-chosen string. Then METRICS_TOKEN and METRICS_PORT.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { inArray } from 'drizzle-orm'
+import { loadConfig } from '../../src/config.ts'
 import { requestLogs } from '../../src/db/schema/index.ts'
 import { serveMetrics } from '../../src/observability/metrics-route.ts'
 import { Metrics } from '../../src/observability/telemetry.ts'
@@ -234,4 +235,23 @@ test('the dashboard, the alert rules and docs/observability.md name exactly the 
   const docs = await Bun.file(new URL('docs/observability.md', root)).text()
   for (const n of tollgate) expect({ metric: n, documented: docs.includes(`\`${n}\``) }).toEqual({ metric: n, documented: true })
   for (const n of ['process_cpu_seconds_total', 'process_resident_memory_bytes']) expect(defined.types.has(n)).toBe(true)
+})
+
+test('configuration: bad METRICS_TOKEN, METRICS_PORT or OTEL_EXPORTER_OTLP_ENDPOINT is refused at start, naming the variable', () => {
+  const bad: [Record<string, string>, string][] = [
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
+    [{ METRICS_PORT: 'nine' }, 'METRICS_PORT'],
+    [{ METRICS_PORT: '70000' }, 'METRICS_PORT'],
+    [{ PORT: '9100', METRICS_PORT: '9100' }, 'METRICS_PORT'],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
+  ]
+  for (const [env, name] of bad) expect(() => loadConfig(env)).toThrow(new RegExp(`^${name} `))
+  expect(loadConfig({})).toMatchObject({ metricsToken: undefined, metricsPort: undefined, otlpEndpoint: undefined, otelServiceName: 'tollgate' })
+  expect(loadConfig({ METRICS_PORT: '9100', METRICS_TOKEN: TOKEN, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SERVICE_NAME: 'gw-eu' })).toMatchObject({
+    metricsPort: 9100,
+    metricsToken: TOKEN,
+    otlpEndpoint: 'http://collector:4318',
+    otelServiceName: 'gw-eu',
+  })
 })
