@@ -146,6 +146,51 @@ for (const backends of ALL_BACKENDS) {
       for (const secret of [rich.userId, rich.keyId, rich.key, 'client/any-string-at-all', 'upstream-secret-model', ...ids]) expect(after.text).not.toContain(secret)
     }, 60_000)
 
+    test('a stream that breaks mid-way counts as a stream-stage failure and a 502 call; an unreadable outbox record as a dead letter', async () => {
+      const u = await gw.user(1)
+      await gw.settled()
+      const before = await scrape(gw)
+      const sse = fixtureSse('openai-chat', 'stream-text-usage.sse')
+      a.script({ kind: 'drop', text: sse, bytes: Math.floor(sse.length / 2) })
+      const res = await postChat(gw, u.key, { stream: true })
+      expect(res.status).toBe(200)
+      expect(await res.text()).toContain('"error"')
+      await gw.runtime.deps.store.appendOutbox(u.userId, '{"not":"a record"}')
+      await gw.settled()
+      const after = await scrape(gw)
+      expect(delta(before, after, 'tollgate_upstream_failures_total', { gateway: 'gw-a', stage: 'stream', code: 'UPSTREAM_ERROR' })).toBe(1)
+      expect(delta(before, after, 'tollgate_upstream_failures_total', { stage: 'attempt' })).toBe(0)
+      expect(delta(before, after, 'tollgate_upstream_attempts_total', { gateway: 'gw-a', outcome: 'ok' })).toBe(1)
+      expect(delta(before, after, 'tollgate_requests_total', { model: 'acme/chat-1', status_class: '5xx', code: 'UPSTREAM_ERROR' })).toBe(1)
+      expect(delta(before, after, 'tollgate_requests_total')).toBe(1)
+      expect(delta(before, after, 'tollgate_ledger_writer_dead_letters_total', { reason: 'unreadable' })).toBe(1)
+      expect(delta(before, after, 'tollgate_ledger_writer_records_total')).toBe(1)
+      expect(after.value('tollgate_outbox_depth')).toBe(0)
+      expect(after.value('tollgate_reserved_micros')).toBe(0)
+    }, 30_000)
+
+    test('a settlement the store refuses is counted as a settle failure and a store error', async () => {
+      const u = await gw.user(1)
+      await gw.settled()
+      const before = await scrape(gw)
+      const { deps } = gw.runtime
+      const store = deps.store
+      deps.store = { ...store, kind: store.kind, settle: () => Promise.reject(new Error('store refused')) }
+      try {
+        const res = await postChat(gw, u.key)
+        expect(res.status).toBe(200)
+        await res.text()
+        await deps.inflight.settled()
+      } finally {
+        deps.store = store
+      }
+      const after = await scrape(gw)
+      expect(delta(before, after, 'tollgate_settle_failures_total')).toBe(1)
+      expect(delta(before, after, 'tollgate_store_errors_total', { op: 'settle' })).toBe(1)
+      expect(delta(before, after, 'tollgate_store_roundtrip_seconds', { op: 'settle' })).toBe(1)
+      expect(delta(before, after, 'tollgate_requests_total', { status_class: '2xx' })).toBe(1)
+    }, 30_000)
+
     test('reservations in flight show on the gauge and the outbox gauges count unwritten records', async () => {
       const u = await gw.user(1)
       await gw.runtime.writer.stop()
