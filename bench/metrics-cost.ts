@@ -18,10 +18,12 @@ async function oneCall(metrics: Metrics): Promise<void> {
   const t0 = performance.now()
   const obs = new CallObserver(metrics, noopTracer, silentLogger, 'chat', HEADERS, 'req_bench', t0)
   obs.resolved('bench/chat', 'bench', false)
-  const admission = obs.admission()
-  obs.storeTrip('admit', t0, true)
-  obs.reserve(1234n)
-  admission.end()
+  await obs.admission(
+    (async () => {
+      obs.storeTrip('admit', t0, true)
+      obs.reserve(1234n)
+    })(),
+  )
   await obs.attempt(ROUTE, answer)
   const span = obs.settling(USAGE, 38n, 'bench')
   obs.storeTrip('settle', t0, true)
@@ -33,6 +35,7 @@ async function oneCall(metrics: Metrics): Promise<void> {
 /** The same awaits without any observation: what is subtracted. */
 async function bareCall(): Promise<void> {
   performance.now()
+  await (async () => {})()
   await answer()
 }
 

@@ -54,8 +54,7 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
     obs.resolved(model.id, model.provider, stream)
     const est = inbound.estimateInput(body)
     const estimate = estimateUsage(est.promptChars, { requested: est.maxTokens, choices: est.choices, defaultCap: deps.config.defaultMaxOutputTokens, contextWindow: model.contextWindow })
-    const admission = obs.admission()
-    call = await admit(deps, { requestId, protocol: inbound.name, stream, principal, model, estimate, t0, at, obs }).finally(() => admission.end())
+    call = await obs.admission(admit(deps, { requestId, protocol: inbound.name, stream, principal, model, estimate, t0, at, obs }))
     const admitted = call
     const ctx: CallContext = { requestId, publicId: requestId, slug: model.id, created: Math.floor(at / 1000), serviceMode: principal.serviceMode }
     const pass = inbound.passHeaders(req)

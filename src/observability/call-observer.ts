@@ -43,8 +43,20 @@ export class CallObserver {
     this.span.setAttributes({ 'gen_ai.request.model': modelId, 'gen_ai.provider.name': provider, 'gen_ai.system': provider, 'tollgate.stream': stream })
   }
 
-  admission(): Span {
-    return this.span.child('tollgate.admission')
+  /** Admission (rate window + reservation) in its own span, in error when refused. */
+  admission<T>(admitted: Promise<T>): Promise<T> {
+    const span = this.span.child('tollgate.admission')
+    return admitted.then(
+      (value) => {
+        span.end()
+        return value
+      },
+      (e: unknown) => {
+        span.fail(e instanceof GatewayError ? e.code : 'INTERNAL')
+        span.end()
+        throw e
+      },
+    )
   }
 
   refused(reason: RefusalReason): void {

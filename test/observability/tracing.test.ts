@@ -145,6 +145,8 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(r.call.status.code).toBe(ERROR)
     expect(attrs(r.call)).toMatchObject({ 'error.type': 'PAYMENT_REQUIRED', 'http.response.status_code': 402 })
     expect(r.children.map((c) => c.name)).toEqual(['tollgate.admission'])
+    expect(r.children[0]!.status.code).toBe(ERROR)
+    expect(attrs(r.children[0]!)['error.type']).toBe('PAYMENT_REQUIRED')
   }, 30_000)
 })
 
