@@ -25,6 +25,20 @@ function within<T>(p: Promise<T>, ms: number): Promise<T> {
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer))
 }
 
+/**
+ * Process metrics describe the process, not a runtime: one registry for the whole process
+ * (collectDefaultMetrics starts an event-loop monitor and GC observer each time it is called,
+ * which several runtimes in one process, as in tests, must not multiply).
+ */
+let processRegistry: client.Registry | undefined
+function processMetrics(): client.Registry {
+  if (!processRegistry) {
+    processRegistry = new client.Registry()
+    client.collectDefaultMetrics({ register: processRegistry })
+  }
+  return processRegistry
+}
+
 export class Metrics {
   readonly registry = new client.Registry()
   readonly m: MetricSet
@@ -32,9 +46,11 @@ export class Metrics {
   reservedMicros = 0
   private sources: ScrapeSources | undefined
 
+  private readonly exported: client.Registry
+
   constructor(opts: { processMetrics?: boolean } = {}) {
     this.m = defineMetrics(this.registry)
-    if (opts.processMetrics !== false) client.collectDefaultMetrics({ register: this.registry })
+    this.exported = opts.processMetrics === false ? this.registry : client.Registry.merge([processMetrics(), this.registry])
   }
 
   /** Where scrape-time values come from (set once the runtime's clients exist). */
@@ -48,7 +64,7 @@ export class Metrics {
 
   async scrape(): Promise<string> {
     await this.refresh()
-    return this.registry.metrics()
+    return this.exported.metrics()
   }
 
   private async refresh(): Promise<void> {
