@@ -6,6 +6,7 @@
 import postgres from 'postgres'
 import { cpus } from 'node:os'
 import { latency, median, saturate, type LatencyResult, type LoadResult, type Target } from './driver.ts'
+import { measureMetricsCost } from './metrics-cost.ts'
 
 const QUICK = process.env.BENCH_QUICK === '1'
 const CFG = QUICK
@@ -164,6 +165,12 @@ async function main() {
   row('added p99 at c=1', added('p99'), '≤ +1.5 ms', added('p99') <= 1.5, ' ms')
   row('added stream TTFB p50', addedTtfb, '≤ +1 ms', addedTtfb <= 1, ' ms')
   lines.push(`| streams with usage + svc chunk + [DONE] | ${checks.ok}/${checks.total} | 100% | ${checks.ok === checks.total ? 'yes' : 'no'} |`)
+  // Observability (docs/observability.md): the hooks' cost per request, measured in isolation, and one scrape.
+  const cost = await measureMetricsCost()
+  row('metrics + tracing-off hooks per request', cost.ns / 1000, '≤ 3 µs', cost.ns <= 3_000, ' µs')
+  const s0 = performance.now()
+  const scraped = await (await fetch(`${tgUrl}/metrics`)).text()
+  lines.push('', `GET /metrics after the run: ${(performance.now() - s0).toFixed(1)} ms, ${scraped.length} bytes, tollgate_requests_total ${scraped.split('\n').filter((l) => l.startsWith('tollgate_requests_total')).reduce((n, l) => n + Number(l.split(' ').at(-1)), 0)}`)
   console.log(lines.join('\n'))
 }
 

@@ -19,6 +19,7 @@ import { chatErrorBody } from './protocols/chat/error.ts'
 import { preflight } from './http/cors.ts'
 import { surfaceHeaders } from './http/surface-headers.ts'
 import { newRequestId } from './lib/ids.ts'
+import { metricsRoute } from './observability/metrics-route.ts'
 
 export interface AppState {
   /** Set once SIGTERM arrives: /readyz answers 503 so the load balancer drains this instance. */
@@ -71,13 +72,14 @@ export function createApp(deps: InferenceDeps, state: AppState = { draining: fal
       openapi({
         path: '/api/openapi',
         // The document covers /api; the /v1 protocols are the vendors' own (see README).
-        exclude: { paths: [/^\/v1\//, '/healthz', '/readyz', /^\/api\/openapi/] },
+        exclude: { paths: [/^\/v1\//, '/healthz', '/readyz', '/metrics', /^\/api\/openapi/] },
         documentation: {
           info: { title: 'Tollgate console API', version: '0.1.0', description: 'Accounts, sessions, API keys, wallet, top-ups, logs and the public catalog (docs/console.md).' },
           components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'svc_session' }, admin: { type: 'http', scheme: 'bearer' } } },
         },
       }),
     )
+    .use(metricsRoute(deps.metrics, deps.config))
     .use(adminRoutes(deps))
     .use(consoleRoutes(deps))
     .use(consoleUi())

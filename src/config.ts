@@ -45,6 +45,13 @@ export interface Config {
   /** Browser origins allowed to call /v1 (CORS); empty = CORS off; `*` = any (docs/security.md). */
   corsOrigins: string[]
   logLevel: 'debug' | 'info' | 'warn' | 'error'
+  /** GET /metrics requires `Authorization: Bearer <token>` when set (docs/observability.md). */
+  metricsToken: string | undefined
+  /** /metrics on its own listener at this port (and not on the main one); undefined → main listener. */
+  metricsPort: number | undefined
+  /** OTLP/HTTP base URL; traces go to <url>/v1/traces. undefined → tracing off, SDK not loaded. */
+  otlpEndpoint: string | undefined
+  otelServiceName: string
   /** Resolves a catalog secret reference: "env:NAME" reads the environment, anything else is literal. */
   secret: (ref: string | undefined) => string | undefined
 }
@@ -132,8 +139,14 @@ export function loadConfig(env: Env = process.env): Config {
   const adminToken = str(env, 'ADMIN_TOKEN')
   if (adminToken !== undefined && adminToken.length < 16)
     throw new ConfigError('ADMIN_TOKEN must be at least 16 characters')
+  const metricsToken = str(env, 'METRICS_TOKEN')
+  if (metricsToken !== undefined && metricsToken.length < 16)
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters')
+  const port = int(env, 'PORT', 8080, 0, 65535)
+  const metricsPort = str(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0, 0, 65535)
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT')
   return {
-    port: int(env, 'PORT', 8080, 0, 65535),
+    port,
     host: str(env, 'HOST') ?? '0.0.0.0',
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:', 'memory:', 'file:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
@@ -163,6 +176,10 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxPayments: sandboxSecret ? { secret: sandboxSecret } : undefined,
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, 'info'),
+    metricsToken,
+    metricsPort,
+    otlpEndpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']),
+    otelServiceName: str(env, 'OTEL_SERVICE_NAME') ?? 'tollgate',
     secret: (ref) => (ref?.startsWith('env:') ? str(env, ref.slice(4)) : ref),
   }
 }

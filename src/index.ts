@@ -3,6 +3,7 @@ import { createApp, type AppState } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { StartupError, startupFailure } from './lib/startup-error.ts'
 import { createRuntime } from './runtime.ts'
+import { serveMetrics } from './observability/metrics-route.ts'
 
 /** A start-up failure is one line on stderr and exit code 1 (config errors: 2). */
 function fail(e: unknown): never {
@@ -42,6 +43,8 @@ export async function start(env: Record<string, string | undefined> = process.en
     fail(startupFailure('listen', e, { host: config.host, port: config.port }))
   }
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${app.server!.port}`
+  const metricsServer = config.metricsPort === undefined ? undefined : serveMetrics(runtime.deps.metrics, config, config.metricsPort)
+  if (metricsServer) runtime.deps.log.info('metrics listening', { port: metricsServer.port })
   // Always printed, whatever LOG_LEVEL: operators and tools wait for this line.
   console.log(`tollgate listening on ${url} (database: ${runtime.database.kind}, store: ${runtime.deps.store.kind})`)
 
@@ -53,6 +56,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     runtime.deps.log.info('shutting down', { signal })
     // Stop accepting; in-flight requests and streams may finish within the grace period.
     void app.server!.stop(false)
+    void metricsServer?.stop(true)
     const deadline = Date.now() + config.shutdownGraceMs
     while (runtime.deps.inflight.streams > 0 && Date.now() < deadline) await Bun.sleep(50)
     if (runtime.deps.inflight.streams > 0) await app.server!.stop(true)

@@ -11,6 +11,8 @@ import { openDatabase, type Database } from './db/client.ts'
 import { InFlight, type InferenceDeps } from './inference/deps.ts'
 import { createLogger, type Logger } from './lib/log.ts'
 import { startupFailure } from './lib/startup-error.ts'
+import { Metrics } from './observability/telemetry.ts'
+import { createTracer } from './observability/tracing.ts'
 import { createMemoryStore } from './store/memory.ts'
 import { createRedisStore } from './store/redis.ts'
 import type { KeySpace } from './store/keys.ts'
@@ -64,8 +66,11 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     inflight: new InFlight(),
     rescue: new SettleRescue(database.db, store, log, config.dbRequestTimeoutMs),
     now: Date.now,
+    metrics: new Metrics(),
+    tracer: await createTracer({ otlpEndpoint: config.otlpEndpoint, serviceName: config.otelServiceName }, log),
   }
-  const writer = new LedgerWriter({ db: database.db, store, log, batch: config.settleBatch, blockMs: opts.writerBlockMs ?? 1_000, lingerMs: config.settleFlushMs })
+  deps.metrics.watch({ store, db: database.db, openStreams: () => deps.inflight.streams })
+  const writer = new LedgerWriter({ db: database.db, store, log, batch: config.settleBatch, blockMs: opts.writerBlockMs ?? 1_000, lingerMs: config.settleFlushMs, metrics: deps.metrics.m })
   writer.start()
   return {
     deps,
@@ -76,6 +81,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       await deps.inflight.settled()
       await deps.rescue.close()
       await writer.stop()
+      await deps.tracer.shutdown()
       await store.close()
       await database.close()
     },

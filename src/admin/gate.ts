@@ -1,24 +1,15 @@
 // Who may call the admin API (docs/security.md "Admin API"): every call counts against a per-IP
-// limit first, then must carry `Authorization: Bearer $ADMIN_TOKEN`. The token is compared as
-// SHA-256 digests in constant time, so neither its bytes nor its length leak through timing.
+// limit first, then must carry `Authorization: Bearer $ADMIN_TOKEN` (compared by lib/bearer.ts).
 // Runs once per request, from the parse hook (before a body is read) and from transform (routes
 // without a body), so an unauthenticated caller learns nothing about its input.
-import { createHash, timingSafeEqual } from 'node:crypto'
 import { clientInfo, peerAddress } from '../console/http/client.ts'
 import { limitIp, type RateRule } from '../console/http/limits.ts'
 import { GatewayError } from '../core/errors.ts'
 import type { InferenceDeps } from '../inference/deps.ts'
+import { bearerMatches } from '../lib/bearer.ts'
 import { ipMatcher } from '../lib/ip.ts'
 
 export const ADMIN_LIMIT: RateRule = { name: 'admin', limit: 600, windowMs: 60_000 }
-
-const digest = (s: string) => createHash('sha256').update(s).digest()
-
-export function tokenMatches(expected: string, header: string | null): boolean {
-  const given = header?.startsWith('Bearer ') ? header.slice(7) : ''
-  return timingSafeEqual(digest(expected), digest(given))
-}
-
 
 export function adminGate(deps: InferenceDeps) {
   const token = deps.config.adminToken
@@ -28,7 +19,7 @@ export function adminGate(deps: InferenceDeps) {
     if (!token) throw new GatewayError('NOT_FOUND', 'No such endpoint.')
     const { ip } = clientInfo(new URL(request.url), request.headers, peerAddress(server, request), trusted)
     const headers = await limitIp(deps.store, ADMIN_LIMIT, ip, deps.now())
-    if (!tokenMatches(token, request.headers.get('authorization'))) throw new GatewayError('UNAUTHORIZED', 'Invalid admin token.', { headers })
+    if (!bearerMatches(token, request.headers.get('authorization'))) throw new GatewayError('UNAUTHORIZED', 'Invalid admin token.', { headers })
     return headers
   }
   return (request: Request, server: unknown): Promise<Record<string, string>> => {

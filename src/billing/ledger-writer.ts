@@ -9,6 +9,7 @@
 import type { Db } from '../db/client.ts'
 import { base62 } from '../lib/ids.ts'
 import type { Logger } from '../lib/log.ts'
+import type { MetricSet } from '../observability/metrics.ts'
 import type { OutboxEntry, Store } from '../store/types.ts'
 import { errorText, insertDeadLetter, isRecordError } from './dead-letters.ts'
 import { writeRecords } from './ledger-batch.ts'
@@ -25,6 +26,8 @@ export interface LedgerWriterOptions {
   /** After a partial batch arrives, wait this long for more before writing. */
   lingerMs: number
   consumer?: string
+  /** Batch sizes, durations, failures and dead letters (docs/observability.md). */
+  metrics?: MetricSet
 }
 
 /** Plain counters for metrics (read them; never reset). */
@@ -46,6 +49,7 @@ interface Prepared {
 }
 
 const MAX_BACKOFF_MS = 1_000
+const UNREADABLE = 'unreadable outbox record'
 
 export class LedgerWriter {
   readonly counters: WriterCounters = { records: 0, deadLettered: 0, failedBatches: 0, groupRepairs: 0 }
@@ -99,6 +103,7 @@ export class LedgerWriter {
       } catch (err) {
         this.pending = entries
         if (entries.length > 0) this.counters.failedBatches++
+        this.opts.metrics?.writerFailures.inc()
         // Repaired: read again at once — unless NOGROUP came back right after a repair (no hot loop).
         if (/NOGROUP/.test(String(err)) && Date.now() - this.lastRepair > 1_000 && (await this.repair())) continue
         this.opts.log.error('ledger writer batch failed; retrying', { err: String(err), records: entries.length, retryInMs: backoff })
@@ -139,11 +144,16 @@ export class LedgerWriter {
   }
 
   private async handle(entries: OutboxEntry[]): Promise<void> {
+    const t = performance.now()
     const items = entries.map(prepare)
-    for (const bad of items.filter((i) => i.record === undefined)) await this.deadLetter(bad, 'unreadable outbox record')
+    for (const bad of items.filter((i) => i.record === undefined)) await this.deadLetter(bad, UNREADABLE)
     await this.writeIsolated(items.filter((i) => i.record !== undefined))
     await this.opts.store.ackOutbox(entries)
     this.counters.records += entries.length
+    const m = this.opts.metrics
+    m?.writerBatch.observe(entries.length)
+    m?.writerRecords.inc(entries.length)
+    m?.writerBatchSeconds.observe((performance.now() - t) / 1000)
   }
 
   /** Writes the batch; if Postgres refuses its data, halves it until the refused record is alone. */
@@ -164,6 +174,7 @@ export class LedgerWriter {
     await insertDeadLetter(this.opts.db, item.raw, item.requestId, error)
     this.counters.deadLettered++
     this.opts.log.error('outbox record dead-lettered (not billed until replayed)', { requestId: item.requestId, error, record: item.raw.slice(0, 500) })
+    this.opts.metrics?.deadLetters.inc({ reason: error === UNREADABLE ? 'unreadable' : 'rejected' })
   }
 }
 

@@ -10,6 +10,7 @@ import { GatewayError, serviceUnavailable } from '../core/errors.ts'
 import type { Usage } from '../core/usage.ts'
 import { rateHeaders } from '../http/rate-headers.ts'
 import { withDeadline } from '../lib/deadline.ts'
+import type { CallObserver } from '../observability/call-observer.ts'
 import type { RateInfo } from '../store/types.ts'
 import type { InferenceDeps } from './deps.ts'
 
@@ -41,6 +42,8 @@ export interface Call {
   /** epoch ms at receipt */
   at: number
   settled: boolean
+  /** Metrics and trace of this call. */
+  obs: CallObserver
 }
 
 /** Rate window + reservation. A rejected request reserves nothing (SPEC "Limits" 5). */
@@ -57,7 +60,7 @@ export async function admit(deps: InferenceDeps, c: Omit<Call, 'reservedMicros' 
   // Redis or (for a cold account) Postgres unreachable: a fast 503 with Retry-After. An admit
   // without an answer may still reserve later, so the account's mirror is dropped after it.
   const storeAdmit = () =>
-    deps.store.admit(input).catch((e) => {
+    timedAdmit(deps, c.obs, input).catch((e) => {
       deps.rescue.dropMirror(input.userId)
       return Promise.reject(serviceUnavailable(e))
     })
@@ -67,14 +70,30 @@ export async function admit(deps: InferenceDeps, c: Omit<Call, 'reservedMicros' 
     await withDeadline(load, deps.config.dbRequestTimeoutMs, 'account load').catch((e) => Promise.reject(serviceUnavailable(e)))
     result = await storeAdmit()
   }
-  if (result.ok) return { ...c, reservedMicros: reserveMicros, rate: result.rate, settled: false }
+  if (result.ok) {
+    c.obs.reserve(reserveMicros)
+    return { ...c, reservedMicros: reserveMicros, rate: result.rate, settled: false }
+  }
   if (result.reason === 'cold') throw serviceUnavailable(new Error('account still cold after load'))
+  c.obs.refused(result.reason === 'rate' ? 'rate_limit' : result.reason)
   const headers = rateHeaders(result.rate, result.reason === 'rate')
   if (result.reason === 'rate')
     throw new GatewayError('RATE_LIMITED', `Rate limit of ${result.rate.limit} requests per minute exceeded for this API key.`, { headers })
   if (result.reason === 'balance')
     throw new GatewayError('PAYMENT_REQUIRED', 'Insufficient account balance for this request; top up your credit.', { headers })
   throw new GatewayError('PAYMENT_REQUIRED', "This API key's spend limit would be exceeded by this request.", { headers })
+}
+
+async function timedAdmit(deps: InferenceDeps, obs: CallObserver, input: Parameters<InferenceDeps['store']['admit']>[0]) {
+  const t = performance.now()
+  try {
+    const result = await deps.store.admit(input)
+    obs.storeTrip('admit', t, true)
+    return result
+  } catch (e) {
+    obs.storeTrip('admit', t, false)
+    throw e
+  }
 }
 
 export interface Outcome {
@@ -111,10 +130,21 @@ export function settle(deps: InferenceDeps, call: Call, o: Outcome): bigint {
     at: call.at,
   })
   const userId = call.principal.userId
-  const p = deps.store.settle({ userId, keyId: call.principal.keyId, reservedMicros: call.reservedMicros, costMicros: cost, record }).catch((err) => {
-    deps.log.error('settlement failed; recording it through the fallback', { requestId: call.requestId, cost: cost.toString(), err: String(err) })
-    return deps.rescue.rescue(userId, record)
-  })
+  const span = call.obs.settling(o.usage, cost, o.gateway)
+  const t = performance.now()
+  const p = deps.store
+    .settle({ userId, keyId: call.principal.keyId, reservedMicros: call.reservedMicros, costMicros: cost, record })
+    .then(
+      () => call.obs.storeTrip('settle', t, true),
+      (err) => {
+        call.obs.storeTrip('settle', t, false)
+        deps.metrics.m.settleFailures.inc()
+        span.fail('SETTLE_FAILED')
+        deps.log.error('settlement failed; recording it through the fallback', { requestId: call.requestId, cost: cost.toString(), err: String(err) })
+        return deps.rescue.rescue(userId, record)
+      },
+    )
+    .finally(() => span.end())
   deps.inflight.track(p)
   return cost
 }

@@ -5,6 +5,8 @@ import type { Catalog } from '../catalog/catalog.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/client.ts'
 import type { Logger } from '../lib/log.ts'
+import type { Metrics } from '../observability/telemetry.ts'
+import type { Tracer } from '../observability/tracing.ts'
 import type { Store } from '../store/types.ts'
 
 /** Settlements and streams still running; graceful shutdown waits for them. */
@@ -37,4 +39,6 @@ export interface InferenceDeps {
   /** Where a settlement goes when the store's round trip fails (docs/operations.md). */
   rescue: SettleRescue
   now: () => number
+  metrics: Metrics
+  tracer: Tracer
 }

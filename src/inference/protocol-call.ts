@@ -22,6 +22,7 @@ import { admit, authenticate, logRejected, resolveModel, settle, settleFailure, 
 import type { InferenceDeps } from './deps.ts'
 import type { CallContext, Inbound } from './inbound.ts'
 import { translateTransform } from './translate-transform.ts'
+import { CallObserver } from '../observability/call-observer.ts'
 
 export const ADAPTERS: Record<GatewayProtocol, UpstreamAdapter> = {
   'openai-chat': openAiChatAdapter,
@@ -35,6 +36,7 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
   const t0 = performance.now()
   const at = Date.now()
   const requestId = newRequestId(inbound.idPrefix)
+  const obs = new CallObserver(deps.metrics, deps.tracer, deps.log, inbound.name, req.headers, requestId, t0)
   let call: Call | undefined
   let rejectLog: Parameters<typeof logRejected>[1] | undefined
   try {
@@ -49,9 +51,10 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
     const stream = inbound.stream(body)
     rejectLog.stream = stream
     const model = resolveModel(deps, inbound.model(body))
+    obs.resolved(model.id, model.provider, stream)
     const est = inbound.estimateInput(body)
     const estimate = estimateUsage(est.promptChars, { requested: est.maxTokens, choices: est.choices, defaultCap: deps.config.defaultMaxOutputTokens, contextWindow: model.contextWindow })
-    call = await admit(deps, { requestId, protocol: inbound.name, stream, principal, model, estimate, t0, at })
+    call = await obs.admission(admit(deps, { requestId, protocol: inbound.name, stream, principal, model, estimate, t0, at, obs }))
     const admitted = call
     const ctx: CallContext = { requestId, publicId: requestId, slug: model.id, created: Math.floor(at / 1000), serviceMode: principal.serviceMode }
     const pass = inbound.passHeaders(req)
@@ -66,9 +69,10 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
         ? { native, adapter, gateway: gw, stream: await upstreamFetch(gw, adapter.path, headers, upstreamBody) }
         : { native, adapter, gateway: gw, json: await upstreamJson(gw, adapter.path, headers, upstreamBody) }
     }
-    const served = await withFailover(model.routes, attempt, (route, err) =>
-      deps.log.warn('upstream attempt failed', { requestId, gateway: route.gateway.id, code: err.code, cause: err.cause }),
-    )
+    const served = await withFailover(model.routes, (route) => obs.attempt(route, () => attempt(route)), (route, err) => {
+      obs.failedOver(route, err, model.routes)
+      deps.log.warn('upstream attempt failed', { requestId, gateway: route.gateway.id, code: err.code, cause: err.cause })
+    })
     const headers = { 'x-request-id': requestId, ...rateHeaders(call.rate) }
     if ('stream' in served.value) {
       onStream?.()
@@ -81,6 +85,7 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
     if (call) settleFailure(deps, call, err, null)
     else if (rejectLog) logRejected(deps, rejectLog, err)
     const { status, body } = inbound.renderError(err)
+    obs.end(status, err.code)
     return new Response(body, { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...clientRetryHeaders(err), ...err.extra.headers } })
   }
 }
@@ -100,6 +105,8 @@ function jsonResponse<B>(deps: InferenceDeps, inbound: Inbound<B>, call: Call, c
   const source = reported ? 'upstream' : 'none'
   const cost = settle(deps, call, { status: 200, errorCode: null, gateway: served.gateway.id, usage: reported ?? call.estimate, usageSource: source })
   const svc = inbound.svc(cost, source, performance.now() - call.t0, served.gateway.id, upstreamRequestId ?? String(parsed.id ?? ''), ctx)
+  call.obs.firstByte()
+  call.obs.end(200, null)
   return new Response(appendMemberJson(body, 'svc', svc), { status: 200, headers: { 'content-type': 'application/json', 'x-model': call.model.id, ...headers } })
 }
 
@@ -112,12 +119,16 @@ function streamResponse<B>(deps: InferenceDeps, inbound: Inbound<B>, call: Call,
     const { usage, source } = billedUsage(call, o)
     const status = o.end === 'completed' ? 200 : o.end === 'disconnected' ? 499 : 502
     if (o.error) deps.log.warn('stream failed', { requestId: call.requestId, gateway: gw.id, cause: o.error.cause })
-    const cost = settle(deps, call, { status, errorCode: o.error?.code ?? (o.end === 'disconnected' ? 'CLIENT_CLOSED' : null), gateway: gw.id, usage, usageSource: source })
+    if (o.error) call.obs.streamFailed(gw.id, o.error.code)
+    const errorCode = o.error?.code ?? (o.end === 'disconnected' ? 'CLIENT_CLOSED' : null)
+    const cost = settle(deps, call, { status, errorCode, gateway: gw.id, usage, usageSource: source })
+    call.obs.end(status, errorCode)
     return inbound.svc(cost, source === 'upstream' ? 'upstream' : 'none', performance.now() - call.t0, gw.id, upstreamRequestId || (o.upstreamId ?? ''), ctx)
   }
   const opts = { idleTimeoutMs: gw.timeoutMs, abortUpstream: served.stream.abort, finish }
   const upstream = served.stream.response.body!
-  const body = pipeStream(upstream, served.native ? inbound.tee(ctx) : translateTransform(served.adapter.streamDecoder(), inbound.streamEncoder(ctx)), opts)
+  const transform = served.native ? inbound.tee(ctx) : translateTransform(served.adapter.streamDecoder(), inbound.streamEncoder(ctx))
+  const body = pipeStream(upstream, call.obs.watchFirstFrame(transform), opts)
   return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...headers } })
 }
 

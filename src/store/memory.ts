@@ -15,10 +15,14 @@ export function createMemoryStore(): Store {
   let queue: OutboxEntry[] = []
   const inFlight = new Map<string, { entry: OutboxEntry; consumer: string; since: number }>()
   let seq = 0
+  /** Append time of every unacknowledged entry, oldest first (Map keeps insertion order). */
+  const appendedAt = new Map<string, number>()
   let wake: (() => void) | undefined
 
   const append = (record: string) => {
-    queue.push({ id: String(++seq), shard: 0, record })
+    const id = String(++seq)
+    queue.push({ id, shard: 0, record })
+    appendedAt.set(id, Date.now())
     wake?.()
   }
 
@@ -94,7 +98,10 @@ export function createMemoryStore(): Store {
       return taken
     },
     async ackOutbox(entries) {
-      for (const e of entries) inFlight.delete(e.id)
+      for (const e of entries) {
+        inFlight.delete(e.id)
+        appendedAt.delete(e.id)
+      }
     },
     async reclaimOutbox(consumer, minIdleMs, max) {
       const out: OutboxEntry[] = []
@@ -125,6 +132,10 @@ export function createMemoryStore(): Store {
       }
       windows.set(key, { count: count + 1, expires: nowMs + windowMs + 1_000 })
       return { ok: true, rate: { limit, remaining: Math.max(0, limit - count - 1), resetMs } }
+    },
+    async outboxStats() {
+      const oldest = appendedAt.values().next()
+      return { depth: appendedAt.size, oldestMs: oldest.done ? null : oldest.value }
     },
     async ping() {},
     async close() {

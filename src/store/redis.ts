@@ -183,6 +183,24 @@ export async function createRedisStore(url: string, keySpace: KeySpace = { prefi
       const [ok, count] = await redis.tgHit(counterKey(keySpace, bucket, index), limit, windowMs + 1_000)
       return { ok: ok === 1, rate: { limit, remaining: Math.max(0, limit - count), resetMs } }
     },
+    async outboxStats() {
+      // Acknowledged entries are deleted (ackOutbox), so XLEN counts the unwritten ones and the
+      // first entry's id is the oldest append time (stream ids are "<ms>-<seq>").
+      const pipe = redis.pipeline()
+      for (const key of outboxes) pipe.xlen(key).xrange(key, '-', '+', 'COUNT', 1)
+      const replies = (await pipe.exec()) ?? []
+      let depth = 0
+      let oldestMs: number | null = null
+      for (let i = 0; i < replies.length; i += 2) {
+        const [lenErr, len] = replies[i]!
+        const [rangeErr, range] = replies[i + 1]!
+        if (lenErr || rangeErr) throw lenErr ?? rangeErr
+        depth += Number(len)
+        const first = (range as [string, string[]][])[0]
+        if (first) oldestMs = Math.min(oldestMs ?? Infinity, Number(first[0].split('-')[0]))
+      }
+      return { depth, oldestMs }
+    },
     async ping() {
       await redis.ping()
     },

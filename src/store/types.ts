@@ -72,6 +72,8 @@ export interface Store {
   repairOutbox(): Promise<void>
   /** A fixed-window counter for `bucket` (e.g. "api:<ip>"): admits up to `limit` per window. */
   hit(bucket: string, limit: number, windowMs: number, nowMs: number): Promise<{ ok: boolean; rate: RateInfo }>
+  /** Outbox records not yet acknowledged, and the append time (epoch ms) of the oldest (metrics). */
+  outboxStats(): Promise<{ depth: number; oldestMs: number | null }>
   ping(): Promise<void>
   close(): Promise<void>
 }

@@ -1,7 +1,7 @@
 // Issue 8's pure pieces as tables: the safe-text rule, strict dates, the admin token check, the
 // negative key cache, the configuration refusals, and the logging of unexpected console errors.
 import { describe, expect, test } from 'bun:test'
-import { tokenMatches } from '../../src/admin/gate.ts'
+import { bearerMatches as tokenMatches } from '../../src/lib/bearer.ts'
 import { ApiKeyAuth, generateApiKey } from '../../src/auth/api-keys.ts'
 import { ConfigError, loadConfig } from '../../src/config.ts'
 import { parseJsonText } from '../../src/http/body.ts'

@@ -1,0 +1,159 @@
+// What one /v1 call reports to metrics and traces, from the pipeline's few hook points:
+// resolved → admission → upstream attempt(s) → first byte → settlement → end. Metric labels use
+// the public model id only once the catalog resolved it ("unknown" before: a client's string
+// is unbounded). GenAI semantic-convention attributes: docs/observability.md.
+import { GatewayError } from '../core/errors.ts'
+import type { GatewayProtocol, Route } from '../core/gateway.ts'
+import type { FrameTransform } from '../core/stream-encoder.ts'
+import type { Usage } from '../core/usage.ts'
+import type { Logger } from '../lib/log.ts'
+import type { Metrics } from './telemetry.ts'
+import type { Span, Tracer } from './tracing.ts'
+
+/** gen_ai.provider.name of an upstream gateway, by the protocol it speaks. */
+const PROVIDER: Record<GatewayProtocol, string> = { 'openai-chat': 'openai', 'anthropic-messages': 'anthropic', 'openai-responses': 'openai' }
+
+export type RefusalReason = 'rate_limit' | 'balance' | 'key_limit'
+
+export class CallObserver {
+  readonly span: Span
+  private model = 'unknown'
+  private stream = 'false'
+  private reserved = 0
+  private firstByteSeen = false
+  private ended = false
+
+  constructor(
+    private readonly metrics: Metrics,
+    tracer: Tracer,
+    private readonly log: Logger,
+    readonly protocol: string,
+    headers: Headers,
+    readonly requestId: string,
+    private readonly t0: number,
+  ) {
+    this.span = tracer.startCall('chat', headers, { 'gen_ai.operation.name': 'chat', 'tollgate.request_id': requestId, 'tollgate.protocol': protocol })
+  }
+
+  /** The catalog knows the model: from here on it labels the call. */
+  resolved(modelId: string, provider: string, stream: boolean): void {
+    this.model = modelId
+    this.stream = stream ? 'true' : 'false'
+    this.span.rename(`chat ${modelId}`)
+    this.span.setAttributes({ 'gen_ai.request.model': modelId, 'gen_ai.provider.name': provider, 'gen_ai.system': provider, 'tollgate.stream': stream })
+  }
+
+  /** Admission (rate window + reservation) in its own span, in error when refused. */
+  admission<T>(admitted: Promise<T>): Promise<T> {
+    const span = this.span.child('tollgate.admission')
+    return admitted.then(
+      (value) => {
+        span.end()
+        return value
+      },
+      (e: unknown) => {
+        span.fail(e instanceof GatewayError ? e.code : 'INTERNAL')
+        span.end()
+        throw e
+      },
+    )
+  }
+
+  refused(reason: RefusalReason): void {
+    this.metrics.m.refusals.inc({ protocol: this.protocol, reason })
+  }
+
+  reserve(micros: bigint): void {
+    this.reserved = Number(micros)
+    this.metrics.reservedMicros += this.reserved
+  }
+
+  /** A hot-store round trip that started at `t` (performance.now()). */
+  storeTrip(op: 'admit' | 'settle', t: number, ok: boolean): void {
+    this.metrics.m.store.observe({ op }, (performance.now() - t) / 1000)
+    if (!ok) this.metrics.m.storeErrors.inc({ op })
+  }
+
+  /** One upstream attempt, timed and counted, in its own client span. */
+  async attempt<T>(route: Route, run: () => Promise<T>): Promise<T> {
+    const gateway = route.gateway.id
+    const span = this.span.child(`chat ${route.upstreamModel}`, { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': route.upstreamModel, 'gen_ai.provider.name': PROVIDER[route.gateway.protocol], 'tollgate.gateway': gateway }, 'client')
+    const t = performance.now()
+    try {
+      const value = await run()
+      this.metrics.m.attempts.inc({ gateway, outcome: 'ok' })
+      return value
+    } catch (e) {
+      const code = e instanceof GatewayError ? e.code : 'UPSTREAM_ERROR'
+      this.metrics.m.attempts.inc({ gateway, outcome: code })
+      this.metrics.m.failures.inc({ gateway, code, stage: 'attempt' })
+      span.fail(code)
+      throw e
+    } finally {
+      this.metrics.m.attemptDuration.observe({ gateway }, (performance.now() - t) / 1000)
+      span.end()
+    }
+  }
+
+  /** After a failed attempt: a retryable failure with a route left is a failover. */
+  failedOver(route: Route, err: GatewayError, routes: readonly Route[]): void {
+    if (err.retryable && routes.indexOf(route) < routes.length - 1) this.metrics.m.failovers.inc({ gateway: route.gateway.id })
+  }
+
+  streamFailed(gateway: string, code: string): void {
+    this.metrics.m.failures.inc({ gateway, code, stage: 'stream' })
+  }
+
+  firstByte(): void {
+    if (this.firstByteSeen) return
+    this.firstByteSeen = true
+    this.metrics.m.ttfb.observe({ protocol: this.protocol, stream: this.stream }, (performance.now() - this.t0) / 1000)
+  }
+
+  /** The stream's first frame with content is its first byte. */
+  watchFirstFrame(t: FrameTransform): FrameTransform {
+    return {
+      push: (ev) => {
+        const out = t.push(ev)
+        if (out.length > 0 && !this.firstByteSeen) this.firstByte()
+        return out
+      },
+      complete: () => t.complete(),
+      close: (svc) => t.close(svc),
+      error: (err) => t.error(err),
+      usage: () => t.usage(),
+      deliveredChars: () => t.deliveredChars(),
+      upstreamId: t.upstreamId && (() => t.upstreamId!()),
+    }
+  }
+
+  /** Settlement starts: usage and cost are counted, the reservation leaves the gauge. Returns its span. */
+  settling(usage: Usage, costMicros: bigint, gateway: string | null): Span {
+    const { m } = this.metrics
+    this.metrics.reservedMicros -= this.reserved
+    this.reserved = 0
+    const model = this.model
+    if (usage.inputTokens) m.tokens.inc({ model, kind: 'input' }, usage.inputTokens)
+    if (usage.outputTokens) m.tokens.inc({ model, kind: 'output' }, usage.outputTokens)
+    if (usage.cacheReadTokens) m.tokens.inc({ model, kind: 'cache_read' }, usage.cacheReadTokens)
+    if (usage.cacheWriteTokens) m.tokens.inc({ model, kind: 'cache_write' }, usage.cacheWriteTokens)
+    if (usage.reasoningTokens) m.tokens.inc({ model, kind: 'reasoning' }, usage.reasoningTokens)
+    if (costMicros > 0n) m.cost.inc({ model }, Number(costMicros))
+    this.span.setAttributes({ 'gen_ai.response.model': model, 'gen_ai.usage.input_tokens': usage.inputTokens, 'gen_ai.usage.output_tokens': usage.outputTokens, 'tollgate.cost_micros': Number(costMicros), 'tollgate.gateway': gateway ?? undefined })
+    return this.span.child('tollgate.settlement')
+  }
+
+  /** The call is over (JSON answered, stream ended, or refused): counted exactly once. */
+  end(status: number, errorCode: string | null): void {
+    if (this.ended) return
+    this.ended = true
+    const seconds = (performance.now() - this.t0) / 1000
+    const code = errorCode ?? 'none'
+    this.metrics.m.requests.inc({ protocol: this.protocol, model: this.model, status_class: `${Math.floor(status / 100)}xx`, code })
+    this.metrics.m.duration.observe({ protocol: this.protocol, stream: this.stream }, seconds)
+    this.span.setAttributes({ 'http.response.status_code': status })
+    if (errorCode) this.span.fail(errorCode)
+    this.span.end()
+    this.log.debug('call finished', { requestId: this.requestId, protocol: this.protocol, model: this.model, status, code, ms: Math.round(seconds * 1000) })
+  }
+}
