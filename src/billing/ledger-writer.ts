@@ -145,6 +145,7 @@ export class LedgerWriter {
 
   private async handle(entries: OutboxEntry[]): Promise<void> {
     const t = performance.now()
+    const deadBefore = this.counters.deadLettered
     const items = entries.map(prepare)
     for (const bad of items.filter((i) => i.record === undefined)) await this.deadLetter(bad, UNREADABLE)
     await this.writeIsolated(items.filter((i) => i.record !== undefined))
@@ -152,7 +153,7 @@ export class LedgerWriter {
     this.counters.records += entries.length
     const m = this.opts.metrics
     m?.writerBatch.observe(entries.length)
-    m?.writerRecords.inc(entries.length)
+    m?.writerRecords.inc(entries.length - (this.counters.deadLettered - deadBefore))
     m?.writerBatchSeconds.observe((performance.now() - t) / 1000)
   }
 
