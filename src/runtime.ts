@@ -12,6 +12,9 @@ import { createLogger, type Logger } from './lib/log.ts'
 import { createMemoryStore } from './store/memory.ts'
 import { createRedisStore } from './store/redis.ts'
 import type { KeySpace } from './store/keys.ts'
+import { createMemoryBoard } from './store/breaker-board.ts'
+import { createRedisBoard } from './store/breaker-board-redis.ts'
+import { Router } from './routing/router.ts'
 
 /** Upstream protocols this build can serve any inbound protocol through. */
 export const SERVED_PROTOCOLS: ReadonlySet<GatewayProtocol> = new Set(['openai-chat', 'anthropic-messages', 'openai-responses'])
@@ -41,6 +44,9 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     const file = parseCatalogFile(await Bun.file(config.catalogFile).json())
     await upsertCatalog(database.db, file)
   }
+  const board = config.redisUrl ? await createRedisBoard(config.redisUrl, opts.keySpace?.prefix ?? config.redisPrefix) : createMemoryBoard()
+  const router = new Router(board, log)
+  await router.start(5_000)
   const catalog = new Catalog(database.db, config.secret, SERVED_PROTOCOLS)
   await catalog.refresh()
   const refreshMs = opts.catalogRefreshMs ?? 10_000
@@ -53,6 +59,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     config,
     log,
     inflight: new InFlight(),
+    router,
     now: Date.now,
   }
   const writer = new LedgerWriter({ db: database.db, store, log, batch: config.settleBatch, blockMs: opts.writerBlockMs ?? 1_000, lingerMs: config.settleFlushMs })
@@ -66,6 +73,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       await deps.inflight.settled()
       await writer.stop()
       await store.close()
+      await router.stop()
       await database.close()
     },
   }

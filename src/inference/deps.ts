@@ -4,6 +4,7 @@ import type { Catalog } from '../catalog/catalog.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/client.ts'
 import type { Logger } from '../lib/log.ts'
+import type { Router } from '../routing/router.ts'
 import type { Store } from '../store/types.ts'
 
 /** Settlements and streams still running; graceful shutdown waits for them. */
@@ -33,5 +34,7 @@ export interface InferenceDeps {
   config: Config
   log: Logger
   inflight: InFlight
+  /** Breakers and failover counters (docs/failover.md). */
+  router: Router
   now: () => number
 }

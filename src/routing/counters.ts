@@ -1,0 +1,24 @@
+// Failover counters since the process started, for logs now and a metrics endpoint later
+// (docs/failover.md "Observing failover"). Plain numbers: reading them costs nothing.
+export class FailoverCounters {
+  /** Upstream attempts made (first tries, retries and probes). */
+  attempts = 0
+  /** Attempts repeated on the same route after a retryable failure. */
+  retries = 0
+  /** Calls that moved from one route to the next. */
+  failovers = 0
+  /** Routes left out because their breaker was open (or another instance held the probe). */
+  breakerSkips = 0
+  breakerOpened = 0
+  breakerClosed = 0
+  /** Half-open probes let through by this instance. */
+  probes = 0
+  /** Streams that sent no content event within the first-token deadline. */
+  firstTokenTimeouts = 0
+  /** Stream events skipped because they could not be read. */
+  unreadableEvents = 0
+
+  snapshot(): Record<string, number> {
+    return { ...this } as unknown as Record<string, number>
+  }
+}
