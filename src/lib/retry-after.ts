@@ -8,7 +8,9 @@ export function retryAfterMs(headers: Headers, nowMs: number): number | undefine
   const value = headers.get('retry-after')?.trim()
   if (!value) return undefined
   if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000)
-  const at = Date.parse(value)
+  // An HTTP-date names a month and a day ("Thu, 01 Jan 2026 00:00:03 GMT"); Date.parse alone
+  // would read "-3" as a year.
+  const at = /[A-Za-z]{3}/.test(value) ? Date.parse(value) : Number.NaN
   if (Number.isNaN(at)) return undefined
   return Math.max(0, at - nowMs)
 }
