@@ -111,7 +111,10 @@ export class Breakers {
 
   /** The phase of a breaker as this instance sees it (tests, health views). */
   phase(key: string): string {
-    return this.byKey.get(key)?.phase ?? 'closed'
+    const b = this.byKey.get(key)
+    if (b) return b.phase
+    const shared = this.pending.get(key)
+    return shared?.phase === 'open' && shared.until > this.now() ? 'open' : 'closed'
   }
 
   private changed(key: string, t: Transition | undefined): void {
