@@ -37,7 +37,7 @@ for (const backends of ALL_BACKENDS) {
       await gw.stop()
       a.stop()
       b.stop()
-    })
+    }, 30_000)
 
     /** Posts one chat call and returns the response with the attempts each upstream saw. */
     async function call(model: string) {

@@ -43,7 +43,7 @@ for (const backends of ALL_BACKENDS) {
       await gw.stop()
       a.stop()
       b.stop()
-    })
+    }, 30_000)
     const counters = () => gw.runtime.deps.router.counters
 
     test('headers and a role-only chunk at once, then nothing → after firstTokenMs the next route streams the answer; the slow one is aborted', async () => {
