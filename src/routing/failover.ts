@@ -54,7 +54,7 @@ async function tryRoute<T>(router: Router, route: Route, run: () => Promise<T>, 
       if (err.extra.upstream?.kind === 'first-token') router.counters.firstTokenTimeouts++
       router.log.warn('upstream attempt failed', { requestId, gateway, attempt: retries + 1, code: err.code, upstream: err.extra.upstream, cause: err.cause })
       if (!err.retryable) throw err
-      const next = afterFailure(route.gateway.policy, err, retries, router.now() - started)
+      const next = afterFailure(route.gateway.policy, err, retries, router.now() - started, route.gateway.timeoutMs)
       if (next.action === 'next') {
         router.log.info('leaving route', { requestId, gateway, reason: next.reason })
         return { ok: false, err }

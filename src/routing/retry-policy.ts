@@ -24,15 +24,18 @@ export function backoffMs(policy: GatewayPolicy, retry: number, random: () => nu
 }
 
 /**
- * `retriesDone`: retries already made on this route; `elapsedMs`: since the call began. A
- * Retry-After within the cap is waited exactly; beyond it the route is left for the next one.
+ * `retriesDone`: retries already made on this route; `elapsedMs`: since the call began;
+ * `attemptMs`: the longest one attempt may take (the gateway's timeoutMs). A Retry-After within
+ * the cap is waited exactly; beyond it the route is left for the next one. A retry starts only
+ * if its wait and a whole attempt fit in the deadline — so with the defaults a 30 s hang is not
+ * repeated, while a quick 5xx is.
  */
-export function afterFailure(policy: GatewayPolicy, err: GatewayError, retriesDone: number, elapsedMs: number, random: () => number = Math.random): AfterFailure {
+export function afterFailure(policy: GatewayPolicy, err: GatewayError, retriesDone: number, elapsedMs: number, attemptMs = 0, random: () => number = Math.random): AfterFailure {
   if (!sameRouteMayHelp(err)) return { action: 'next', reason: err.extra.upstream?.kind ?? 'failed' }
   if (retriesDone >= policy.retries) return { action: 'next', reason: 'retries exhausted' }
   const asked = err.extra.upstream?.retryAfterMs
   if (asked !== undefined && asked > policy.retryAfterMaxMs) return { action: 'next', reason: 'retry-after beyond cap' }
   const delayMs = asked ?? backoffMs(policy, retriesDone, random)
-  if (elapsedMs + delayMs > policy.deadlineMs) return { action: 'next', reason: 'call deadline' }
+  if (elapsedMs + delayMs + attemptMs > policy.deadlineMs) return { action: 'next', reason: 'call deadline' }
   return { action: 'retry', delayMs }
 }

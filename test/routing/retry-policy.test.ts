@@ -17,9 +17,9 @@ describe('retry policy', () => {
 
   test('5xx, 429, 408, reset and timeout retry on the same route; 401/403/404, unreadable bodies and slow first tokens move on', () => {
     for (const u of [{ kind: 'status', status: 500 }, { kind: 'status', status: 503 }, { kind: 'status', status: 429 }, { kind: 'status', status: 408 }, { kind: 'connect' }, { kind: 'timeout' }] as UpstreamFailure[])
-      expect(afterFailure(policy, failed(u), 0, 0, () => 0).action).toBe('retry')
+      expect(afterFailure(policy, failed(u), 0, 0, 0, () => 0).action).toBe('retry')
     for (const u of [{ kind: 'status', status: 401 }, { kind: 'status', status: 403 }, { kind: 'status', status: 404 }, { kind: 'body' }, { kind: 'first-token' }] as UpstreamFailure[])
-      expect(afterFailure(policy, failed(u), 0, 0, () => 0).action).toBe('next')
+      expect(afterFailure(policy, failed(u), 0, 0, 0, () => 0).action).toBe('next')
   })
 
   test('at most `retries` retries per route', () => {
@@ -48,6 +48,13 @@ describe('retry policy', () => {
     const err = failed({ kind: 'status', status: 429, retryAfterMs: 1_000 })
     expect(afterFailure(policy, err, 0, 4_000).action).toBe('retry')
     expect(afterFailure(policy, err, 0, 4_001)).toEqual({ action: 'next', reason: 'call deadline' })
+  })
+
+  test('a retry must leave room for a whole attempt: with the defaults a 30 s hang is not repeated, a quick 5xx is', () => {
+    const hang = failed({ kind: 'timeout' })
+    expect(afterFailure(DEFAULT_POLICY, hang, 0, 30_000, 30_000).action).toBe('next')
+    expect(afterFailure(DEFAULT_POLICY, failed({ kind: 'status', status: 503 }), 0, 200, 30_000).action).toBe('retry')
+    expect(afterFailure(DEFAULT_POLICY, hang, 0, 2_000, 2_000).action).toBe('retry')
   })
 
   test('a request the upstream refused is never retried', () => {
