@@ -28,7 +28,7 @@ for (const backends of ALL_BACKENDS) {
       b = startFakeUpstream(ANSWER)
       const catalog = scenarioCatalog(
         [
-          { id: 'gw-hole', url: hole.url, timeoutMs: 200, policy: BREAKER },
+          { id: 'gw-hole', url: hole.url, timeoutMs: 800, policy: BREAKER },
           { id: 'gw-flap', url: flap.url, timeoutMs: 5_000, policy: BREAKER },
           { id: 'gw-shared', url: shared.url, timeoutMs: 200, policy: { retries: 0, breaker: { failures: 2, cooldownMs: 600_000 } } },
           { id: 'gw-b', url: b.url, timeoutMs: 10_000, policy: NO_RETRY },

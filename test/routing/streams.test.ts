@@ -28,7 +28,7 @@ for (const backends of ALL_BACKENDS) {
       b = startFakeUpstream({ kind: 'sse', text: SSE })
       const catalog = scenarioCatalog(
         [
-          { id: 'gw-slow', url: a.url, timeoutMs: 10_000, policy: { ...NO_RETRY, firstTokenMs: 400 } },
+          { id: 'gw-slow', url: a.url, timeoutMs: 10_000, policy: { ...NO_RETRY, firstTokenMs: 1_000 } },
           { id: 'gw-b', url: b.url, timeoutMs: 10_000, policy: NO_RETRY },
         ],
         [
@@ -82,7 +82,7 @@ for (const backends of ALL_BACKENDS) {
 
     test('on the last route there is nothing to fail over to: a slow first token is waited for (up to timeoutMs)', async () => {
       const u = await gw.user(1)
-      a.script({ kind: 'fn', handle: async () => (await Bun.sleep(600), new Response(SSE, { headers: { 'content-type': 'text/event-stream' } })) })
+      a.script({ kind: 'fn', handle: async () => (await Bun.sleep(1_300), new Response(SSE, { headers: { 'content-type': 'text/event-stream' } })) })
       const res = await postChat(gw, u.key, { model: 'acme/slow-only', stream: true })
       const frames = sseFrames(await res.text())
       expect(frames.at(-1)).toBe('data: [DONE]')
