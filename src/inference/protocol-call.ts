@@ -97,8 +97,9 @@ async function streamAttempt(gw: Gateway, adapter: UpstreamAdapter, headers: Rec
   if (!at.hasNext || deadline >= gw.timeoutMs) return upstreamFetch(gw, adapter.path, headers, body)
   const started = Date.now()
   const call = await upstreamFetch(gw, adapter.path, headers, body, deadline).catch((e) => {
-    if (e instanceof GatewayError && e.extra.upstream?.kind === 'timeout') e.extra.upstream.kind = 'first-token'
-    throw e
+    // No headers within the first-token deadline is a slow first token, not a hang.
+    if (!(e instanceof GatewayError) || e.extra.upstream?.kind !== 'timeout') throw e
+    throw new GatewayError(e.code, e.message, { ...e.extra, upstream: { kind: 'first-token' } })
   })
   return awaitFirstContent(call, adapter.streamDecoder(), Math.max(1, deadline - (Date.now() - started)), gw.id)
 }

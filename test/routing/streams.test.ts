@@ -65,6 +65,18 @@ for (const backends of ALL_BACKENDS) {
       await expectBilledOnce(gw, u.userId, res.headers.get('x-request-id')!, 'gw-b')
     })
 
+    test('no headers within firstTokenMs (though within timeoutMs) also fails over while another route remains', async () => {
+      const u = await gw.user(1)
+      const timeouts = counters().firstTokenTimeouts
+      a.script({ kind: 'hang' })
+      const res = await postChat(gw, u.key, { model: 'acme/slow-first', stream: true })
+      const frames = sseFrames(await res.text())
+      expect(frames.at(-1)).toBe('data: [DONE]')
+      expect(JSON.parse(frames.at(-2)!.slice(6)).svc.gateway).toBe('gw-b')
+      expect(counters().firstTokenTimeouts).toBe(timeouts + 1)
+      await expectBilledOnce(gw, u.userId, res.headers.get('x-request-id')!, 'gw-b')
+    })
+
     test('a first token within the deadline commits the route: the stream is delivered whole, frames replayed in order', async () => {
       const u = await gw.user(1)
       const seenB = b.seen.length
