@@ -59,14 +59,14 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
     const ctx: CallContext = { requestId, publicId: requestId, slug: model.id, created: Math.floor(at / 1000), serviceMode: principal.serviceMode }
     const pass = inbound.passHeaders(req)
     let canonical: CRequest | undefined
-    const attempt = async (route: Route, at: AttemptContext): Promise<Served> => {
+    const attempt = async (route: Route, where: AttemptContext): Promise<Served> => {
       const gw = route.gateway
       const adapter = ADAPTERS[gw.protocol]
       const native = gw.protocol === inbound.native
       const upstreamBody = native ? adapter.passthroughBody(raw, route.upstreamModel, stream) : adapter.body((canonical ??= inbound.decode(body)), route.upstreamModel, deps.config.defaultMaxOutputTokens)
       const headers = adapter.headers(gw.apiKey, pass)
       return stream
-        ? { native, adapter, gateway: gw, stream: await streamAttempt(gw, adapter, headers, upstreamBody, at) }
+        ? { native, adapter, gateway: gw, stream: await streamAttempt(gw, adapter, headers, upstreamBody, where) }
         : { native, adapter, gateway: gw, json: await upstreamJson(gw, adapter.path, headers, upstreamBody) }
     }
     const served = await withFailover(deps.router, model.routes, attempt, requestId).catch((e) => {
@@ -92,9 +92,9 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
  * A stream's upstream call; when another route remains, it is committed only once its first
  * content event arrives within the gateway's firstTokenMs (headers included).
  */
-async function streamAttempt(gw: Gateway, adapter: UpstreamAdapter, headers: Record<string, string>, body: string, at: AttemptContext): Promise<UpstreamCall> {
+async function streamAttempt(gw: Gateway, adapter: UpstreamAdapter, headers: Record<string, string>, body: string, where: AttemptContext): Promise<UpstreamCall> {
   const deadline = gw.policy.firstTokenMs
-  if (!at.hasNext || deadline >= gw.timeoutMs) return upstreamFetch(gw, adapter.path, headers, body)
+  if (!where.hasNext || deadline >= gw.timeoutMs) return upstreamFetch(gw, adapter.path, headers, body)
   const started = Date.now()
   const call = await upstreamFetch(gw, adapter.path, headers, body, deadline).catch((e) => {
     // No headers within the first-token deadline is a slow first token, not a hang.
