@@ -5,11 +5,12 @@
 // off (the no-op tracer). `bun bench/metrics-cost.ts`; `bun run bench` prints it too.
 import type { Route } from '../src/core/gateway.ts'
 import { silentLogger } from '../src/lib/log.ts'
+import { DEFAULT_POLICY } from '../src/routing/policy.ts'
 import { CallObserver } from '../src/observability/call-observer.ts'
 import { Metrics } from '../src/observability/telemetry.ts'
 import { noopTracer } from '../src/observability/tracing.ts'
 
-const ROUTE: Route = { gateway: { id: 'bench', protocol: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1', apiKey: undefined, timeoutMs: 1_000, enabled: true }, upstreamModel: 'bench-model' }
+const ROUTE: Route = { gateway: { id: 'bench', protocol: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1', apiKey: undefined, timeoutMs: 1_000, enabled: true, policy: DEFAULT_POLICY }, upstreamModel: 'bench-model' }
 const USAGE = { inputTokens: 12, outputTokens: 50, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }
 const HEADERS = new Headers()
 const answer = () => Promise.resolve(1)

@@ -16,6 +16,9 @@ import { createTracer } from './observability/tracing.ts'
 import { createMemoryStore } from './store/memory.ts'
 import { createRedisStore } from './store/redis.ts'
 import type { KeySpace } from './store/keys.ts'
+import { createMemoryBoard } from './store/breaker-board.ts'
+import { createRedisBoard } from './store/breaker-board-redis.ts'
+import { Router } from './routing/router.ts'
 
 /** Upstream protocols this build can serve any inbound protocol through. */
 export const SERVED_PROTOCOLS: ReadonlySet<GatewayProtocol> = new Set(['openai-chat', 'anthropic-messages', 'openai-responses'])
@@ -50,6 +53,9 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       })
     : createMemoryStore()
   if (file) await upsertCatalog(database.db, file)
+  const board = redisUrl ? await createRedisBoard(redisUrl, opts.keySpace?.prefix ?? config.redisPrefix) : createMemoryBoard()
+  const router = new Router(board, log)
+  await router.start(5_000)
   const catalog = new Catalog(database.db, config.secret, SERVED_PROTOCOLS)
   await catalog.refresh()
   for (const g of catalog.unresolvedSecrets())
@@ -65,11 +71,18 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     log,
     inflight: new InFlight(),
     rescue: new SettleRescue(database.db, store, log, config.dbRequestTimeoutMs),
+    router,
     now: Date.now,
     metrics: new Metrics(),
     tracer: await createTracer({ otlpEndpoint: config.otlpEndpoint, serviceName: config.otelServiceName }, log),
   }
   deps.metrics.watch({ store, db: database.db, openStreams: () => deps.inflight.streams })
+  router.counters.listener = (e) => {
+    const { m } = deps.metrics
+    if (e.kind === 'retry') m.retries.inc({ gateway: e.gateway })
+    else if (e.kind === 'failover') m.failovers.inc({ gateway: e.gateway })
+    else if (e.kind === 'breaker') m.breakerTransitions.inc({ gateway: e.gateway, state: e.state })
+  }
   const writer = new LedgerWriter({ db: database.db, store, log, batch: config.settleBatch, blockMs: opts.writerBlockMs ?? 1_000, lingerMs: config.settleFlushMs, metrics: deps.metrics.m })
   writer.start()
   return {
@@ -83,6 +96,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       await writer.stop()
       await deps.tracer.shutdown()
       await store.close()
+      await router.stop()
       await database.close()
     },
   }

@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts'
 import { gateways, modelRoutes, models } from '../db/schema/index.ts'
 import { isPriced, type Pricing } from '../billing/pricing.ts'
 import type { GatewayProtocol, Route } from '../core/gateway.ts'
+import { resolvePolicy, type PolicyFile } from '../routing/policy.ts'
 
 export interface CatalogModel {
   id: string
@@ -41,7 +42,7 @@ export class Catalog {
       this.db.select().from(modelRoutes).orderBy(asc(modelRoutes.modelId), asc(modelRoutes.position)),
     ])
     const gateById = new Map(
-      gw.map((g) => [g.id, { id: g.id, protocol: g.protocol, baseUrl: g.baseUrl, apiKey: this.resolveSecret(g.apiKeyRef ?? undefined), timeoutMs: g.timeoutMs, enabled: g.enabled }]),
+      gw.map((g) => [g.id, { id: g.id, protocol: g.protocol, baseUrl: g.baseUrl, apiKey: this.resolveSecret(g.apiKeyRef ?? undefined), timeoutMs: g.timeoutMs, enabled: g.enabled, policy: resolvePolicy(g.policy as PolicyFile | null) }]),
     )
     this.unresolved = gw.filter((g) => g.enabled && g.apiKeyRef?.startsWith('env:') && gateById.get(g.id)?.apiKey === undefined).map((g) => ({ id: g.id, ref: g.apiKeyRef! }))
     const next = new Map<string, CatalogModel>()

@@ -5,6 +5,7 @@ import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { gateways, modelRoutes, models } from '../db/schema/index.ts'
 import { numberToScaled } from '../lib/money.ts'
+import { PolicyFile } from '../routing/policy.ts'
 
 const Price = t.Union([t.Number({ minimum: 0 }), t.Null()])
 
@@ -17,6 +18,7 @@ export const CatalogFile = t.Object({
       apiKey: t.Optional(t.String()),
       timeoutMs: t.Optional(t.Integer({ minimum: 1, maximum: 600_000 })),
       enabled: t.Optional(t.Boolean()),
+      policy: t.Optional(PolicyFile),
     }),
   ),
   models: t.Array(
@@ -74,7 +76,7 @@ export async function readCatalogFile(path: string): Promise<CatalogFile> {
 export async function upsertCatalog(db: Db, file: CatalogFile): Promise<void> {
   await db.transaction(async (tx) => {
     for (const g of file.gateways) {
-      const row = { protocol: g.protocol, baseUrl: g.baseUrl.replace(/\/+$/, ''), apiKeyRef: g.apiKey ?? null, timeoutMs: g.timeoutMs ?? 30_000, enabled: g.enabled ?? true, updatedAt: new Date() }
+      const row = { protocol: g.protocol, baseUrl: g.baseUrl.replace(/\/+$/, ''), apiKeyRef: g.apiKey ?? null, timeoutMs: g.timeoutMs ?? 30_000, enabled: g.enabled ?? true, policy: g.policy ?? null, updatedAt: new Date() }
       await tx.insert(gateways).values({ id: g.id, ...row }).onConflictDoUpdate({ target: gateways.id, set: row })
     }
     for (const m of file.models) {

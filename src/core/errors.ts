@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'UPSTREAM_REJECTED'
   /** Our own Redis or Postgres is unreachable: 503 with Retry-After (docs/operations.md). */
   | 'SERVICE_UNAVAILABLE'
+  | 'CONTEXT_LENGTH_EXCEEDED'
   | 'INTERNAL'
 
 const STATUS: Record<ErrorCode, number> = {
@@ -37,7 +38,20 @@ const STATUS: Record<ErrorCode, number> = {
   UPSTREAM_TIMEOUT: 504,
   UPSTREAM_REJECTED: 400,
   SERVICE_UNAVAILABLE: 503,
+  CONTEXT_LENGTH_EXCEEDED: 400,
   INTERNAL: 500,
+}
+
+/**
+ * `connect`: no HTTP answer (refused, reset, not HTTP); `timeout`: no headers in time;
+ * `first-token`: headers but no content event in time; `status`: an HTTP error answer;
+ * `body`: an answer that could not be read.
+ */
+export interface UpstreamFailure {
+  kind: 'connect' | 'timeout' | 'first-token' | 'status' | 'body'
+  status?: number
+  /** Retry-After / retry-after-ms of the answer, in milliseconds. */
+  retryAfterMs?: number
 }
 
 export interface ValidationIssue {
@@ -57,6 +71,8 @@ export class GatewayError extends Error {
       issues?: ValidationIssue[]
       headers?: Record<string, string>
       param?: string
+      /** How an upstream attempt failed, for the retry policy and the breaker (docs/failover.md). */
+      upstream?: UpstreamFailure
     } = {},
   ) {
     super(message, { cause: extra.cause })

@@ -1,4 +1,5 @@
 // Upstream gateways and routes as the router sees them (from the catalog).
+import type { GatewayPolicy } from '../routing/policy.ts'
 
 export type GatewayProtocol = 'openai-chat' | 'anthropic-messages' | 'openai-responses'
 
@@ -9,6 +10,8 @@ export interface Gateway {
   apiKey: string | undefined
   timeoutMs: number
   enabled: boolean
+  /** Retries, first-token deadline and circuit breaker (docs/failover.md), defaults filled in. */
+  policy: GatewayPolicy
 }
 
 export interface Route {

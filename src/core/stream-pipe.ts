@@ -2,6 +2,8 @@
 // a FrameTransform (translation or same-protocol tee) → client frames, with exactly one
 // terminal: the transform's closing frames (carrying svc) or one error frame. One upstream read
 // becomes at most one client write (no coalescing); an idle upstream or a gone client aborts it.
+// An event that cannot be read (not JSON, cut JSON) is skipped and counted, never forwarded
+// (docs/failover.md "Tolerant streams"); a stream of little else fails once MAX_UNREADABLE pass.
 import { GatewayError } from './errors.ts'
 import type { Usage } from './usage.ts'
 import type { FrameTransform } from './stream-encoder.ts'
@@ -12,6 +14,8 @@ export interface StreamOutcome {
   usage: Usage | undefined
   deliveredChars: number
   started: boolean
+  /** Upstream events skipped because they could not be read. */
+  unreadable: number
   /** The upstream's own id for the answer, when the stream named one. */
   upstreamId: string | undefined
   error?: GatewayError
@@ -25,6 +29,7 @@ export interface PipeOptions {
 }
 
 const encoder = new TextEncoder()
+const MAX_UNREADABLE = 16
 
 export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransform, opts: PipeOptions): ReadableStream<Uint8Array> {
   const reader = upstream.getReader()
@@ -32,11 +37,12 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
   let started = false
   let finished = false
   let timedOut = false
+  let unreadable = 0
   const idle = setTimeout(() => {
     timedOut = true
     opts.abortUpstream()
   }, opts.idleTimeoutMs)
-  const outcome = (end: StreamOutcome['end'], error?: GatewayError): StreamOutcome => ({ end, usage: t.usage(), deliveredChars: t.deliveredChars(), started, upstreamId: t.upstreamId?.(), error })
+  const outcome = (end: StreamOutcome['end'], error?: GatewayError): StreamOutcome => ({ end, usage: t.usage(), deliveredChars: t.deliveredChars(), started, unreadable, upstreamId: t.upstreamId?.(), error })
   const done = (end: StreamOutcome['end'], error?: GatewayError) => {
     finished = true
     clearTimeout(idle)
@@ -63,10 +69,13 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
         if (finished) return
         idle.refresh()
         let out = ''
-        try {
-          for (const ev of result.done ? parser.end() : parser.push(result.value)) out += t.push(ev)
-        } catch (e) {
-          return fail(c, out, e instanceof GatewayError ? e : new GatewayError('UPSTREAM_ERROR', 'The upstream sent an unreadable stream event.', { cause: e }))
+        for (const ev of result.done ? parser.end() : parser.push(result.value)) {
+          try {
+            out += t.push(ev)
+          } catch (e) {
+            if (e instanceof GatewayError) return fail(c, out, e)
+            if (++unreadable > MAX_UNREADABLE) return fail(c, out, new GatewayError('UPSTREAM_ERROR', 'The upstream sent an unreadable stream.', { cause: e }))
+          }
         }
         if (result.done) {
           if (!t.complete()) return fail(c, out, new GatewayError('UPSTREAM_ERROR', 'The upstream stream ended before the answer was complete.'))

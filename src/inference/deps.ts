@@ -7,6 +7,7 @@ import type { Db } from '../db/client.ts'
 import type { Logger } from '../lib/log.ts'
 import type { Metrics } from '../observability/telemetry.ts'
 import type { Tracer } from '../observability/tracing.ts'
+import type { Router } from '../routing/router.ts'
 import type { Store } from '../store/types.ts'
 
 /** Settlements and streams still running; graceful shutdown waits for them. */
@@ -38,6 +39,8 @@ export interface InferenceDeps {
   inflight: InFlight
   /** Where a settlement goes when the store's round trip fails (docs/operations.md). */
   rescue: SettleRescue
+  /** Breakers and failover counters (docs/failover.md). */
+  router: Router
   now: () => number
   metrics: Metrics
   tracer: Tracer

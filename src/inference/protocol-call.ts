@@ -16,7 +16,9 @@ import { anthropicAdapter } from '../providers/anthropic-messages/adapter.ts'
 import { upstreamFetch, upstreamJson, type UpstreamCall, type UpstreamJson } from '../providers/http.ts'
 import { openAiChatAdapter } from '../providers/openai-chat/adapter.ts'
 import { openAiResponsesAdapter } from '../providers/openai-responses/adapter.ts'
-import { withFailover } from '../routing/failover.ts'
+import { withFailover, type AttemptContext } from '../routing/failover.ts'
+import { awaitFirstContent } from '../routing/first-token.ts'
+import { contextLengthError, promptCannotFit } from '../core/context-window.ts'
 import { pipeStream, type StreamOutcome } from '../core/stream-pipe.ts'
 import { admit, authenticate, logRejected, resolveModel, settle, settleFailure, type Call } from './call.ts'
 import type { InferenceDeps } from './deps.ts'
@@ -53,25 +55,25 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
     const model = resolveModel(deps, inbound.model(body))
     obs.resolved(model.id, model.provider, stream)
     const est = inbound.estimateInput(body)
+    if (promptCannotFit(est.promptChars, model.contextWindow)) throw contextLengthError(model.contextWindow)
     const estimate = estimateUsage(est.promptChars, { requested: est.maxTokens, choices: est.choices, defaultCap: deps.config.defaultMaxOutputTokens, contextWindow: model.contextWindow })
     call = await obs.admission(admit(deps, { requestId, protocol: inbound.name, stream, principal, model, estimate, t0, at, obs }))
     const admitted = call
     const ctx: CallContext = { requestId, publicId: requestId, slug: model.id, created: Math.floor(at / 1000), serviceMode: principal.serviceMode }
     const pass = inbound.passHeaders(req)
     let canonical: CRequest | undefined
-    const attempt = async (route: Route): Promise<Served> => {
+    const attempt = async (route: Route, where: AttemptContext): Promise<Served> => {
       const gw = route.gateway
       const adapter = ADAPTERS[gw.protocol]
       const native = gw.protocol === inbound.native
       const upstreamBody = native ? adapter.passthroughBody(raw, route.upstreamModel, stream) : adapter.body((canonical ??= inbound.decode(body)), route.upstreamModel, deps.config.defaultMaxOutputTokens)
       const headers = adapter.headers(gw.apiKey, pass)
       return stream
-        ? { native, adapter, gateway: gw, stream: await upstreamFetch(gw, adapter.path, headers, upstreamBody) }
+        ? { native, adapter, gateway: gw, stream: await streamAttempt(gw, adapter, headers, upstreamBody, where) }
         : { native, adapter, gateway: gw, json: await upstreamJson(gw, adapter.path, headers, upstreamBody) }
     }
-    const served = await withFailover(model.routes, (route) => obs.attempt(route, () => attempt(route)), (route, err) => {
-      obs.failedOver(route, err, model.routes)
-      deps.log.warn('upstream attempt failed', { requestId, gateway: route.gateway.id, code: err.code, cause: err.cause })
+    const served = await withFailover(deps.router, model.routes, (route, ctx) => obs.attempt(route, () => attempt(route, ctx)), requestId).catch((e) => {
+      throw e instanceof GatewayError && e.code === 'CONTEXT_LENGTH_EXCEEDED' ? contextLengthError(model.contextWindow) : e
     })
     const headers = { 'x-request-id': requestId, ...rateHeaders(call.rate) }
     if ('stream' in served.value) {
@@ -88,6 +90,22 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
     obs.end(status, err.code)
     return new Response(body, { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...clientRetryHeaders(err), ...err.extra.headers } })
   }
+}
+
+/**
+ * A stream's upstream call; when another route remains, it is committed only once its first
+ * content event arrives within the gateway's firstTokenMs (headers included).
+ */
+async function streamAttempt(gw: Gateway, adapter: UpstreamAdapter, headers: Record<string, string>, body: string, where: AttemptContext): Promise<UpstreamCall> {
+  const deadline = gw.policy.firstTokenMs
+  if (!where.hasNext || deadline >= gw.timeoutMs) return upstreamFetch(gw, adapter.path, headers, body)
+  const started = Date.now()
+  const call = await upstreamFetch(gw, adapter.path, headers, body, deadline).catch((e) => {
+    // No headers within the first-token deadline is a slow first token, not a hang.
+    if (!(e instanceof GatewayError) || e.extra.upstream?.kind !== 'timeout') throw e
+    throw new GatewayError(e.code, e.message, { ...e.extra, upstream: { kind: 'first-token' } })
+  })
+  return awaitFirstContent(call, adapter.streamDecoder(), Math.max(1, deadline - (Date.now() - started)), gw.id)
 }
 
 function jsonResponse<B>(deps: InferenceDeps, inbound: Inbound<B>, call: Call, ctx: CallContext, served: Served & { json: UpstreamJson }, headers: Record<string, string>): Response {
@@ -118,6 +136,10 @@ function streamResponse<B>(deps: InferenceDeps, inbound: Inbound<B>, call: Call,
     deps.inflight.streams--
     const { usage, source } = billedUsage(call, o)
     const status = o.end === 'completed' ? 200 : o.end === 'disconnected' ? 499 : 502
+    if (o.unreadable > 0) {
+      deps.router.counters.unreadableEvents += o.unreadable
+      deps.log.warn('unreadable stream events skipped', { requestId: call.requestId, gateway: gw.id, count: o.unreadable })
+    }
     if (o.error) deps.log.warn('stream failed', { requestId: call.requestId, gateway: gw.id, cause: o.error.cause })
     if (o.error) call.obs.streamFailed(gw.id, o.error.code)
     const errorCode = o.error?.code ?? (o.end === 'disconnected' ? 'CLIENT_CLOSED' : null)

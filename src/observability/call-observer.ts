@@ -95,11 +95,6 @@ export class CallObserver {
     }
   }
 
-  /** After a failed attempt: a retryable failure with a route left is a failover. */
-  failedOver(route: Route, err: GatewayError, routes: readonly Route[]): void {
-    if (err.retryable && routes.indexOf(route) < routes.length - 1) this.metrics.m.failovers.inc({ gateway: route.gateway.id })
-  }
-
   streamFailed(gateway: string, code: string): void {
     this.metrics.m.failures.inc({ gateway, code, stage: 'stream' })
   }

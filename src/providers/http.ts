@@ -1,9 +1,12 @@
 // One upstream HTTP call with the failover contract: before the first byte, a 5xx, 429, an
-// auth/not-found answer from the gateway, a timeout or a connection failure is retryable on the
-// next gateway; a 400/413/422 means the request itself was refused and is not.
-// Upstream bodies and hosts go to `cause` (logged), never to the message.
+// auth/not-found answer from the gateway, a timeout or a connection failure is retryable (the
+// retry policy decides whether on the same route or the next, docs/failover.md); a 400/413/422
+// means the request itself was refused and is not — a "context too long" answer among them is
+// CONTEXT_LENGTH_EXCEEDED. Upstream bodies and hosts go to `cause` (logged), never to the message.
+import { isContextLengthAnswer } from '../core/context-window.ts'
 import { GatewayError } from '../core/errors.ts'
 import type { Gateway } from '../core/gateway.ts'
+import { retryAfterMs } from '../lib/retry-after.ts'
 
 export interface UpstreamCall {
   response: Response
@@ -13,9 +16,10 @@ export interface UpstreamCall {
 
 const RETRYABLE_4XX = new Set([401, 403, 404, 408, 409, 429])
 
-export async function upstreamFetch(gw: Gateway, path: string, headers: Record<string, string>, body: string): Promise<UpstreamCall> {
+/** `timeoutMs` bounds the wait for the answer's headers; the gateway's timeoutMs by default. */
+export async function upstreamFetch(gw: Gateway, path: string, headers: Record<string, string>, body: string, timeoutMs = gw.timeoutMs): Promise<UpstreamCall> {
   const controller = new AbortController()
-  const timer = setTimeout(() => controller.abort(new Error('timeout')), gw.timeoutMs)
+  const timer = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs)
   let response: Response
   try {
     response = await fetch(gw.baseUrl + path, { method: 'POST', headers, body, signal: controller.signal })
@@ -25,15 +29,18 @@ export async function upstreamFetch(gw: Gateway, path: string, headers: Record<s
     throw new GatewayError(timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR', timedOut ? 'The upstream model timed out.' : 'The upstream model could not be reached.', {
       cause: { gateway: gw.id, error: String(cause) },
       retryable: true,
+      upstream: { kind: timedOut ? 'timeout' : 'connect' },
     })
   }
   clearTimeout(timer)
   if (response.ok) return { response, abort: () => controller.abort(new Error('aborted')) }
   const text = await response.text().catch(() => '')
-  const cause = { gateway: gw.id, status: response.status, body: text.slice(0, 2000) }
-  if (response.status >= 500 || RETRYABLE_4XX.has(response.status))
-    throw new GatewayError('UPSTREAM_ERROR', 'The upstream model failed.', { cause, retryable: true })
-  throw new GatewayError('UPSTREAM_REJECTED', `The model rejected the request parameters (status ${response.status}).`, { cause })
+  const status = response.status
+  const cause = { gateway: gw.id, status, body: text.slice(0, 2000) }
+  const upstream = { kind: 'status' as const, status, retryAfterMs: retryAfterMs(response.headers, Date.now()) }
+  if (status >= 500 || RETRYABLE_4XX.has(status)) throw new GatewayError('UPSTREAM_ERROR', 'The upstream model failed.', { cause, retryable: true, upstream })
+  if (isContextLengthAnswer(status, text)) throw new GatewayError('CONTEXT_LENGTH_EXCEEDED', 'The request does not fit the model’s context window.', { cause, upstream })
+  throw new GatewayError('UPSTREAM_REJECTED', `The model rejected the request parameters (status ${status}).`, { cause, upstream })
 }
 
 export interface UpstreamJson {
@@ -57,7 +64,11 @@ export async function upstreamJson(gw: Gateway, path: string, headers: Record<st
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('answer is not a JSON object')
     return { text, parsed, upstreamRequestId: call.response.headers.get('x-request-id') ?? undefined }
   } catch (cause) {
-    throw new GatewayError('UPSTREAM_ERROR', 'The upstream model sent an incomplete or unreadable answer.', { cause: { gateway: gw.id, error: String(cause) }, retryable: true })
+    throw new GatewayError('UPSTREAM_ERROR', 'The upstream model sent an incomplete or unreadable answer.', {
+      cause: { gateway: gw.id, error: String(cause) },
+      retryable: true,
+      upstream: { kind: 'body' },
+    })
   } finally {
     clearTimeout(timer)
   }

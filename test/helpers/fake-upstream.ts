@@ -6,7 +6,7 @@
 export type Behaviour =
   | { kind: 'json'; body: unknown; status?: number; headers?: Record<string, string> }
   | { kind: 'sse'; text: string; chunkSize?: number; delayMs?: number; headers?: Record<string, string> }
-  | { kind: 'status'; status: number; body?: unknown }
+  | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
   | { kind: 'hang' }
   | { kind: 'reset' }
   /** Sends the first `bytes` of the SSE text, then destroys the connection. */
@@ -19,6 +19,8 @@ export interface SeenRequest {
   path: string
   headers: Record<string, string>
   body: any
+  /** performance.now() when the request arrived (for delays between attempts). */
+  at: number
 }
 
 export interface FakeUpstream {
@@ -78,12 +80,13 @@ export function startFakeUpstream(fallback: Behaviour = { kind: 'status', status
     hostname: '127.0.0.1',
     idleTimeout: 0,
     async fetch(req, srv) {
+      const at = performance.now()
       const text = await req.text()
       let body: any = text
       try {
         body = JSON.parse(text)
       } catch {}
-      state.seen.push({ path: new URL(req.url).pathname, headers: Object.fromEntries(req.headers), body })
+      state.seen.push({ path: new URL(req.url).pathname, headers: Object.fromEntries(req.headers), body, at })
       const b = queue.shift() ?? state.fallback
       switch (b.kind) {
         case 'json':
@@ -96,7 +99,7 @@ export function startFakeUpstream(fallback: Behaviour = { kind: 'status', status
         case 'status':
           return new Response(JSON.stringify(b.body ?? { error: { message: 'fake upstream failure at upstream.example.internal', type: 'server_error' } }), {
             status: b.status,
-            headers: { 'content-type': 'application/json' },
+            headers: { 'content-type': 'application/json', ...b.headers },
           })
         case 'hang':
           await new Promise((resolve) => req.signal.addEventListener('abort', resolve))

@@ -63,7 +63,14 @@ export function simpleCatalog(gateways: { id: string; url: string; timeoutMs?: n
   }
 }
 
+/**
+ * One attempt per route and no breaker: the policy of a gateway the test catalog gives none, so
+ * suites about other things see each scripted failure exactly once. test/routing sets policies.
+ */
+export const SINGLE_ATTEMPT = { retries: 0, breaker: { enabled: false } }
+
 export async function startTestGateway(backends: Backends, catalog: CatalogFile, env: Record<string, string> = {}): Promise<TestGateway> {
+  catalog = { ...catalog, gateways: catalog.gateways.map((g) => ({ ...g, policy: g.policy ?? SINGLE_ATTEMPT })) }
   const database = backends.db === 'postgres' ? await freshDatabase() : undefined
   const keys = backends.store === 'redis' ? freshKeyPrefix() : undefined
   const config = loadConfig({

@@ -101,13 +101,25 @@ for (const backends of ALL_BACKENDS) {
       await expectPartlyBilled(u, res.headers.get('x-request-id')!, 502)
     })
 
-    test('an unreadable event mid-stream → one error frame after the frames before it', async () => {
+    test('an unreadable event mid-stream is skipped (docs/failover.md): the rest is delivered to [DONE], billed from the usage that parsed', async () => {
       const u = await gw.user(1)
+      const skipped = gw.runtime.deps.router.counters.unreadableEvents
       up.script({ kind: 'sse', text: `${PREFIX}data: {"id":"chatcmpl-x","choices":[{"delta":\n\n${SSE.slice(PREFIX.length)}` })
       const res = await postChat(gw, u.key, { stream: true })
-      const frames = expectOneErrorFrame(await res.text(), res.headers)
-      expect(frames).toHaveLength(PREFIX_FRAMES + 1)
-      await expectPartlyBilled(u, res.headers.get('x-request-id')!, 502)
+      const text = await res.text()
+      const frames = sseFrames(text)
+      expect(frames).toHaveLength(sseFrames(SSE).length + 1) // every upstream frame, plus the svc chunk
+      expect(frames.at(-1)).toBe('data: [DONE]')
+      expect(text).not.toContain('"error"')
+      expect(text).not.toContain('chatcmpl-x')
+      expect(gw.runtime.deps.router.counters.unreadableEvents).toBe(skipped + 1)
+      await gw.settled()
+      expect(await reservedOf(gw, u.userId)).toBe(0n)
+      const log = await logOf(gw, res.headers.get('x-request-id')!)
+      expect(log).toMatchObject({ status: 200, usageSource: 'upstream', errorCode: null })
+      const books = await gw.books(u.userId)
+      expect(books.balance).toBe(1_000_000n - log.costMicros)
+      expect(books.ledgerSum).toBe(books.balance)
     })
 
     test('an error chunk from the upstream (recorded) → one error frame without its text, billed from the usage it reported', async () => {

@@ -10,6 +10,8 @@ export const gateways = pgTable('gateways', {
   apiKeyRef: text('api_key_ref'),
   timeoutMs: integer('timeout_ms').notNull().default(30000),
   enabled: boolean('enabled').notNull().default(true),
+  /** The catalog's failover policy for this gateway as written (docs/failover.md); null = defaults. */
+  policy: jsonb('policy').$type<Record<string, unknown>>(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
 

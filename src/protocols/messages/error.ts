@@ -6,6 +6,7 @@ export function messagesErrorType(err: GatewayError): { type: string; status: nu
     case 'VALIDATION_FAILED':
     case 'BAD_REQUEST':
     case 'UPSTREAM_REJECTED':
+    case 'CONTEXT_LENGTH_EXCEEDED':
       return { type: 'invalid_request_error', status: 400 }
     case 'PAYLOAD_TOO_LARGE':
       return { type: 'request_too_large', status: 413 }

@@ -8,6 +8,8 @@ function classify(err: GatewayError): { status: number; type: string; code: stri
     case 'BAD_REQUEST':
     case 'UPSTREAM_REJECTED':
       return { status: 400, type: 'invalid_request_error', code: err.code === 'VALIDATION_FAILED' ? 'invalid_value' : null }
+    case 'CONTEXT_LENGTH_EXCEEDED':
+      return { status: 400, type: 'invalid_request_error', code: 'context_length_exceeded' }
     case 'PAYLOAD_TOO_LARGE':
       return { status: 413, type: 'invalid_request_error', code: 'request_too_large' }
     case 'UNAUTHORIZED':

@@ -1,0 +1,134 @@
+// The breakers of this instance (docs/failover.md "Circuit breaker"): one per gateway (transport
+// failures and refused keys: the gateway is the failing unit) and one per gateway+model (error
+// answers about one model). Decisions are in-process; changes are published to the board and
+// others' changes applied from it, with a periodic snapshot to catch up on missed messages.
+import type { GatewayError } from '../core/errors.ts'
+import type { Route } from '../core/gateway.ts'
+import type { Logger } from '../lib/log.ts'
+import type { BreakerBoard } from '../store/breaker-board.ts'
+import { Breaker, type Transition } from './breaker.ts'
+import type { FailoverCounters } from './counters.ts'
+
+export const gatewayKey = (route: Route) => `gw:${route.gateway.id}`
+export const routeKey = (route: Route) => `gw:${route.gateway.id}|model:${route.upstreamModel}`
+
+/** Which breaker a failure belongs to; undefined: the answer says nothing about health. */
+function failingUnit(err: GatewayError): 'gateway' | 'route' | undefined {
+  const u = err.extra.upstream
+  if (!u || !err.retryable) return undefined
+  if (u.kind === 'connect' || u.kind === 'timeout' || u.kind === 'first-token') return 'gateway'
+  if (u.kind === 'status' && (u.status === 401 || u.status === 403)) return 'gateway'
+  return 'route'
+}
+
+export class Breakers {
+  private readonly byKey = new Map<string, Breaker>()
+  private readonly pending = new Map<string, Parameters<Breaker['apply']>[0]>()
+  private timer: ReturnType<typeof setInterval> | undefined
+
+  constructor(
+    private readonly board: BreakerBoard,
+    private readonly log: Logger,
+    private readonly counters: FailoverCounters,
+    private readonly now: () => number = Date.now,
+  ) {
+    board.subscribe((key, state) => {
+      const b = this.byKey.get(key)
+      if (b) b.apply(state, this.now())
+      else this.pending.set(key, state)
+    })
+  }
+
+  /** Loads the board's open breakers now and every `syncMs` (0: only now). */
+  async start(syncMs: number): Promise<void> {
+    await this.sync()
+    if (syncMs > 0) this.timer = setInterval(() => void this.sync().catch((e) => this.log.warn('breaker sync failed', { err: String(e) })), syncMs)
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer)
+  }
+
+  private async sync(): Promise<void> {
+    for (const [key, state] of await this.board.snapshot()) {
+      const b = this.byKey.get(key)
+      if (b) b.apply(state, this.now())
+      else this.pending.set(key, state)
+    }
+  }
+
+  private breaker(key: string, route: Route): Breaker {
+    let b = this.byKey.get(key)
+    if (!b) {
+      b = new Breaker(route.gateway.policy.breaker)
+      const shared = this.pending.get(key)
+      if (shared) b.apply(shared, this.now())
+      this.pending.delete(key)
+      this.byKey.set(key, b)
+    }
+    b.policy = route.gateway.policy.breaker // a catalog refresh may have changed it
+    return b
+  }
+
+  /** Whether `route` may be attempted now; a half-open probe is claimed across instances. */
+  async admit(route: Route, requestId: string): Promise<boolean> {
+    if (!route.gateway.policy.breaker.enabled) return true
+    const now = this.now()
+    for (const key of [gatewayKey(route), routeKey(route)]) {
+      const b = this.breaker(key, route)
+      const admission = b.admit(now)
+      if (admission === 'pass') continue
+      if (admission === 'probe' && (await this.claim(key, b))) {
+        this.counters.probes++
+        this.counters.listener({ kind: 'breaker', gateway: route.gateway.id, state: 'half_open' })
+        this.log.info('breaker probe', { requestId, breaker: key })
+        continue
+      }
+      this.counters.breakerSkips++
+      this.log.info('route skipped: breaker open', { requestId, breaker: key })
+      return false
+    }
+    return true
+  }
+
+  private async claim(key: string, b: Breaker): Promise<boolean> {
+    const ok = await this.board.claimProbe(key, b.policy.cooldownMs).catch(() => true)
+    if (!ok) b.probeDenied(this.now())
+    return ok
+  }
+
+  /** An attempt's outcome: `err` undefined for an answer (any answer that is not a failure). */
+  record(route: Route, err?: GatewayError): void {
+    if (!route.gateway.policy.breaker.enabled) return
+    if (!err || !failingUnit(err)) {
+      for (const key of [gatewayKey(route), routeKey(route)]) this.changed(route, key, this.breaker(key, route).success())
+      return
+    }
+    if (failingUnit(err) === 'gateway') return this.changed(route, gatewayKey(route), this.breaker(gatewayKey(route), route).failure(this.now()))
+    // An error answer about one model shows the gateway itself is reachable.
+    this.changed(route, gatewayKey(route), this.breaker(gatewayKey(route), route).success())
+    this.changed(route, routeKey(route), this.breaker(routeKey(route), route).failure(this.now()))
+  }
+
+  /** The phase of a breaker as this instance sees it (tests, health views). */
+  phase(key: string): string {
+    const b = this.byKey.get(key)
+    if (b) return b.phase
+    const shared = this.pending.get(key)
+    return shared?.phase === 'open' && shared.until > this.now() ? 'open' : 'closed'
+  }
+
+  private changed(route: Route, key: string, t: Transition | undefined): void {
+    if (!t) return
+    this.counters.listener({ kind: 'breaker', gateway: route.gateway.id, state: t.to === 'open' ? 'open' : 'closed' })
+    if (t.to === 'open') {
+      this.counters.breakerOpened++
+      this.log.warn('breaker opened', { breaker: key, reason: t.reason, untilMs: t.until })
+    } else {
+      this.counters.breakerClosed++
+      this.log.info('breaker closed', { breaker: key })
+    }
+    const state = t.to === 'open' ? { phase: 'open' as const, until: t.until } : { phase: 'closed' as const }
+    this.board.publish(key, state).catch((e) => this.log.warn('breaker publish failed', { breaker: key, err: String(e) }))
+  }
+}

@@ -1,0 +1,89 @@
+// The failover loop (src/routing/failover.ts) without HTTP: scripted attempt outcomes, a recorded
+// sleep instead of real waits, and the log lines and counters an operator reads afterwards.
+import { describe, expect, test } from 'bun:test'
+import { GatewayError, type UpstreamFailure } from '../../src/core/errors.ts'
+import type { Route } from '../../src/core/gateway.ts'
+import type { Logger } from '../../src/lib/log.ts'
+import { withFailover } from '../../src/routing/failover.ts'
+import { resolvePolicy, type PolicyFile } from '../../src/routing/policy.ts'
+import { Router } from '../../src/routing/router.ts'
+import { createMemoryBoard } from '../../src/store/breaker-board.ts'
+
+const route = (id: string, policy: PolicyFile): Route => ({
+  gateway: { id, protocol: 'openai-chat', baseUrl: 'http://x', apiKey: undefined, timeoutMs: 1_000, enabled: true, policy: resolvePolicy(policy) },
+  upstreamModel: `m-${id}`,
+})
+const fail = (upstream: UpstreamFailure) => new GatewayError(upstream.kind === 'timeout' ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR', 'x', { retryable: true, upstream })
+
+/** A router whose sleeps are recorded (and take no time) and whose log lines are kept. */
+function harness() {
+  const lines: { level: string; msg: string; fields: Record<string, unknown> }[] = []
+  const log = Object.fromEntries(['debug', 'info', 'warn', 'error'].map((level) => [level, (msg: string, fields = {}) => void lines.push({ level, msg, fields })])) as unknown as Logger
+  const slept: number[] = []
+  const router = new Router(createMemoryBoard(), log, Date.now, async (ms) => void slept.push(ms))
+  return { router, lines, slept, msgs: () => lines.map((l) => l.msg) }
+}
+
+/** An attempt function playing `script[gateway]` in order; `undefined` = an answer. */
+function scripted(script: Record<string, (GatewayError | undefined)[]>) {
+  const calls: string[] = []
+  const attempt = async (r: Route) => {
+    calls.push(r.gateway.id)
+    const outcome = script[r.gateway.id]!.shift()
+    if (outcome) throw outcome
+    return `answer from ${r.gateway.id}`
+  }
+  return { calls, attempt }
+}
+
+describe('failover loop', () => {
+  test('retries with Retry-After, then backoff, then the next route; every step logged and counted', async () => {
+    const h = harness()
+    const a = route('a', { retries: 2, backoffMs: 100, breaker: { enabled: false } })
+    const b = route('b', { breaker: { enabled: false } })
+    const s = scripted({ a: [fail({ kind: 'status', status: 429, retryAfterMs: 700 }), fail({ kind: 'status', status: 503 }), fail({ kind: 'connect' })], b: [undefined] })
+    const served = await withFailover(h.router, [a, b], s.attempt, 'req_1')
+    expect(served).toEqual({ value: 'answer from b', route: b })
+    expect(s.calls).toEqual(['a', 'a', 'a', 'b'])
+    expect(h.slept[0]).toBe(700)
+    expect(h.slept[1]).toBeGreaterThanOrEqual(100) // retry 1: between 100 and 200
+    expect(h.slept[1]).toBeLessThanOrEqual(200)
+    expect(h.msgs()).toEqual(['upstream attempt failed', 'retrying route', 'upstream attempt failed', 'retrying route', 'upstream attempt failed', 'leaving route', 'failing over'])
+    expect(h.lines[0]!.fields).toMatchObject({ requestId: 'req_1', gateway: 'a', attempt: 1, upstream: { kind: 'status', status: 429, retryAfterMs: 700 } })
+    expect(h.lines[5]!.fields).toMatchObject({ gateway: 'a', reason: 'retries exhausted' })
+    expect(h.router.counters.snapshot()).toMatchObject({ attempts: 4, retries: 2, failovers: 1 })
+  })
+
+  test('a non-retryable failure ends the call at once, on any attempt', async () => {
+    const h = harness()
+    const refused = new GatewayError('UPSTREAM_REJECTED', 'x', { upstream: { kind: 'status', status: 400 } })
+    const s = scripted({ a: [fail({ kind: 'status', status: 500 }), refused], b: [undefined] })
+    const a = route('a', { retries: 3, breaker: { enabled: false } })
+    await expect(withFailover(h.router, [a, route('b', {})], s.attempt, 'req_2')).rejects.toBe(refused)
+    expect(s.calls).toEqual(['a', 'a'])
+  })
+
+  test('breaker trips are logged with their reason, and so are skipped routes', async () => {
+    const h = harness()
+    const a = route('a', { retries: 0, breaker: { failures: 2, cooldownMs: 60_000 } })
+    const b = route('b', { retries: 0, breaker: { enabled: false } })
+    const s = scripted({ a: [fail({ kind: 'timeout' }), fail({ kind: 'timeout' })], b: [undefined, undefined, undefined] })
+    for (let i = 0; i < 3; i++) expect((await withFailover(h.router, [a, b], s.attempt, `req_${i}`)).route).toBe(b)
+    expect(s.calls).toEqual(['a', 'b', 'a', 'b', 'b'])
+    const opened = h.lines.find((l) => l.msg === 'breaker opened')!
+    expect(opened).toMatchObject({ level: 'warn', fields: { breaker: 'gw:a', reason: '2 consecutive failures' } })
+    expect(h.lines.find((l) => l.msg === 'route skipped: breaker open')!.fields).toMatchObject({ requestId: 'req_2', breaker: 'gw:a' })
+    expect(h.router.counters.snapshot()).toMatchObject({ breakerOpened: 1, breakerSkips: 1, attempts: 5 })
+  })
+
+  test('every route skipped → 502 without an attempt', async () => {
+    const h = harness()
+    const a = route('a', { retries: 0, breaker: { failures: 1, cooldownMs: 60_000 } })
+    h.router.breakers.record(a, fail({ kind: 'connect' }))
+    const s = scripted({ a: [undefined] })
+    const err = await withFailover(h.router, [a], s.attempt, 'req_x').catch((e) => e)
+    expect(err).toBeInstanceOf(GatewayError)
+    expect(err).toMatchObject({ code: 'UPSTREAM_ERROR', status: 502 })
+    expect(s.calls).toEqual([])
+  })
+})

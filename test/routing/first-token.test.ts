@@ -1,0 +1,64 @@
+// The first-token wait (src/routing/first-token.ts) per upstream protocol: bookkeeping events
+// (Anthropic message_start and an empty text block, a chat role chunk, responses
+// response.created) are not a first token; the first delta is; what was read is replayed
+// byte for byte ahead of the rest.
+import { describe, expect, test } from 'bun:test'
+import { GatewayError } from '../../src/core/errors.ts'
+import { anthropicStreamDecoder } from '../../src/providers/anthropic-messages/stream-decoder.ts'
+import { chatStreamDecoder } from '../../src/providers/openai-chat/stream-decoder.ts'
+import { responsesStreamDecoder } from '../../src/providers/openai-responses/stream-decoder.ts'
+import { awaitFirstContent } from '../../src/routing/first-token.ts'
+import { fixtureSse } from '../helpers/fixtures.ts'
+
+const enc = new TextEncoder()
+
+/** An upstream call whose body sends `head` at once and `tail` only when `release()` is called. */
+function upstream(head: string, tail: string) {
+  let release!: () => void
+  let aborted = false
+  const gate = new Promise<void>((r) => (release = r))
+  const body = new ReadableStream<Uint8Array>({
+    async start(c) {
+      c.enqueue(enc.encode(head))
+      await gate
+      if (!aborted) {
+        c.enqueue(enc.encode(tail))
+        c.close()
+      }
+    },
+  })
+  return { call: { response: new Response(body), abort: () => void (aborted = true) }, release, wasAborted: () => aborted }
+}
+
+/** The text up to (not including) the frame holding `marker`. */
+const before = (sse: string, marker: string) => sse.slice(0, sse.lastIndexOf('\n\n', sse.indexOf(marker)) + 2)
+
+const CASES = [
+  ['anthropic-messages', fixtureSse('anthropic-messages', 'stream-text.sse'), 'text_delta', anthropicStreamDecoder],
+  ['openai-chat', fixtureSse('openai-chat', 'stream-text-usage.sse'), '"content":"', chatStreamDecoder],
+  ['openai-responses', fixtureSse('openai-responses', 'stream-text.sse'), 'response.output_text.delta', responsesStreamDecoder],
+] as const
+
+for (const [protocol, sse, marker, decoder] of CASES) {
+  describe(`first token over ${protocol}`, () => {
+    const head = before(sse, marker)
+    test('only bookkeeping before the deadline → aborted, a retryable first-token failure', async () => {
+      expect(head.length).toBeGreaterThan(0)
+      const u = upstream(head, sse.slice(head.length))
+      const err = await awaitFirstContent(u.call, decoder(), 50, 'gw').catch((e) => e)
+      expect(err).toBeInstanceOf(GatewayError)
+      expect(err.retryable).toBe(true)
+      expect(err.extra.upstream).toEqual({ kind: 'first-token' })
+      expect(u.wasAborted()).toBe(true)
+      u.release()
+    })
+
+    test('the first delta commits; the stream replays everything, byte for byte', async () => {
+      const u = upstream(head, sse.slice(head.length))
+      const pending = awaitFirstContent(u.call, decoder(), 5_000, 'gw')
+      u.release()
+      const call = await pending
+      expect(await call.response.text()).toBe(sse)
+    })
+  })
+}
