@@ -25,6 +25,8 @@ describe('log lines of calls', () => {
     up = startFakeUpstream({ kind: 'json', body: completionWithUsage(3, 4) })
     gw = await startTestGateway({ db: 'pglite', store: 'memory' }, simpleCatalog([{ id: 'gw-a', url: up.url }, { id: 'gw-b', url: up.url }]))
     gw.runtime.deps.log = createLogger('debug', (l) => lines.push(l))
+    // Failover logs through the router's logger (src/routing/router.ts).
+    Object.assign(gw.runtime.deps.router, { log: gw.runtime.deps.log })
   }, 30_000)
   afterAll(async () => {
     await gw.stop()
