@@ -2,6 +2,7 @@
 // (CATALOG_FILE upsert), key auth, ledger writer. Clients are created here, never at import.
 import { ApiKeyAuth } from './auth/api-keys.ts'
 import { LedgerWriter } from './billing/ledger-writer.ts'
+import { startLeaseSweep } from './billing/lease-sweep.ts'
 import { Catalog } from './catalog/catalog.ts'
 import { parseCatalogFile, upsertCatalog } from './catalog/file.ts'
 import type { Config } from './config.ts'
@@ -31,6 +32,8 @@ export interface RuntimeOptions {
   dataDir?: string
   /** Longest idle wait of the ledger writer's outbox read (it wakes at once on new entries). */
   writerBlockMs?: number
+  /** How often expired leases are released (default 1 s). */
+  leaseSweepMs?: number
 }
 
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
@@ -57,12 +60,14 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   }
   const writer = new LedgerWriter({ db: database.db, store, log, batch: config.settleBatch, blockMs: opts.writerBlockMs ?? 1_000, lingerMs: config.settleFlushMs })
   writer.start()
+  const stopSweep = startLeaseSweep(store, log, deps.now, opts.leaseSweepMs)
   return {
     deps,
     database,
     writer,
     async stop() {
       if (refresher) clearInterval(refresher)
+      stopSweep()
       await deps.inflight.settled()
       await writer.stop()
       await store.close()

@@ -18,6 +18,8 @@ export type ErrorCode =
   | 'UPSTREAM_TIMEOUT'
   | 'UPSTREAM_REJECTED'
   | 'INTERNAL'
+  /** The instance is draining (SIGTERM): retry on another (docs/drain.md). */
+  | 'SHUTTING_DOWN'
 
 const STATUS: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
@@ -35,6 +37,7 @@ const STATUS: Record<ErrorCode, number> = {
   UPSTREAM_TIMEOUT: 504,
   UPSTREAM_REJECTED: 400,
   INTERNAL: 500,
+  SHUTTING_DOWN: 503,
 }
 
 export interface ValidationIssue {

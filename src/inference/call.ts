@@ -10,6 +10,7 @@ import type { Usage } from '../core/usage.ts'
 import { rateHeaders } from '../http/rate-headers.ts'
 import type { RateInfo } from '../store/types.ts'
 import type { InferenceDeps } from './deps.ts'
+import { leaseFor } from './lease.ts'
 
 export async function authenticate(deps: InferenceDeps, headers: Headers): Promise<KeyPrincipal> {
   const principal = await deps.auth.verify(keyFromHeaders(headers))
@@ -50,13 +51,24 @@ export async function admit(deps: InferenceDeps, c: Omit<Call, 'reservedMicros' 
     nowMs: deps.now(),
     reserveMicros,
     keyLimitMicros: c.principal.limitMicros,
+    lease: leaseFor(c, deps.now()),
   }
-  let result = await deps.store.admit(input)
-  if (!result.ok && result.reason === 'cold') {
-    await loadMirror(deps.db, deps.store, c.principal.userId, c.principal.keyId)
+  // Counted before the first await, so a drain that starts now waits for this call (docs/drain.md).
+  if (deps.inflight.draining) throw new GatewayError('SHUTTING_DOWN', 'This instance is shutting down; retry the request.', { headers: { 'retry-after': '1' } })
+  deps.inflight.calls++
+  let result
+  try {
     result = await deps.store.admit(input)
+    if (!result.ok && result.reason === 'cold') {
+      await loadMirror(deps.db, deps.store, c.principal.userId, c.principal.keyId)
+      result = await deps.store.admit(input)
+    }
+  } catch (e) {
+    deps.inflight.callEnded()
+    throw e
   }
   if (result.ok) return { ...c, reservedMicros: reserveMicros, rate: result.rate, settled: false }
+  deps.inflight.callEnded()
   if (result.reason === 'cold') throw new GatewayError('INTERNAL', 'The account could not be loaded; try again.')
   const headers = rateHeaders(result.rate, result.reason === 'rate')
   if (result.reason === 'rate')
@@ -81,6 +93,7 @@ export interface Outcome {
 export function settle(deps: InferenceDeps, call: Call, o: Outcome): bigint {
   if (call.settled) return 0n
   call.settled = true
+  deps.inflight.callEnded()
   const cost = costMicros(o.usage, call.model.pricing)
   const record = encodeRecord({
     v: 1,
@@ -100,7 +113,10 @@ export function settle(deps: InferenceDeps, call: Call, o: Outcome): bigint {
     at: call.at,
   })
   const p = deps.store
-    .settle({ userId: call.principal.userId, keyId: call.principal.keyId, reservedMicros: call.reservedMicros, costMicros: cost, record })
+    .settle({ userId: call.principal.userId, keyId: call.principal.keyId, reservedMicros: call.reservedMicros, costMicros: cost, record, leaseId: call.requestId })
+    .then((applied) => {
+      if (!applied) deps.log.warn('settled after its lease expired; the abandoned record stands', { requestId: call.requestId, cost: cost.toString() })
+    })
     .catch((err) => deps.log.error('settlement failed', { requestId: call.requestId, cost: cost.toString(), err: String(err) }))
   deps.inflight.track(p)
   return cost

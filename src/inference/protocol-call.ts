@@ -19,6 +19,8 @@ import { openAiResponsesAdapter } from '../providers/openai-responses/adapter.ts
 import { withFailover } from '../routing/failover.ts'
 import { pipeStream, type StreamOutcome } from '../core/stream-pipe.ts'
 import { admit, authenticate, logRejected, resolveModel, settle, settleFailure, type Call } from './call.ts'
+import { callAbort } from './call-abort.ts'
+import { abandonedUsage, holdLease, streamLeaseMs } from './lease.ts'
 import type { InferenceDeps } from './deps.ts'
 import type { CallContext, Inbound } from './inbound.ts'
 import { translateTransform } from './translate-transform.ts'
@@ -37,6 +39,7 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
   const requestId = newRequestId(inbound.idPrefix)
   let call: Call | undefined
   let rejectLog: Parameters<typeof logRejected>[1] | undefined
+  const abort = callAbort(req.signal, deps.inflight.cut.signal)
   try {
     const principal = await authenticate(deps, req.headers)
     rejectLog = { requestId, principal, model: '', protocol: inbound.name, stream: false, t0, at }
@@ -57,18 +60,20 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
     const pass = inbound.passHeaders(req)
     let canonical: CRequest | undefined
     const attempt = async (route: Route): Promise<Served> => {
+      abort.check()
       const gw = route.gateway
       const adapter = ADAPTERS[gw.protocol]
       const native = gw.protocol === inbound.native
       const upstreamBody = native ? adapter.passthroughBody(raw, route.upstreamModel, stream) : adapter.body((canonical ??= inbound.decode(body)), route.upstreamModel, deps.config.defaultMaxOutputTokens)
       const headers = adapter.headers(gw.apiKey, pass)
       return stream
-        ? { native, adapter, gateway: gw, stream: await upstreamFetch(gw, adapter.path, headers, upstreamBody) }
-        : { native, adapter, gateway: gw, json: await upstreamJson(gw, adapter.path, headers, upstreamBody) }
+        ? { native, adapter, gateway: gw, stream: await upstreamFetch(gw, adapter.path, headers, upstreamBody, abort.signal) }
+        : { native, adapter, gateway: gw, json: await upstreamJson(gw, adapter.path, headers, upstreamBody, abort.signal) }
     }
     const served = await withFailover(model.routes, attempt, (route, err) =>
       deps.log.warn('upstream attempt failed', { requestId, gateway: route.gateway.id, code: err.code, cause: err.cause }),
     )
+    abort.release()
     const headers = { 'x-request-id': requestId, ...rateHeaders(call.rate) }
     if ('stream' in served.value) {
       onStream?.()
@@ -76,9 +81,14 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
     }
     return jsonResponse(deps, inbound, admitted, ctx, served.value as Served & { json: UpstreamJson }, headers)
   } catch (e) {
-    const err = e instanceof GatewayError ? e : new GatewayError('INTERNAL', 'Internal error.', { cause: e })
+    abort.release()
+    const cut = call && abort.cause()
+    const err = cut === 'shutdown' ? new GatewayError('SHUTTING_DOWN', 'This instance is shutting down; retry the request.', { headers: { 'retry-after': '1' } }) : e instanceof GatewayError ? e : new GatewayError('INTERNAL', 'Internal error.', { cause: e })
     if (err.code === 'INTERNAL') deps.log.error(`${inbound.name} request failed`, { requestId, err: String(err.cause ?? err) })
-    if (call) settleFailure(deps, call, err, null)
+    // Cut while the upstream worked on it (client gone, drain over): billed its prompt estimate,
+    // as a stream cut before its first frame (docs/drain.md).
+    if (call && cut) settle(deps, call, { status: cut === 'client' ? 499 : 503, errorCode: cut === 'client' ? 'CLIENT_CLOSED' : err.code, gateway: null, usage: abandonedUsage(call.estimate), usageSource: 'estimate' })
+    else if (call) settleFailure(deps, call, err, null)
     else if (rejectLog) logRejected(deps, rejectLog, err)
     const { status, body } = inbound.renderError(err)
     return new Response(body, { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...err.extra.headers } })
@@ -107,15 +117,18 @@ function streamResponse<B>(deps: InferenceDeps, inbound: Inbound<B>, call: Call,
   const gw = served.gateway
   const upstreamRequestId = served.stream.response.headers.get('x-request-id') ?? ''
   deps.inflight.streams++
+  const releaseLease = holdLease(deps, call, streamLeaseMs(gw.timeoutMs, deps.config.clientIdleMs))
   const finish = (o: StreamOutcome): string => {
     deps.inflight.streams--
+    releaseLease()
     const { usage, source } = billedUsage(call, o)
-    const status = o.end === 'completed' ? 200 : o.end === 'disconnected' ? 499 : 502
+    const status = o.end === 'completed' ? 200 : o.end === 'failed' ? (o.error?.code === 'SHUTTING_DOWN' ? 503 : 502) : 499
     if (o.error) deps.log.warn('stream failed', { requestId: call.requestId, gateway: gw.id, cause: o.error.cause })
-    const cost = settle(deps, call, { status, errorCode: o.error?.code ?? (o.end === 'disconnected' ? 'CLIENT_CLOSED' : null), gateway: gw.id, usage, usageSource: source })
+    const errorCode = o.error?.code ?? (o.end === 'disconnected' ? 'CLIENT_CLOSED' : o.end === 'client_idle' ? 'CLIENT_IDLE' : null)
+    const cost = settle(deps, call, { status, errorCode, gateway: gw.id, usage, usageSource: source })
     return inbound.svc(cost, source === 'upstream' ? 'upstream' : 'none', performance.now() - call.t0, gw.id, upstreamRequestId || (o.upstreamId ?? ''), ctx)
   }
-  const opts = { idleTimeoutMs: gw.timeoutMs, abortUpstream: served.stream.abort, finish }
+  const opts = { idleTimeoutMs: gw.timeoutMs, clientIdleMs: deps.config.clientIdleMs, cut: deps.inflight.cut.signal, abortUpstream: served.stream.abort, finish }
   const upstream = served.stream.response.body!
   const body = pipeStream(upstream, served.native ? inbound.tee(ctx) : translateTransform(served.adapter.streamDecoder(), inbound.streamEncoder(ctx)), opts)
   return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...headers } })

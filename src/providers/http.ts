@@ -13,8 +13,10 @@ export interface UpstreamCall {
 
 const RETRYABLE_4XX = new Set([401, 403, 404, 408, 409, 429])
 
-export async function upstreamFetch(gw: Gateway, path: string, headers: Record<string, string>, body: string): Promise<UpstreamCall> {
+/** `signal` (the call's client or the drain) aborts the request too; a per-call signal, never a long-lived one. */
+export async function upstreamFetch(gw: Gateway, path: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<UpstreamCall> {
   const controller = new AbortController()
+  signal?.addEventListener('abort', () => controller.abort(new Error('aborted')), { once: true })
   const timer = setTimeout(() => controller.abort(new Error('timeout')), gw.timeoutMs)
   let response: Response
   try {
@@ -47,9 +49,9 @@ export interface UpstreamJson {
  * A complete non-streaming answer. The body read is bounded by the gateway's timeout too, and a
  * failure here is still before the client's first byte, so it stays retryable on the next route.
  */
-export async function upstreamJson(gw: Gateway, path: string, headers: Record<string, string>, body: string): Promise<UpstreamJson> {
+export async function upstreamJson(gw: Gateway, path: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<UpstreamJson> {
   const started = Date.now()
-  const call = await upstreamFetch(gw, path, headers, body)
+  const call = await upstreamFetch(gw, path, headers, body, signal)
   const timer = setTimeout(call.abort, Math.max(1, gw.timeoutMs - (Date.now() - started)))
   try {
     const text = await call.response.text()

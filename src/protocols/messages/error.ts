@@ -24,6 +24,8 @@ export function messagesErrorType(err: GatewayError): { type: string; status: nu
     case 'UPSTREAM_TIMEOUT':
     case 'UPSTREAM_ERROR':
       return { type: 'api_error', status: 502 }
+    case 'SHUTTING_DOWN':
+      return { type: 'api_error', status: 503 }
     default:
       return { type: 'api_error', status: 500 }
   }

@@ -23,6 +23,8 @@ function classify(err: GatewayError): { status: number; type: string; code: stri
     case 'UPSTREAM_TIMEOUT':
     case 'UPSTREAM_ERROR':
       return { status: 502, type: 'server_error', code: 'upstream_error' }
+    case 'SHUTTING_DOWN':
+      return { status: 503, type: 'server_error', code: 'service_unavailable' }
     default:
       return { status: 500, type: 'server_error', code: 'internal_error' }
   }
