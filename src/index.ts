@@ -37,14 +37,16 @@ export async function start(env: Record<string, string | undefined> = process.en
     state.draining = true
     inflight.draining = true
     log.info('shutting down', { signal, calls: inflight.calls })
-    void app.server!.stop(false)
+    // The listener stays open while draining: a load balancer still routing here gets 503 from
+    // /readyz and a 503 with Retry-After for new calls, not refused connections.
     if (!(await inflight.callsEnded(config.shutdownGraceMs))) {
       log.warn('grace period over; cutting open calls', { calls: inflight.calls })
       inflight.cut.abort()
       await inflight.callsEnded(2_000)
-      // Let the error frames just queued reach the clients that are still reading.
-      for (let i = 0; i < 20 && app.server!.pendingRequests > 0; i++) await Bun.sleep(50)
     }
+    // Settled calls may still be writing their answer (or the error frame just queued): give
+    // readers up to a second before connections are closed.
+    for (let i = 0; i < 20 && app.server!.pendingRequests > 0; i++) await Bun.sleep(50)
     await app.server!.stop(true)
     await runtime.stop()
     process.exit(0)
