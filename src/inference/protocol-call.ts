@@ -13,7 +13,7 @@ import { appendMemberJson } from '../lib/json-tokens.ts'
 import { SSE_HEADERS } from '../lib/sse/encode.ts'
 import type { UpstreamAdapter } from '../providers/adapter.ts'
 import { anthropicAdapter } from '../providers/anthropic-messages/adapter.ts'
-import { upstreamFetch, upstreamJson, type UpstreamCall, type UpstreamJson } from '../providers/http.ts'
+import { upstreamJson, upstreamStream, type UpstreamCall, type UpstreamJson } from '../providers/http.ts'
 import { openAiChatAdapter } from '../providers/openai-chat/adapter.ts'
 import { openAiResponsesAdapter } from '../providers/openai-responses/adapter.ts'
 import { withFailover } from '../routing/failover.ts'
@@ -67,7 +67,7 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
       const upstreamBody = native ? adapter.passthroughBody(raw, route.upstreamModel, stream) : adapter.body((canonical ??= inbound.decode(body)), route.upstreamModel, deps.config.defaultMaxOutputTokens)
       const headers = adapter.headers(gw.apiKey, pass)
       return stream
-        ? { native, adapter, gateway: gw, stream: await upstreamFetch(gw, adapter.path, headers, upstreamBody, abort.signal) }
+        ? { native, adapter, gateway: gw, stream: await upstreamStream(gw, adapter.path, headers, upstreamBody, abort.signal) }
         : { native, adapter, gateway: gw, json: await upstreamJson(gw, adapter.path, headers, upstreamBody, abort.signal) }
     }
     const served = await withFailover(model.routes, attempt, (route, err) =>

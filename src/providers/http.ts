@@ -4,6 +4,7 @@
 // Upstream bodies and hosts go to `cause` (logged), never to the message.
 import { GatewayError } from '../core/errors.ts'
 import type { Gateway } from '../core/gateway.ts'
+import { streamingPost } from './h1-stream.ts'
 
 export interface UpstreamCall {
   response: Response
@@ -13,14 +14,24 @@ export interface UpstreamCall {
 
 const RETRYABLE_4XX = new Set([401, 403, 404, 408, 409, 429])
 
+type Send = (url: string, headers: Record<string, string>, body: string, signal: AbortSignal) => Promise<Response>
+const viaFetch: Send = (url, headers, body, signal) => fetch(url, { method: 'POST', headers, body, signal })
+
+/**
+ * A streaming call: same contract as upstreamFetch, but the body is read off the socket only as
+ * the client consumes it (backpressure; providers/h1-stream.ts).
+ */
+export const upstreamStream = (gw: Gateway, path: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<UpstreamCall> =>
+  upstreamFetch(gw, path, headers, body, signal, streamingPost)
+
 /** `signal` (the call's client or the drain) aborts the request too; a per-call signal, never a long-lived one. */
-export async function upstreamFetch(gw: Gateway, path: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<UpstreamCall> {
+export async function upstreamFetch(gw: Gateway, path: string, headers: Record<string, string>, body: string, signal?: AbortSignal, send: Send = viaFetch): Promise<UpstreamCall> {
   const controller = new AbortController()
   signal?.addEventListener('abort', () => controller.abort(new Error('aborted')), { once: true })
   const timer = setTimeout(() => controller.abort(new Error('timeout')), gw.timeoutMs)
   let response: Response
   try {
-    response = await fetch(gw.baseUrl + path, { method: 'POST', headers, body, signal: controller.signal })
+    response = await send(gw.baseUrl + path, headers, body, controller.signal)
   } catch (cause) {
     clearTimeout(timer)
     const timedOut = controller.signal.aborted

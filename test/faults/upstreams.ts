@@ -40,7 +40,7 @@ export function tickingStream(everyMs: number, onStart?: () => void): Behaviour 
  * A stream of about `totalBytes` in 64 KiB reads, generated on demand (pull), ending with usage
  * and [DONE]. `onAbort` counts streams the gateway abandoned before their end.
  */
-export function longStream(totalBytes: number, onAbort: () => void): Behaviour {
+export function longStream(totalBytes: number, onAbort: () => void): Extract<Behaviour, { kind: 'fn' }> {
   const frame = enc.encode(chunkFrame('x'.repeat(400)))
   const perRead = Math.max(1, Math.floor(65_536 / frame.length))
   const read = new Uint8Array(frame.length * perRead)
