@@ -60,7 +60,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   }
   const writer = new LedgerWriter({ db: database.db, store, log, batch: config.settleBatch, blockMs: opts.writerBlockMs ?? 1_000, lingerMs: config.settleFlushMs })
   writer.start()
-  const stopSweep = startLeaseSweep(store, log, deps.now, opts.leaseSweepMs)
+  const stopSweep = startLeaseSweep(store, log, () => deps.now(), opts.leaseSweepMs)
   return {
     deps,
     database,

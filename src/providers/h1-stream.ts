@@ -50,7 +50,8 @@ export function streamingPost(url: string, headers: Record<string, string>, body
     if (signal.aborted) return onAbort()
     signal.addEventListener('abort', onAbort, { once: true })
     const deliver = (parts: Uint8Array[]) => {
-      for (const p of parts) if (p.length > 0) controller!.enqueue(p.slice())
+      // Each data event has its own buffer (Bun does not reuse it), so views are enqueued as is.
+      for (const p of parts) if (p.length > 0) controller!.enqueue(p)
       if (decoder!.done()) {
         signal.removeEventListener('abort', onAbort)
         controller!.close()
@@ -91,8 +92,8 @@ export function streamingPost(url: string, headers: Record<string, string>, body
         },
         data(s, data) {
           try {
-            if (!decoder) onHead(new Uint8Array(data), s)
-            else deliver(decoder.push(new Uint8Array(data)))
+            if (!decoder) onHead(data, s)
+            else deliver(decoder.push(data))
           } catch (e) {
             fail(e instanceof Error ? e : new Error(String(e)))
           }

@@ -78,6 +78,7 @@ describe('fault: 200 clients that stop reading 23 MB streams', () => {
       up.script({ kind: 'json', body: completionWithUsage(9, 5) })
       expect((await chatRequest(gw.url, user.key, false)).status).toBe(200)
     }
+    console.log(`peak before the cut: ${(await peakRssMb(gw.proc.pid)).toFixed(0)} MB`)
     console.log(`fast client served with ${CLIENTS - aborted} of ${CLIENTS} stalled streams still open`)
 
     await until(async () => aborted === CLIENTS, 120_000, 'every stalled stream to be cut and its upstream aborted')
