@@ -121,5 +121,5 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
       stopUpstream()
       done('disconnected')
     },
-  })
+  }, { highWaterMark: 0 })
 }

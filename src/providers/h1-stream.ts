@@ -72,7 +72,7 @@ export function streamingPost(url: string, headers: Record<string, string>, body
           pull: () => void s.resume(),
           cancel: () => (signal.removeEventListener('abort', onAbort), s.terminate()),
         },
-        { highWaterMark: 1 },
+        { highWaterMark: 0 },
       )
       settled = true
       resolve(new Response(stream, { status: status < 200 ? 502 : status, headers: h }))

@@ -7,7 +7,11 @@ import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.t
 import { completionWithUsage } from '../helpers/chat.ts'
 import { booksOf, chatRequest, fundedUser, reservedIn, spawnGateway, until, writeCatalog, type GatewayProcess } from '../helpers/process-gateway.ts'
 import { freshDatabase, freshKeyPrefix, REDIS_URL } from '../helpers/services.ts'
-import { tickingStream } from './upstreams.ts'
+import { finiteTicking, tickingStream } from './upstreams.ts'
+import { ALL_BACKENDS, bearer, chatBody, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { reservedOf } from '../helpers/chat.ts'
+import { requestLogs } from '../../src/db/schema/index.ts'
+import { eq } from 'drizzle-orm'
 
 const GATEWAY_TIMEOUT_MS = 2_000
 const CLIENT_IDLE_MS = 1_000
@@ -90,6 +94,38 @@ describe('fault: an instance SIGKILLed with 20 open streams', () => {
     expect(await reservedIn(REDIS_URL, keys.prefix, user.userId)).toBe(0n)
   }, 120_000)
 })
+
+for (const backends of ALL_BACKENDS) {
+  describe(`leases of live calls (${backends.db}+${backends.store})`, () => {
+    let up: FakeUpstream
+    let gw: TestGateway
+    beforeAll(async () => {
+      up = startFakeUpstream(finiteTicking(80, 100))
+      // Gateway timeout 1 s, client idle 1 s: the first lease and each renewal last 6 s.
+      gw = await startTestGateway(backends, simpleCatalog([{ id: 'gw-a', url: up.url, timeoutMs: 1_000 }]), { CLIENT_IDLE_TIMEOUT_MS: '1000' })
+    })
+    afterAll(async () => {
+      await gw.stop()
+      up.stop()
+    })
+
+    test('a stream that outlives its first lease keeps it by renewal: answered, billed its real usage once, never abandoned', async () => {
+      const u = await gw.user(1)
+      // 80 frames 100 ms apart: at least 8 s, past the first deadline (6 s).
+      const res = await gw.request('/v1/chat/completions', { method: 'POST', headers: bearer(u.key), body: chatBody({ stream: true }) })
+      const text = await res.text()
+      expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true)
+      await gw.settled()
+      const logs = await gw.runtime.deps.db.select().from(requestLogs).where(eq(requestLogs.userId, u.userId))
+      expect(logs.map((l) => [l.status, l.errorCode, l.usageSource, l.outputTokens])).toEqual([[200, null, 'upstream', 1000]])
+      const books = await gw.books(u.userId)
+      expect(books.balance).toBe(books.ledgerSum)
+      expect(books.balance).toBe(1_000_000n - logs[0]!.costMicros)
+      expect(await reservedOf(gw, u.userId)).toBe(0n)
+      expect(await gw.runtime.deps.store.sweepLeases(Date.now() + 3_600_000, 100)).toBe(0)
+    }, 60_000)
+  })
+}
 
 async function drain(r: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
   const dec = new TextDecoder()

@@ -76,3 +76,38 @@ export function longStream(totalBytes: number, onAbort: () => void): Extract<Beh
     },
   }
 }
+
+/** `frames` content frames, one every `everyMs`, then usage (9 in, 1000 out) and [DONE]. */
+export function finiteTicking(frames: number, everyMs: number): Behaviour {
+  return {
+    kind: 'fn',
+    handle: () =>
+      new Response(
+        new ReadableStream({
+          async start(c) {
+            for (let i = 0; i < frames; i++) {
+              c.enqueue(enc.encode(chunkFrame('tick ')))
+              await Bun.sleep(everyMs)
+            }
+            c.enqueue(enc.encode(FINAL))
+            c.close()
+          },
+        }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      ),
+  }
+}
+
+/** Never answers; counts the calls whose caller went away (the gateway aborted them). */
+export function hangCounting(onAbort: () => void): Behaviour {
+  return {
+    kind: 'fn',
+    handle: (req) =>
+      new Promise<Response>((resolve) =>
+        req.signal.addEventListener('abort', () => {
+          onAbort()
+          resolve(new Response('late'))
+        }),
+      ),
+  }
+}

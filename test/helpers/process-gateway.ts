@@ -29,7 +29,7 @@ export async function writeCatalog(upstreamUrl: string, timeoutMs: number): Prom
 }
 
 export async function spawnGateway(env: Record<string, string>): Promise<GatewayProcess> {
-  const proc = Bun.spawn(['bun', ...(process.env.EXP_SMOL ? ['--smol'] : []), ENTRY], {
+  const proc = Bun.spawn(['bun', ENTRY], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN: PROC_ADMIN, LOG_LEVEL: 'info', ...env },
     stdin: 'ignore',
     stdout: 'pipe',
