@@ -1,10 +1,11 @@
-// A streaming upstream POST over one HTTP/1.1 connection (Bun.connect), used for event streams
-// instead of fetch: Bun's fetch keeps reading a response body into memory (about 1–2 MB per
-// stream) whether or not it is consumed, so 200 clients that stop reading cost ~400 MB. Here the
-// socket is paused while a read is waiting for the consumer, so a slow client holds back its
-// upstream through TCP flow control (docs/drain.md "Slow clients"). No redirects, no proxies,
-// no compression (identity is asked for); the connection is not reused.
+// A streaming upstream POST over HTTP/1.1 (Bun.connect), used for event streams instead of
+// fetch: Bun's fetch keeps reading a response body into memory (about 1–2 MB per stream)
+// whether or not it is consumed, so 200 clients that stop reading cost ~400 MB. Here the socket
+// is paused while a read waits for the consumer, so a slow client holds back its upstream
+// through TCP flow control (docs/drain.md "Slow clients"). Connections are kept alive and reused
+// (h1-pool.ts). No redirects, no proxies, no compression (identity is asked for).
 import { bodyDecoder, type BodyDecoder } from './chunked.ts'
+import { acquire, release, send, type Conn } from './h1-pool.ts'
 
 const MAX_HEAD = 64 * 1024
 const enc = new TextEncoder()
@@ -21,33 +22,54 @@ function parseHead(text: string): { status: number; headers: Headers } {
   return { status: Number(m[1]), headers }
 }
 
-/** Resolves with the response once its head arrived; its body is read only as it is consumed. */
-export function streamingPost(url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<Response> {
-  const target = new URL(url)
-  const tls = target.protocol === 'https:'
-  const port = Number(target.port || (tls ? 443 : 80))
+function requestBytes(target: URL, headers: Record<string, string>, body: string): Uint8Array {
   const payload = enc.encode(body)
-  const lines = [`POST ${target.pathname}${target.search} HTTP/1.1`, `Host: ${target.host}`, `Content-Length: ${payload.length}`, 'Connection: close', 'Accept-Encoding: identity']
-  for (const [k, v] of Object.entries(headers)) if (!/^(host|content-length|connection|accept-encoding|transfer-encoding)$/i.test(k)) lines.push(`${k}: ${v}`)
-  const request = new Uint8Array([...enc.encode(lines.join('\r\n') + '\r\n\r\n'), ...payload])
+  const lines = [`POST ${target.pathname}${target.search} HTTP/1.1`, `Host: ${target.host}`, `Content-Length: ${payload.length}`, 'Accept-Encoding: identity']
+  for (const [k, v] of Object.entries(headers)) if (!/^(host|content-length|connection|accept-encoding|transfer-encoding|keep-alive)$/i.test(k)) lines.push(`${k}: ${v}`)
+  const head = enc.encode(lines.join('\r\n') + '\r\n\r\n')
+  const out = new Uint8Array(head.length + payload.length)
+  out.set(head)
+  out.set(payload, head.length)
+  return out
+}
 
+/** Resolves with the response once its head arrived; its body is read only as it is consumed. */
+export async function streamingPost(url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<Response> {
+  const target = new URL(url)
+  const request = requestBytes(target, headers, body)
+  for (let attempt = 0; ; attempt++) {
+    if (signal.aborted) throw new Error('aborted')
+    const { conn, reused } = await acquire(target)
+    try {
+      return await exchange(conn, target.origin, request, signal)
+    } catch (e) {
+      // A kept-alive connection the upstream closed just before reuse: retry once on a new one.
+      if (!(reused && attempt === 0 && e instanceof StaleConnection)) throw e
+    }
+  }
+}
+
+class StaleConnection extends Error {}
+
+function exchange(conn: Conn, origin: string, request: Uint8Array, signal: AbortSignal): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     let head = ''
+    let received = false
     let decoder: BodyDecoder | undefined
     let controller: ReadableStreamDefaultController<Uint8Array> | undefined
-    let socket: Awaited<ReturnType<typeof Bun.connect>> | undefined
     let settled = false
-    let written = 0
+    let keepAlive = true
     const fail = (err: Error) => {
+      signal.removeEventListener('abort', onAbort)
       if (!settled) ((settled = true), reject(err))
       else
         try {
           controller?.error(err)
         } catch {}
-      socket?.terminate()
+      conn.data.exchange = undefined
+      conn.terminate()
     }
     const onAbort = () => fail(new Error('aborted'))
-    if (signal.aborted) return onAbort()
     signal.addEventListener('abort', onAbort, { once: true })
     const deliver = (parts: Uint8Array[]) => {
       // Each data event has its own buffer (Bun does not reuse it), so views are enqueued as is.
@@ -55,57 +77,55 @@ export function streamingPost(url: string, headers: Record<string, string>, body
       if (decoder!.done()) {
         signal.removeEventListener('abort', onAbort)
         controller!.close()
-        socket?.end()
-      } else if ((controller!.desiredSize ?? 0) <= 0) socket?.pause()
+        if (keepAlive) release(conn, origin)
+        else ((conn.data.exchange = undefined), conn.end())
+      } else if ((controller!.desiredSize ?? 0) < 0) conn.pause()
     }
-    const onHead = (data: Uint8Array, s: NonNullable<typeof socket>) => {
+    const onHead = (data: Uint8Array) => {
       head += new TextDecoder('latin1').decode(data)
       const end = head.indexOf('\r\n\r\n')
       if (end === -1) return head.length > MAX_HEAD ? fail(new Error('upstream head too large')) : undefined
-      const { status, headers: h } = parseHead(head.slice(0, end))
+      const { status, headers } = parseHead(head.slice(0, end))
+      keepAlive = !/close/i.test(headers.get('connection') ?? '')
       // latin1 decodes one character per byte, so the head's length counts bytes.
       const rest = data.subarray(data.length - (head.length - end - 4))
-      decoder = bodyDecoder(h)
+      decoder = bodyDecoder(headers)
+      // A body that runs until the connection closes leaves nothing to reuse.
+      keepAlive &&= headers.has('content-length') || /chunked/i.test(headers.get('transfer-encoding') ?? '')
       const stream = new ReadableStream<Uint8Array>(
         {
           start: (c) => void (controller = c),
-          pull: () => void s.resume(),
-          cancel: () => (signal.removeEventListener('abort', onAbort), s.terminate()),
+          pull: () => void conn.resume(),
+          cancel: () => fail(new Error('cancelled')),
         },
         { highWaterMark: 0 },
       )
       settled = true
-      resolve(new Response(stream, { status: status < 200 ? 502 : status, headers: h }))
+      resolve(new Response(stream, { status: status < 200 ? 502 : status, headers }))
       deliver(decoder.push(rest))
     }
-    Bun.connect({
-      hostname: target.hostname.replace(/^\[|\]$/g, ''),
-      port,
-      tls: tls ? { serverName: target.hostname } : undefined,
-      socket: {
-        open(s) {
-          socket = s
-          written = s.write(request)
-        },
-        drain(s) {
-          if (written < request.length) written += s.write(request.subarray(written))
-        },
-        data(s, data) {
+    const written = send(
+      conn,
+      {
+        data(data) {
+          received = true
           try {
-            if (!decoder) onHead(data, s)
+            if (!decoder) onHead(data)
             else deliver(decoder.push(data))
           } catch (e) {
             fail(e instanceof Error ? e : new Error(String(e)))
           }
         },
         close() {
-          if (!settled) return fail(new Error('upstream closed the connection before answering'))
+          signal.removeEventListener('abort', onAbort)
+          if (!settled) return fail(received ? new Error('upstream closed the connection before answering') : new StaleConnection('connection closed before any answer'))
           if (decoder?.endOk() && !decoder.done()) return deliver([])
           if (!decoder?.done()) fail(new Error('upstream closed the connection mid-body'))
         },
-        error: (_s, err) => fail(err),
-        connectError: (_s, err) => fail(err),
+        error: (err) => fail(err),
       },
-    }).catch((e) => fail(e instanceof Error ? e : new Error(String(e))))
+      request,
+    )
+    if (written < 0) fail(new StaleConnection('connection closed before the request was sent'))
   })
 }
