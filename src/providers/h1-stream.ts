@@ -8,6 +8,8 @@ import { bodyDecoder, type BodyDecoder } from './chunked.ts'
 import { acquire, release, send, type Conn } from './h1-pool.ts'
 
 const MAX_HEAD = 64 * 1024
+const BUFFER_BYTES = 64 * 1024
+const COALESCE_BYTES = 16 * 1024
 const enc = new TextEncoder()
 
 function parseHead(text: string): { status: number; headers: Headers } {
@@ -71,15 +73,40 @@ function exchange(conn: Conn, origin: string, request: Uint8Array, signal: Abort
     }
     const onAbort = () => fail(new Error('aborted'))
     signal.addEventListener('abort', onAbort, { once: true })
+    // Body bytes wait here until the consumer reads; what arrived meanwhile goes out as one chunk
+    // (as fetch does), and reading pauses once BUFFER_BYTES wait.
+    let queued: Uint8Array[] = []
+    let queuedBytes = 0
+    let waiting = false
+    const flush = () => {
+      if (queuedBytes === 0) return
+      if (queued.length === 1 || queuedBytes > COALESCE_BYTES) for (const q of queued) controller!.enqueue(q)
+      else {
+        // Small pieces (an upstream that flushes every event) are joined; large ones are not
+        // copied.
+        const chunk = new Uint8Array(queuedBytes)
+        queued.reduce((at, q) => (chunk.set(q, at), at + q.length), 0)
+        controller!.enqueue(chunk)
+      }
+      queued = []
+      queuedBytes = 0
+      waiting = false
+    }
     const deliver = (parts: Uint8Array[]) => {
-      // Each data event has its own buffer (Bun does not reuse it), so views are enqueued as is.
-      for (const p of parts) if (p.length > 0) controller!.enqueue(p)
+      // Each data event has its own buffer (Bun does not reuse it), so views are kept as is.
+      for (const p of parts) if (p.length > 0) (queued.push(p), (queuedBytes += p.length))
+      if (waiting || decoder!.done()) flush()
       if (decoder!.done()) {
         signal.removeEventListener('abort', onAbort)
         controller!.close()
         if (keepAlive) release(conn, origin)
         else ((conn.data.exchange = undefined), conn.end())
-      } else if ((controller!.desiredSize ?? 0) < 0) conn.pause()
+      } else if (queuedBytes >= BUFFER_BYTES) conn.pause()
+    }
+    const pull = () => {
+      if (queuedBytes > 0) flush()
+      else waiting = true
+      conn.resume()
     }
     const onHead = (data: Uint8Array) => {
       head += new TextDecoder('latin1').decode(data)
@@ -95,7 +122,7 @@ function exchange(conn: Conn, origin: string, request: Uint8Array, signal: Abort
       const stream = new ReadableStream<Uint8Array>(
         {
           start: (c) => void (controller = c),
-          pull: () => void conn.resume(),
+          pull,
           cancel: () => fail(new Error('cancelled')),
         },
         { highWaterMark: 0 },
