@@ -127,8 +127,10 @@ function exchange(conn: Conn, origin: string, request: Uint8Array, signal: Abort
         },
         { highWaterMark: 0 },
       )
+      // A status that cannot carry a body (1xx, 204, 205, 304) is no answer to a stream request.
+      const response = new Response(stream, { status: status < 200 || status === 204 || status === 205 || status === 304 ? 502 : status, headers })
       settled = true
-      resolve(new Response(stream, { status: status < 200 ? 502 : status, headers }))
+      resolve(response)
       deliver(decoder.push(rest))
     }
     const written = send(
