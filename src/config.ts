@@ -30,6 +30,10 @@ export interface Config {
   creditsPerUsd: number
   creditSymbol: string
   shutdownGraceMs: number
+  /** A streaming client that reads nothing for this long is cut (docs/drain.md). */
+  clientIdleMs: number
+  /** How streaming upstream bodies are read: `fetch`, or `paced` (no read-ahead; docs/drain.md). */
+  upstreamStreamClient: 'fetch' | 'paced'
   /** Ledger writer: how long it gathers a partial batch before writing it, and the batch size. */
   settleFlushMs: number
   settleBatch: number
@@ -162,6 +166,8 @@ export function loadConfig(env: Env = process.env): Config {
     creditsPerUsd: int(env, 'CREDITS_PER_USD', 1_000, 1, 1_000_000),
     creditSymbol: str(env, 'CREDIT_SYMBOL') ?? 'credits',
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 25_000, 0, 600_000),
+    clientIdleMs: int(env, 'CLIENT_IDLE_TIMEOUT_MS', 30_000, 100, 600_000),
+    upstreamStreamClient: oneOf(env, 'UPSTREAM_STREAM_CLIENT', ['fetch', 'paced'] as const, 'fetch'),
     settleFlushMs: int(env, 'SETTLE_FLUSH_MS', 50, 0, 10_000),
     settleBatch: int(env, 'SETTLE_BATCH', 500, 1, 10_000),
     topupMinUsd,

@@ -52,14 +52,25 @@ export async function start(env: Record<string, string | undefined> = process.en
   const shutdown = async (signal: string) => {
     if (stopping) return
     stopping = true
+    // The drain (docs/drain.md): readiness fails and admission stops at once; every admitted
+    // call may finish within the grace; what is still open then is cut with the protocol's
+    // error and settled; settlements are flushed to Postgres; exit.
+    const { inflight, log } = runtime.deps
     state.draining = true
-    runtime.deps.log.info('shutting down', { signal })
-    // Stop accepting; in-flight requests and streams may finish within the grace period.
-    void app.server!.stop(false)
+    inflight.draining = true
+    log.info('shutting down', { signal, calls: inflight.calls })
+    // The listener stays open while draining: a load balancer still routing here gets 503 from
+    // /readyz and a 503 with Retry-After for new calls, not refused connections.
+    if (!(await inflight.callsEnded(config.shutdownGraceMs))) {
+      log.warn('grace period over; cutting open calls', { calls: inflight.calls })
+      inflight.cut.abort()
+      await inflight.callsEnded(2_000)
+    }
+    // Settled calls may still be writing their answer (or the error frame just queued): give
+    // readers up to a second before connections are closed.
+    for (let i = 0; i < 20 && app.server!.pendingRequests > 0; i++) await Bun.sleep(50)
     void metricsServer?.stop(true)
-    const deadline = Date.now() + config.shutdownGraceMs
-    while (runtime.deps.inflight.streams > 0 && Date.now() < deadline) await Bun.sleep(50)
-    if (runtime.deps.inflight.streams > 0) await app.server!.stop(true)
+    await app.server!.stop(true)
     await runtime.stop()
     process.exit(0)
   }

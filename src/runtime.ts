@@ -3,6 +3,7 @@
 import { ApiKeyAuth } from './auth/api-keys.ts'
 import { LedgerWriter } from './billing/ledger-writer.ts'
 import { SettleRescue } from './billing/settle-rescue.ts'
+import { startLeaseSweep } from './billing/lease-sweep.ts'
 import { Catalog } from './catalog/catalog.ts'
 import { readCatalogFile, upsertCatalog } from './catalog/file.ts'
 import type { Config } from './config.ts'
@@ -38,6 +39,8 @@ export interface RuntimeOptions {
   dataDir?: string
   /** Longest idle wait of the ledger writer's outbox read (it wakes at once on new entries). */
   writerBlockMs?: number
+  /** How often expired leases are released (default 1 s). */
+  leaseSweepMs?: number
 }
 
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
@@ -85,12 +88,14 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   }
   const writer = new LedgerWriter({ db: database.db, store, log, batch: config.settleBatch, blockMs: opts.writerBlockMs ?? 1_000, lingerMs: config.settleFlushMs, metrics: deps.metrics.m })
   writer.start()
+  const stopSweep = startLeaseSweep(store, log, () => deps.now(), opts.leaseSweepMs)
   return {
     deps,
     database,
     writer,
     async stop() {
       if (refresher) clearInterval(refresher)
+      stopSweep()
       await deps.inflight.settled()
       await deps.rescue.close()
       await writer.stop()

@@ -18,6 +18,8 @@ interface Rescued {
   written: boolean
   /** Drop the mirror once written (a settlement); a plain log record needs not. */
   forget: boolean
+  /** The settlement's lease, ended with the mirror so the sweep does not bill it again. */
+  leaseId?: string
 }
 
 export interface RescueCounters {
@@ -56,9 +58,9 @@ export class SettleRescue {
   }
 
   /** Hands a record over; resolves after the first attempt (the spool retries the rest). */
-  async rescue(userId: string, record: string, forget = true): Promise<void> {
+  async rescue(userId: string, record: string, forget = true, leaseId?: string): Promise<void> {
     this.counters.rescued++
-    const r: Rescued = { userId, record, written: false, forget }
+    const r: Rescued = { userId, record, written: false, forget, leaseId }
     if (await this.attempt(r)) return
     this.spool.push(r)
     this.schedule()
@@ -113,7 +115,7 @@ export class SettleRescue {
     if (!r.written) r.written = await this.write(r)
     if (!r.written) return false
     if (!r.forget) return true
-    return this.store.forgetAccount(r.userId).then(
+    return this.store.forgetAccount(r.userId, r.leaseId).then(
       () => true,
       () => false,
     )

@@ -21,6 +21,8 @@ export type ErrorCode =
   | 'SERVICE_UNAVAILABLE'
   | 'CONTEXT_LENGTH_EXCEEDED'
   | 'INTERNAL'
+  /** The instance is draining (SIGTERM): retry on another (docs/drain.md). */
+  | 'SHUTTING_DOWN'
 
 const STATUS: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
@@ -40,6 +42,7 @@ const STATUS: Record<ErrorCode, number> = {
   SERVICE_UNAVAILABLE: 503,
   CONTEXT_LENGTH_EXCEEDED: 400,
   INTERNAL: 500,
+  SHUTTING_DOWN: 503,
 }
 
 /**

@@ -1,16 +1,21 @@
 // One streaming pipeline for every stream: upstream bytes → SSE events →
 // a FrameTransform (translation or same-protocol tee) → client frames, with exactly one
 // terminal: the transform's closing frames (carrying svc) or one error frame. One upstream read
-// becomes at most one client write (no coalescing); an idle upstream or a gone client aborts it.
+// becomes at most one client write (no coalescing).
 // An event that cannot be read (not JSON, cut JSON) is skipped and counted, never forwarded
 // (docs/failover.md "Tolerant streams"); a stream of little else fails once MAX_UNREADABLE pass.
+// Backpressure (docs/drain.md): the upstream is read only when the client's side asks for more
+// (pull), so at most one chunk waits here per stream. The upstream idle limit runs only while
+// waiting for the upstream; the client idle limit only while waiting for the client. A gone or
+// idle client, an idle upstream, or the end of a drain's grace aborts the upstream.
 import { GatewayError } from './errors.ts'
 import type { Usage } from './usage.ts'
 import type { FrameTransform } from './stream-encoder.ts'
 import { SseParser } from '../lib/sse/parse.ts'
 
 export interface StreamOutcome {
-  end: 'completed' | 'failed' | 'disconnected'
+  /** client_idle: the client read nothing for clientIdleMs and was cut. */
+  end: 'completed' | 'failed' | 'disconnected' | 'client_idle'
   usage: Usage | undefined
   deliveredChars: number
   started: boolean
@@ -23,6 +28,10 @@ export interface StreamOutcome {
 
 export interface PipeOptions {
   idleTimeoutMs: number
+  /** Cut the client after this long without it taking the next chunk (unset: never). */
+  clientIdleMs?: number
+  /** When aborted (end of a drain's grace), the stream ends with the protocol's error event. */
+  cut?: AbortSignal
   abortUpstream: () => void
   /** Called once; for a completed stream returns the svc JSON. */
   finish: (o: StreamOutcome) => string
@@ -38,14 +47,15 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
   let finished = false
   let timedOut = false
   let unreadable = 0
-  const idle = setTimeout(() => {
-    timedOut = true
-    opts.abortUpstream()
-  }, opts.idleTimeoutMs)
+  let upstreamIdle: Timer | undefined
+  let clientIdle: Timer | undefined
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined
   const outcome = (end: StreamOutcome['end'], error?: GatewayError): StreamOutcome => ({ end, usage: t.usage(), deliveredChars: t.deliveredChars(), started, unreadable, upstreamId: t.upstreamId?.(), error })
   const done = (end: StreamOutcome['end'], error?: GatewayError) => {
     finished = true
-    clearTimeout(idle)
+    clearTimeout(upstreamIdle)
+    clearTimeout(clientIdle)
+    opts.cut?.removeEventListener('abort', onCut)
     return opts.finish(outcome(end, error))
   }
   const fail = (c: ReadableStreamDefaultController<Uint8Array>, out: string, err: GatewayError) => {
@@ -56,18 +66,41 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
     c.enqueue(encoder.encode(out + t.error(err)))
     c.close()
   }
+  const stopUpstream = () => {
+    opts.abortUpstream()
+    reader.cancel().catch(() => {})
+  }
+  function onCut() {
+    if (finished || !controller) return
+    clearTimeout(clientIdle)
+    fail(controller, '', new GatewayError('SHUTTING_DOWN', 'The gateway is restarting; the answer was cut short. Retry the request.'))
+  }
+  opts.cut?.addEventListener('abort', onCut)
+  const onClientIdle = () => {
+    if (finished) return
+    stopUpstream()
+    done('client_idle')
+    controller?.error(new Error('client idle'))
+  }
   return new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c
+      if (opts.cut?.aborted) onCut()
+    },
     async pull(c) {
+      clearTimeout(clientIdle)
       for (;;) {
         let result: Awaited<ReturnType<typeof reader.read>>
+        upstreamIdle = setTimeout(() => ((timedOut = true), opts.abortUpstream()), opts.idleTimeoutMs)
         try {
           result = await reader.read()
         } catch (cause) {
           if (finished) return
           return fail(c, '', timedOut ? new GatewayError('UPSTREAM_TIMEOUT', 'The upstream model stopped responding mid-stream.', { cause }) : new GatewayError('UPSTREAM_ERROR', 'The upstream connection failed mid-stream.', { cause }))
+        } finally {
+          clearTimeout(upstreamIdle)
         }
         if (finished) return
-        idle.refresh()
         let out = ''
         for (const ev of result.done ? parser.end() : parser.push(result.value)) {
           try {
@@ -87,15 +120,15 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
         if (out.length > 0) {
           started = true
           c.enqueue(encoder.encode(out))
+          if (opts.clientIdleMs !== undefined) clientIdle = setTimeout(onClientIdle, opts.clientIdleMs)
           return
         }
       }
     },
     cancel() {
       if (finished) return
-      opts.abortUpstream()
-      reader.cancel().catch(() => {})
+      stopUpstream()
       done('disconnected')
     },
-  })
+  }, { highWaterMark: 0 })
 }

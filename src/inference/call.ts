@@ -13,6 +13,7 @@ import { withDeadline } from '../lib/deadline.ts'
 import type { CallObserver } from '../observability/call-observer.ts'
 import type { RateInfo } from '../store/types.ts'
 import type { InferenceDeps } from './deps.ts'
+import { leaseFor } from './lease.ts'
 
 export async function authenticate(deps: InferenceDeps, headers: Headers): Promise<KeyPrincipal> {
   // Postgres unreachable and the key not cached (not even stale): 503, never a 500 or a hang.
@@ -56,7 +57,11 @@ export async function admit(deps: InferenceDeps, c: Omit<Call, 'reservedMicros' 
     nowMs: deps.now(),
     reserveMicros,
     keyLimitMicros: c.principal.limitMicros,
+    lease: leaseFor(c, deps.now()),
   }
+  // Counted before the first await, so a drain that starts now waits for this call (docs/drain.md).
+  if (deps.inflight.draining) throw new GatewayError('SHUTTING_DOWN', 'This instance is shutting down; retry the request.', { headers: { 'retry-after': '1' } })
+  deps.inflight.calls++
   // Redis or (for a cold account) Postgres unreachable: a fast 503 with Retry-After. An admit
   // without an answer may still reserve later, so the account's mirror is dropped after it.
   const storeAdmit = () =>
@@ -64,16 +69,23 @@ export async function admit(deps: InferenceDeps, c: Omit<Call, 'reservedMicros' 
       deps.rescue.dropMirror(input.userId)
       return Promise.reject(serviceUnavailable(e))
     })
-  let result = await storeAdmit()
-  if (!result.ok && result.reason === 'cold') {
-    const load = loadMirror(deps.db, deps.store, c.principal.userId, c.principal.keyId)
-    await withDeadline(load, deps.config.dbRequestTimeoutMs, 'account load').catch((e) => Promise.reject(serviceUnavailable(e)))
+  let result
+  try {
     result = await storeAdmit()
+    if (!result.ok && result.reason === 'cold') {
+      const load = loadMirror(deps.db, deps.store, c.principal.userId, c.principal.keyId)
+      await withDeadline(load, deps.config.dbRequestTimeoutMs, 'account load').catch((e) => Promise.reject(serviceUnavailable(e)))
+      result = await storeAdmit()
+    }
+  } catch (e) {
+    deps.inflight.callEnded()
+    throw e
   }
   if (result.ok) {
     c.obs.reserve(reserveMicros)
     return { ...c, reservedMicros: reserveMicros, rate: result.rate, settled: false }
   }
+  deps.inflight.callEnded()
   if (result.reason === 'cold') throw serviceUnavailable(new Error('account still cold after load'))
   c.obs.refused(result.reason === 'rate' ? 'rate_limit' : result.reason)
   const headers = rateHeaders(result.rate, result.reason === 'rate')
@@ -111,6 +123,7 @@ export interface Outcome {
 export function settle(deps: InferenceDeps, call: Call, o: Outcome): bigint {
   if (call.settled) return 0n
   call.settled = true
+  deps.inflight.callEnded()
   const cost = costMicros(o.usage, call.model.pricing)
   const record = encodeRecord({
     v: 1,
@@ -133,15 +146,18 @@ export function settle(deps: InferenceDeps, call: Call, o: Outcome): bigint {
   const span = call.obs.settling(o.usage, cost, o.gateway)
   const t = performance.now()
   const p = deps.store
-    .settle({ userId, keyId: call.principal.keyId, reservedMicros: call.reservedMicros, costMicros: cost, record })
+    .settle({ userId, keyId: call.principal.keyId, reservedMicros: call.reservedMicros, costMicros: cost, record, leaseId: call.requestId })
     .then(
-      () => call.obs.storeTrip('settle', t, true),
+      (applied) => {
+        call.obs.storeTrip('settle', t, true)
+        if (!applied) deps.log.warn('settled after its lease expired; the abandoned record stands', { requestId: call.requestId, cost: cost.toString() })
+      },
       (err) => {
         call.obs.storeTrip('settle', t, false)
         deps.metrics.m.settleFailures.inc()
         span.fail('SETTLE_FAILED')
         deps.log.error('settlement failed; recording it through the fallback', { requestId: call.requestId, cost: cost.toString(), err: String(err) })
-        return deps.rescue.rescue(userId, record)
+        return deps.rescue.rescue(userId, record, true, call.requestId)
       },
     )
     .finally(() => span.end())

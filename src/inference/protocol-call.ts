@@ -13,7 +13,7 @@ import { appendMemberJson } from '../lib/json-tokens.ts'
 import { SSE_HEADERS } from '../lib/sse/encode.ts'
 import type { UpstreamAdapter } from '../providers/adapter.ts'
 import { anthropicAdapter } from '../providers/anthropic-messages/adapter.ts'
-import { upstreamFetch, upstreamJson, type UpstreamCall, type UpstreamJson } from '../providers/http.ts'
+import { upstreamJson, upstreamStream, type UpstreamCall, type UpstreamJson } from '../providers/http.ts'
 import { openAiChatAdapter } from '../providers/openai-chat/adapter.ts'
 import { openAiResponsesAdapter } from '../providers/openai-responses/adapter.ts'
 import { withFailover, type AttemptContext } from '../routing/failover.ts'
@@ -21,6 +21,8 @@ import { awaitFirstContent } from '../routing/first-token.ts'
 import { contextLengthError, promptCannotFit } from '../core/context-window.ts'
 import { pipeStream, type StreamOutcome } from '../core/stream-pipe.ts'
 import { admit, authenticate, logRejected, resolveModel, settle, settleFailure, type Call } from './call.ts'
+import { callAbort } from './call-abort.ts'
+import { abandonedUsage, holdLease, streamLeaseMs } from './lease.ts'
 import type { InferenceDeps } from './deps.ts'
 import type { CallContext, Inbound } from './inbound.ts'
 import { translateTransform } from './translate-transform.ts'
@@ -41,6 +43,7 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
   const obs = new CallObserver(deps.metrics, deps.tracer, deps.log, inbound.name, req.headers, requestId, t0)
   let call: Call | undefined
   let rejectLog: Parameters<typeof logRejected>[1] | undefined
+  const abort = callAbort(req.signal, deps.inflight.cut.signal)
   try {
     const principal = await authenticate(deps, req.headers)
     rejectLog = { requestId, principal, model: '', protocol: inbound.name, stream: false, t0, at }
@@ -63,18 +66,20 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
     const pass = inbound.passHeaders(req)
     let canonical: CRequest | undefined
     const attempt = async (route: Route, where: AttemptContext): Promise<Served> => {
+      abort.check()
       const gw = route.gateway
       const adapter = ADAPTERS[gw.protocol]
       const native = gw.protocol === inbound.native
       const upstreamBody = native ? adapter.passthroughBody(raw, route.upstreamModel, stream) : adapter.body((canonical ??= inbound.decode(body)), route.upstreamModel, deps.config.defaultMaxOutputTokens)
       const headers = adapter.headers(gw.apiKey, pass)
       return stream
-        ? { native, adapter, gateway: gw, stream: await streamAttempt(gw, adapter, headers, upstreamBody, where) }
-        : { native, adapter, gateway: gw, json: await upstreamJson(gw, adapter.path, headers, upstreamBody) }
+        ? { native, adapter, gateway: gw, stream: await streamAttempt(deps, gw, adapter, headers, upstreamBody, where, abort.signal) }
+        : { native, adapter, gateway: gw, json: await upstreamJson(gw, adapter.path, headers, upstreamBody, abort.signal) }
     }
     const served = await withFailover(deps.router, model.routes, (route, ctx) => obs.attempt(route, () => attempt(route, ctx)), requestId).catch((e) => {
       throw e instanceof GatewayError && e.code === 'CONTEXT_LENGTH_EXCEEDED' ? contextLengthError(model.contextWindow) : e
     })
+    abort.release()
     const headers = { 'x-request-id': requestId, ...rateHeaders(call.rate) }
     if ('stream' in served.value) {
       onStream?.()
@@ -82,9 +87,14 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
     }
     return jsonResponse(deps, inbound, admitted, ctx, served.value as Served & { json: UpstreamJson }, headers)
   } catch (e) {
-    const err = e instanceof GatewayError ? e : new GatewayError('INTERNAL', 'Internal error.', { cause: e })
+    abort.release()
+    const cut = call && abort.cause()
+    const err = cut === 'shutdown' ? new GatewayError('SHUTTING_DOWN', 'This instance is shutting down; retry the request.', { headers: { 'retry-after': '1' } }) : e instanceof GatewayError ? e : new GatewayError('INTERNAL', 'Internal error.', { cause: e })
     if (err.code === 'INTERNAL') deps.log.error(`${inbound.name} request failed`, { requestId, err: String(err.cause ?? err) })
-    if (call) settleFailure(deps, call, err, null)
+    // Cut while the upstream worked on it (client gone, drain over): billed its prompt estimate,
+    // as a stream cut before its first frame (docs/drain.md).
+    if (call && cut) settle(deps, call, { status: cut === 'client' ? 499 : 503, errorCode: cut === 'client' ? 'CLIENT_CLOSED' : err.code, gateway: null, usage: abandonedUsage(call.estimate), usageSource: 'estimate' })
+    else if (call) settleFailure(deps, call, err, null)
     else if (rejectLog) logRejected(deps, rejectLog, err)
     const { status, body } = inbound.renderError(err)
     obs.end(status, err.code)
@@ -96,11 +106,12 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
  * A stream's upstream call; when another route remains, it is committed only once its first
  * content event arrives within the gateway's firstTokenMs (headers included).
  */
-async function streamAttempt(gw: Gateway, adapter: UpstreamAdapter, headers: Record<string, string>, body: string, where: AttemptContext): Promise<UpstreamCall> {
+async function streamAttempt(deps: InferenceDeps, gw: Gateway, adapter: UpstreamAdapter, headers: Record<string, string>, body: string, where: AttemptContext, signal: AbortSignal): Promise<UpstreamCall> {
+  const client = deps.config.upstreamStreamClient
   const deadline = gw.policy.firstTokenMs
-  if (!where.hasNext || deadline >= gw.timeoutMs) return upstreamFetch(gw, adapter.path, headers, body)
+  if (!where.hasNext || deadline >= gw.timeoutMs) return upstreamStream(gw, adapter.path, headers, body, client, { signal })
   const started = Date.now()
-  const call = await upstreamFetch(gw, adapter.path, headers, body, deadline).catch((e) => {
+  const call = await upstreamStream(gw, adapter.path, headers, body, client, { timeoutMs: deadline, signal }).catch((e) => {
     // No headers within the first-token deadline is a slow first token, not a hang.
     if (!(e instanceof GatewayError) || e.extra.upstream?.kind !== 'timeout') throw e
     throw new GatewayError(e.code, e.message, { ...e.extra, upstream: { kind: 'first-token' } })
@@ -132,22 +143,24 @@ function streamResponse<B>(deps: InferenceDeps, inbound: Inbound<B>, call: Call,
   const gw = served.gateway
   const upstreamRequestId = served.stream.response.headers.get('x-request-id') ?? ''
   deps.inflight.streams++
+  const releaseLease = holdLease(deps, call, streamLeaseMs(gw.timeoutMs, deps.config.clientIdleMs))
   const finish = (o: StreamOutcome): string => {
     deps.inflight.streams--
+    releaseLease()
     const { usage, source } = billedUsage(call, o)
-    const status = o.end === 'completed' ? 200 : o.end === 'disconnected' ? 499 : 502
+    const status = o.end === 'completed' ? 200 : o.end === 'failed' ? (o.error?.code === 'SHUTTING_DOWN' ? 503 : 502) : 499
     if (o.unreadable > 0) {
       deps.router.counters.unreadableEvents += o.unreadable
       deps.log.warn('unreadable stream events skipped', { requestId: call.requestId, gateway: gw.id, count: o.unreadable })
     }
     if (o.error) deps.log.warn('stream failed', { requestId: call.requestId, gateway: gw.id, cause: o.error.cause })
     if (o.error) call.obs.streamFailed(gw.id, o.error.code)
-    const errorCode = o.error?.code ?? (o.end === 'disconnected' ? 'CLIENT_CLOSED' : null)
+    const errorCode = o.error?.code ?? (o.end === 'disconnected' ? 'CLIENT_CLOSED' : o.end === 'client_idle' ? 'CLIENT_IDLE' : null)
     const cost = settle(deps, call, { status, errorCode, gateway: gw.id, usage, usageSource: source })
     call.obs.end(status, errorCode)
     return inbound.svc(cost, source === 'upstream' ? 'upstream' : 'none', performance.now() - call.t0, gw.id, upstreamRequestId || (o.upstreamId ?? ''), ctx)
   }
-  const opts = { idleTimeoutMs: gw.timeoutMs, abortUpstream: served.stream.abort, finish }
+  const opts = { idleTimeoutMs: gw.timeoutMs, clientIdleMs: deps.config.clientIdleMs, cut: deps.inflight.cut.signal, abortUpstream: served.stream.abort, finish }
   const upstream = served.stream.response.body!
   const transform = served.native ? inbound.tee(ctx) : translateTransform(served.adapter.streamDecoder(), inbound.streamEncoder(ctx))
   const body = pipeStream(upstream, call.obs.watchFirstFrame(transform), opts)

@@ -7,6 +7,7 @@ import { isContextLengthAnswer } from '../core/context-window.ts'
 import { GatewayError } from '../core/errors.ts'
 import type { Gateway } from '../core/gateway.ts'
 import { retryAfterMs } from '../lib/retry-after.ts'
+import { streamingPost } from './h1-stream.ts'
 
 export interface UpstreamCall {
   response: Response
@@ -16,13 +17,35 @@ export interface UpstreamCall {
 
 const RETRYABLE_4XX = new Set([401, 403, 404, 408, 409, 429])
 
-/** `timeoutMs` bounds the wait for the answer's headers; the gateway's timeoutMs by default. */
-export async function upstreamFetch(gw: Gateway, path: string, headers: Record<string, string>, body: string, timeoutMs = gw.timeoutMs): Promise<UpstreamCall> {
+type Send = (url: string, headers: Record<string, string>, body: string, signal: AbortSignal) => Promise<Response>
+const viaFetch: Send = (url, headers, body, signal) => fetch(url, { method: 'POST', headers, body, signal })
+
+export interface FetchOptions {
+  /** Bounds the wait for the answer's headers; the gateway's timeoutMs by default. */
+  timeoutMs?: number
+  /** The call's client or the drain: aborts the request too (a per-call signal, never a long-lived one). */
+  signal?: AbortSignal
+  send?: Send
+}
+
+/** How a streaming body is read: Bun's fetch (reads ahead of a slow client), or `paced`. */
+export type StreamClient = 'fetch' | 'paced'
+
+/**
+ * A streaming call: same contract as upstreamFetch. `paced` reads the body off the socket only
+ * as the client consumes it (backpressure, providers/h1-stream.ts; docs/drain.md).
+ */
+export const upstreamStream = (gw: Gateway, path: string, headers: Record<string, string>, body: string, client: StreamClient, opts: FetchOptions = {}): Promise<UpstreamCall> =>
+  upstreamFetch(gw, path, headers, body, { ...opts, send: client === 'paced' ? streamingPost : viaFetch })
+
+export async function upstreamFetch(gw: Gateway, path: string, headers: Record<string, string>, body: string, opts: FetchOptions = {}): Promise<UpstreamCall> {
+  const { timeoutMs = gw.timeoutMs, signal, send = viaFetch } = opts
   const controller = new AbortController()
+  signal?.addEventListener('abort', () => controller.abort(new Error('aborted')), { once: true })
   const timer = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs)
   let response: Response
   try {
-    response = await fetch(gw.baseUrl + path, { method: 'POST', headers, body, signal: controller.signal })
+    response = await send(gw.baseUrl + path, headers, body, controller.signal)
   } catch (cause) {
     clearTimeout(timer)
     const timedOut = controller.signal.aborted
@@ -54,9 +77,9 @@ export interface UpstreamJson {
  * A complete non-streaming answer. The body read is bounded by the gateway's timeout too, and a
  * failure here is still before the client's first byte, so it stays retryable on the next route.
  */
-export async function upstreamJson(gw: Gateway, path: string, headers: Record<string, string>, body: string): Promise<UpstreamJson> {
+export async function upstreamJson(gw: Gateway, path: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<UpstreamJson> {
   const started = Date.now()
-  const call = await upstreamFetch(gw, path, headers, body)
+  const call = await upstreamFetch(gw, path, headers, body, { signal })
   const timer = setTimeout(call.abort, Math.max(1, gw.timeoutMs - (Date.now() - started)))
   try {
     const text = await call.response.text()

@@ -10,3 +10,8 @@ export const accountKey = (ks: KeySpace, shard: number, userId: string) => `${ks
 export const windowKey = (ks: KeySpace, shard: number, keyId: string, window: number) => `${ks.prefix}{s${shard}}:rl:${keyId}:${window}`
 export const outboxKey = (ks: KeySpace, shard: number) => `${ks.prefix}{s${shard}}:outbox`
 export const counterKey = (ks: KeySpace, bucket: string, window: number) => `${ks.prefix}{c:${bucket}}:${window}`
+/** Lease deadlines (sorted set: request id → deadline ms) and lease data (hash) per shard. */
+export const leasesKey = (ks: KeySpace, shard: number) => `${ks.prefix}{s${shard}}:leases`
+export const leaseDataKey = (ks: KeySpace, shard: number) => `${ks.prefix}{s${shard}}:lease`
+/** Marks a lease released as abandoned, so a late settlement of it moves nothing. */
+export const abandonedKey = (ks: KeySpace, shard: number, leaseId: string) => `${ks.prefix}{s${shard}}:abandoned:${leaseId}`

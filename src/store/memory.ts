@@ -1,5 +1,15 @@
 // In-process store with the Lua scripts' semantics, for the embedded default (one process).
+import { ABANDONED_MARK_MS } from './lease.ts'
 import { WINDOW_MS, windowOf, type AdmitInput, type AdmitResult, type OutboxEntry, type SettleInput, type Store } from './types.ts'
+
+interface HeldLease {
+  userId: string
+  keyId: string
+  reserve: bigint
+  cost: bigint
+  record: string
+  deadline: number
+}
 
 interface Account {
   balance: bigint
@@ -18,6 +28,33 @@ export function createMemoryStore(): Store {
   /** Append time of every unacknowledged entry, oldest first (Map keeps insertion order). */
   const appendedAt = new Map<string, number>()
   let wake: (() => void) | undefined
+  const leases = new Map<string, HeldLease>()
+  let lastLeaseSweep = 0
+  /** Lease id → when its abandoned mark may be forgotten. */
+  const abandoned = new Map<string, number>()
+
+  const move = (acct: Account | undefined, keyId: string, reserve: bigint, cost: bigint) => {
+    if (!acct) return
+    acct.reserved -= reserve
+    acct.keyReserved.set(keyId, (acct.keyReserved.get(keyId) ?? 0n) - reserve)
+    acct.keySpent.set(keyId, (acct.keySpent.get(keyId) ?? 0n) + cost)
+    acct.balance -= cost
+  }
+  /** The release script's semantics for every lease past its deadline. */
+  const sweep = (nowMs: number, max: number): number => {
+    let released = 0
+    for (const [id, l] of leases) {
+      if (released >= max) break
+      if (l.deadline > nowMs) continue
+      leases.delete(id)
+      abandoned.set(id, nowMs + ABANDONED_MARK_MS)
+      move(accounts.get(l.userId), l.keyId, l.reserve, l.cost)
+      append(l.record)
+      released++
+    }
+    for (const [id, until] of abandoned) if (until <= nowMs) abandoned.delete(id)
+    return released
+  }
 
   const append = (record: string) => {
     const id = String(++seq)
@@ -36,6 +73,12 @@ export function createMemoryStore(): Store {
       const count = win?.count ?? 0
       const rate = { limit: input.rpm, remaining: Math.max(0, input.rpm - count), resetMs }
       if (count >= input.rpm) return { ok: false, reason: 'rate', rate: { ...rate, remaining: 0 } }
+      // The in-process store releases expired leases itself before deciding (one process: no
+      // other instance can hold them), at most every 250 ms so admission stays O(1) on average.
+      if (leases.size > 0 && Math.abs(input.nowMs - lastLeaseSweep) >= 250) {
+        lastLeaseSweep = input.nowMs
+        sweep(input.nowMs, leases.size)
+      }
       const acct = accounts.get(input.userId)
       const spent = acct?.keySpent.get(input.keyId)
       if (!acct || spent === undefined) return { ok: false, reason: 'cold' }
@@ -47,6 +90,8 @@ export function createMemoryStore(): Store {
       windows.set(wkey, { count: count + 1, expires: input.nowMs + WINDOW_MS + 1_000 })
       acct.reserved += input.reserveMicros
       acct.keyReserved.set(input.keyId, kres + input.reserveMicros)
+      const l = input.lease
+      if (l) leases.set(l.id, { userId: input.userId, keyId: input.keyId, reserve: input.reserveMicros, cost: l.abandonCostMicros, record: l.abandonRecord, deadline: l.deadlineMs })
       return { ok: true, rate: { ...rate, remaining: Math.max(0, input.rpm - count - 1) } }
     },
     async loadAccount(userId, keyId, balanceMicros, keySpentMicros) {
@@ -58,14 +103,18 @@ export function createMemoryStore(): Store {
       if (!acct.keySpent.has(keyId)) acct.keySpent.set(keyId, keySpentMicros)
     },
     async settle(input: SettleInput) {
-      const acct = accounts.get(input.userId)
-      if (acct) {
-        acct.reserved -= input.reservedMicros
-        acct.keyReserved.set(input.keyId, (acct.keyReserved.get(input.keyId) ?? 0n) - input.reservedMicros)
-        acct.keySpent.set(input.keyId, (acct.keySpent.get(input.keyId) ?? 0n) + input.costMicros)
-        acct.balance -= input.costMicros
-      }
+      if (input.leaseId !== undefined && !leases.delete(input.leaseId) && abandoned.has(input.leaseId)) return false
+      move(accounts.get(input.userId), input.keyId, input.reservedMicros, input.costMicros)
       append(input.record)
+      return true
+    },
+    async renewLease(_userId, leaseId, deadlineMs) {
+      const l = leases.get(leaseId)
+      if (l) l.deadline = deadlineMs
+      return l !== undefined
+    },
+    async sweepLeases(nowMs, max) {
+      return sweep(nowMs, max)
     },
     async appendOutbox(_userId, record) {
       append(record)
@@ -78,7 +127,8 @@ export function createMemoryStore(): Store {
       const acct = accounts.get(userId)
       return acct && { balanceMicros: acct.balance, reservedMicros: acct.reserved }
     },
-    async forgetAccount(userId) {
+    async forgetAccount(userId, leaseId) {
+      if (leaseId !== undefined && leases.delete(leaseId)) abandoned.set(leaseId, Date.now() + ABANDONED_MARK_MS)
       accounts.delete(userId)
     },
     async readOutbox(consumer, max, blockMs) {

@@ -1,7 +1,8 @@
 // Store on Redis: each hot-path operation is one EVALSHA of a versioned script in ./lua.
 import Redis from 'ioredis'
 import { ensureTracingChannelHasSubscribers } from '../lib/tracing-channel-compat.ts'
-import { accountKey, counterKey, outboxKey, windowKey, type KeySpace } from './keys.ts'
+import { abandonedKey, accountKey, counterKey, leaseDataKey, leasesKey, outboxKey, windowKey, type KeySpace } from './keys.ts'
+import { ABANDONED_MARK_MS, leaseData } from './lease.ts'
 import { WINDOW_MS, shardOf, windowOf, type AccountState, type AdmitInput, type AdmitResult, type OutboxEntry, type SettleInput, type Store } from './types.ts'
 
 const script = (name: string) => Bun.file(new URL(`./lua/${name}.lua`, import.meta.url)).text()
@@ -9,8 +10,10 @@ const script = (name: string) => Bun.file(new URL(`./lua/${name}.lua`, import.me
 const GROUP = 'ledger-writers'
 
 type Scripted = Redis & {
-  tgAdmit(k1: string, k2: string, keyId: string, rpm: number, reserve: string, limit: string, ttl: number): Promise<[number, number]>
-  tgSettle(k1: string, k2: string, keyId: string, reserved: string, cost: string, record: string): Promise<number>
+  tgAdmit(...args: [string, string, string, string, string, number, string, string, number, string, string, string]): Promise<[number, number]>
+  tgSettle(...args: [string, string, string, string, string, string, string, string, string, string]): Promise<[number, number]>
+  tgRelease(...args: [string, string, string, string, string, string, number, number]): Promise<number>
+  tgRenew(k1: string, id: string, deadline: number): Promise<number>
   tgLoad(k1: string, keyId: string, balance: string, spent: string): Promise<number>
   tgAdjust(k1: string, delta: string): Promise<number>
   tgHit(k1: string, limit: number, ttl: number): Promise<[number, number]>
@@ -75,8 +78,10 @@ export async function createRedisStore(url: string, keySpace: KeySpace = { prefi
   // Connection errors surface on each failed command (503 or retry) and ioredis reconnects by
   // itself; without a listener it would print every one of them as "Unhandled error event".
   for (const c of [redis, reader]) c.on('error', () => {})
-  redis.defineCommand('tgAdmit', { numberOfKeys: 2, lua: await script('admit') })
-  redis.defineCommand('tgSettle', { numberOfKeys: 2, lua: await script('settle') })
+  redis.defineCommand('tgAdmit', { numberOfKeys: 4, lua: await script('admit') })
+  redis.defineCommand('tgSettle', { numberOfKeys: 5, lua: await script('settle') })
+  redis.defineCommand('tgRelease', { numberOfKeys: 5, lua: await script('release') })
+  redis.defineCommand('tgRenew', { numberOfKeys: 1, lua: await script('renew') })
   redis.defineCommand('tgLoad', { numberOfKeys: 1, lua: await script('load') })
   redis.defineCommand('tgAdjust', { numberOfKeys: 1, lua: await script('adjust') })
   redis.defineCommand('tgHit', { numberOfKeys: 1, lua: await script('hit') })
@@ -108,14 +113,20 @@ export async function createRedisStore(url: string, keySpace: KeySpace = { prefi
     async admit(input: AdmitInput): Promise<AdmitResult> {
       const shard = shardOf(input.userId, keySpace.shards)
       const { index, resetMs } = windowOf(input.nowMs)
+      const lease = input.lease
       const [status, count] = await redis.tgAdmit(
         accountKey(keySpace, shard, input.userId),
         windowKey(keySpace, shard, input.keyId, index),
+        leasesKey(keySpace, shard),
+        leaseDataKey(keySpace, shard),
         input.keyId,
         input.rpm,
         input.reserveMicros.toString(),
         (input.keyLimitMicros ?? -1n).toString(),
         WINDOW_MS + 1_000,
+        lease?.id ?? '',
+        String(lease?.deadlineMs ?? 0),
+        lease ? leaseData(input, lease) : '',
       )
       const rate = { limit: input.rpm, remaining: Math.max(0, input.rpm - count), resetMs }
       if (status === 1) return { ok: true, rate }
@@ -128,14 +139,40 @@ export async function createRedisStore(url: string, keySpace: KeySpace = { prefi
     },
     async settle(input: SettleInput) {
       const shard = shardOf(input.userId, keySpace.shards)
-      await redis.tgSettle(
+      const [applied] = await redis.tgSettle(
         accountKey(keySpace, shard, input.userId),
         outboxKey(keySpace, shard),
+        leasesKey(keySpace, shard),
+        leaseDataKey(keySpace, shard),
+        abandonedKey(keySpace, shard, input.leaseId ?? ''),
         input.keyId,
         input.reservedMicros.toString(),
         input.costMicros.toString(),
         input.record,
+        input.leaseId ?? '',
       )
+      return applied === 1
+    },
+    async renewLease(userId, leaseId, deadlineMs) {
+      return (await redis.tgRenew(leasesKey(keySpace, shardOf(userId, keySpace.shards)), leaseId, deadlineMs)) === 1
+    },
+    async sweepLeases(nowMs, max) {
+      // One round trip finds the expired leases of every shard; each is then released by one
+      // script call that re-checks its deadline (another instance may have settled or swept it).
+      const pipe = redis.pipeline()
+      for (let s = 0; s < keySpace.shards; s++) pipe.zrangebyscore(leasesKey(keySpace, s), '-inf', nowMs, 'LIMIT', 0, max)
+      const found = ((await pipe.exec()) ?? []).map(([, ids]) => (ids as string[] | null) ?? [])
+      let released = 0
+      for (const [s, ids] of found.entries()) {
+        if (ids.length === 0) continue
+        const data = await redis.hmget(leaseDataKey(keySpace, s), ...ids)
+        for (const [i, id] of ids.entries()) {
+          const userId = data[i]?.split('\t', 1)[0] ?? ''
+          const keys = [leasesKey(keySpace, s), leaseDataKey(keySpace, s), accountKey(keySpace, s, userId), outboxKey(keySpace, s), abandonedKey(keySpace, s, id)] as const
+          released += await redis.tgRelease(...keys, id, nowMs, ABANDONED_MARK_MS)
+        }
+      }
+      return released
     },
     async appendOutbox(userId, record) {
       await redis.xadd(outboxKey(keySpace, shardOf(userId, keySpace.shards)), '*', 'r', record)
@@ -148,8 +185,16 @@ export async function createRedisStore(url: string, keySpace: KeySpace = { prefi
       if (balance == null) return undefined
       return { balanceMicros: BigInt(balance), reservedMicros: BigInt(reserved ?? '0') }
     },
-    async forgetAccount(userId) {
-      await redis.del(acct(userId))
+    async forgetAccount(userId, leaseId) {
+      if (leaseId === undefined) return void (await redis.del(acct(userId)))
+      const s = shardOf(userId, keySpace.shards)
+      await redis
+        .multi()
+        .zrem(leasesKey(keySpace, s), leaseId)
+        .hdel(leaseDataKey(keySpace, s), leaseId)
+        .set(abandonedKey(keySpace, s, leaseId), '1', 'PX', ABANDONED_MARK_MS)
+        .del(acct(userId))
+        .exec()
     },
     async readOutbox(consumer, max, blockMs) {
       // BLOCK 0 would wait forever: a non-blocking read simply omits it.

@@ -11,6 +11,19 @@ export interface AdmitInput {
   reserveMicros: bigint
   /** The key's lifetime spend limit; null = none. */
   keyLimitMicros: bigint | null
+  /** The reservation as a lease (docs/drain.md): released as abandoned once its deadline passes. */
+  lease?: Lease
+}
+
+/** One admitted request's hold on its reservation. */
+export interface Lease {
+  /** The request id: one lease per admitted request. */
+  id: string
+  /** Epoch ms after which the reservation is released by the sweep unless renewed or settled. */
+  deadlineMs: number
+  /** What an abandoned request is billed (≤ the reservation) and its outbox record. */
+  abandonCostMicros: bigint
+  abandonRecord: string
 }
 
 export interface RateInfo {
@@ -34,6 +47,8 @@ export interface SettleInput {
   costMicros: bigint
   /** Serialized OutboxRecord, appended atomically with the balance movement. */
   record: string
+  /** The lease taken at admission; when it was already released as abandoned nothing moves. */
+  leaseId?: string
 }
 
 export interface OutboxEntry {
@@ -54,15 +69,26 @@ export interface Store {
   admit(input: AdmitInput): Promise<AdmitResult>
   /** Mirror Postgres values into the store unless already present (set-if-absent). */
   loadAccount(userId: string, keyId: string, balanceMicros: bigint, keySpentMicros: bigint): Promise<void>
-  /** ONE round trip: release the reservation, apply the real cost, append to the outbox. */
-  settle(input: SettleInput): Promise<void>
+  /**
+   * ONE round trip: end the lease, release the reservation, apply the real cost, append to the
+   * outbox. Returns false (and moves nothing) when the lease had already expired and been
+   * released as abandoned: the abandoned record stands, so nothing is billed twice.
+   */
+  settle(input: SettleInput): Promise<boolean>
+  /** Push a live lease's deadline out (long streams); false when it no longer exists. */
+  renewLease(userId: string, leaseId: string, deadlineMs: number): Promise<boolean>
+  /** Release up to `max` leases whose deadline is before nowMs as abandoned; returns how many. */
+  sweepLeases(nowMs: number, max: number): Promise<number>
   /** Append a record without moving money (rejected calls' request logs). */
   appendOutbox(userId: string, record: string): Promise<void>
   /** Credit or debit the hot balance for a movement already committed to Postgres. */
   adjustBalance(userId: string, deltaMicros: bigint): Promise<void>
   account(userId: string): Promise<AccountState | undefined>
-  /** Drop the mirror of an account so the next call reloads it from Postgres. */
-  forgetAccount(userId: string): Promise<void>
+  /**
+   * Drop the mirror of an account so the next call reloads it from Postgres; with `leaseId`, end
+   * that lease too (its record reached Postgres another way; a sweep must not release it again).
+   */
+  forgetAccount(userId: string, leaseId?: string): Promise<void>
   /** Outbox consumption for the ledger writer (at-least-once; the writer is idempotent). */
   readOutbox(consumer: string, max: number, blockMs: number): Promise<OutboxEntry[]>
   ackOutbox(entries: OutboxEntry[]): Promise<void>

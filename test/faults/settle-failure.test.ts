@@ -68,7 +68,7 @@ for (const backends of ALL_BACKENDS) {
   describe(`settle round trip fails on ${backends.db}+${backends.store}`, () => {
     let up: FakeUpstream
     let gw: TestGateway
-    let realSettle: (i: SettleInput) => Promise<void>
+    let realSettle: (i: SettleInput) => Promise<boolean>
     beforeAll(async () => {
       up = startFakeUpstream({ kind: 'json', body: ANSWER })
       gw = await startTestGateway(backends, simpleCatalog([{ id: 'gw-a', url: up.url }]))

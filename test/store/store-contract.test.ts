@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createMemoryStore } from '../../src/store/memory.ts'
 import { createRedisStore } from '../../src/store/redis.ts'
-import { WINDOW_MS, type AdmitInput, type Store } from '../../src/store/types.ts'
+import { WINDOW_MS, type AdmitInput, type Lease, type Store } from '../../src/store/types.ts'
 import { freshKeyPrefix, REDIS_URL, SERVICES } from '../helpers/services.ts'
 
 const T0 = 1_800_000_000_000 - (1_800_000_000_000 % WINDOW_MS) // start of a window
@@ -20,6 +20,11 @@ const admitInput = (u: { userId: string; keyId: string }, o: Partial<AdmitInput>
   keyLimitMicros: null,
   ...o,
 })
+
+const leaseOf = (u: { userId: string }, deadlineMs: number, abandonCostMicros: bigint): Lease => {
+  const id = `req_lease_${u.userId}`
+  return { id, deadlineMs, abandonCostMicros, abandonRecord: `{"abandoned":"${id}","u":"${u.userId}"}` }
+}
 
 const factories: [string, () => Promise<{ store: Store; done: () => Promise<void> }>][] = [
   ['memory', async () => ({ store: createMemoryStore(), done: async () => {} })],
@@ -136,6 +141,59 @@ for (const [name, make] of factories.filter(([n]) => SERVICES || n === 'memory')
       expect(got[3]!.rate.resetMs).toBe(55_000)
       expect((await store.hit(`${bucket}:other`, 3, 60_000, now)).ok).toBe(true)
       expect((await store.hit(bucket, 3, 60_000, T0 + 60_000)).ok).toBe(true)
+    })
+
+    test('a lease is ended by settle: renew then answers false and a sweep releases nothing', async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 10_000n, 0n)
+      const lease = leaseOf(u, T0 + 30_000, 40n)
+      expect(await store.admit(admitInput(u, { reserveMicros: 400n, lease }))).toMatchObject({ ok: true })
+      expect(await store.renewLease(u.userId, lease.id, T0 + 60_000)).toBe(true)
+      expect(await store.settle({ userId: u.userId, keyId: u.keyId, reservedMicros: 400n, costMicros: 100n, record: `{"s":"${u.userId}"}`, leaseId: lease.id })).toBe(true)
+      expect(await store.renewLease(u.userId, lease.id, T0 + 90_000)).toBe(false)
+      expect(await store.sweepLeases(T0 + 10 * 60_000, 100)).toBe(0)
+      expect(await store.account(u.userId)).toEqual({ balanceMicros: 9_900n, reservedMicros: 0n })
+      expect(await drainFor(store, u.userId)).toEqual([`{"s":"${u.userId}"}`])
+    })
+
+    test('an expired lease is released as abandoned: reservation freed, abandon cost billed, its record appended; a late settle moves nothing', async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
+      const lease = leaseOf(u, T0 + 2_000, 30n)
+      expect(await store.admit(admitInput(u, { reserveMicros: 1_000n, lease }))).toMatchObject({ ok: true })
+      // Blocked while the lease holds the whole balance.
+      expect(await store.admit(admitInput(u, { reserveMicros: 1n, nowMs: T0 + 1_500 }))).toMatchObject({ ok: false, reason: 'balance' })
+      expect(await store.sweepLeases(T0 + 1_999, 100)).toBe(0)
+      expect(await store.renewLease(u.userId, lease.id, T0 + 5_000)).toBe(true)
+      expect(await store.sweepLeases(T0 + 4_000, 100)).toBe(0)
+      expect(await store.sweepLeases(T0 + 5_001, 100)).toBe(1)
+      expect(await store.account(u.userId)).toEqual({ balanceMicros: 970n, reservedMicros: 0n })
+      expect(await store.sweepLeases(T0 + 6_000, 100)).toBe(0)
+      const late = await store.settle({ userId: u.userId, keyId: u.keyId, reservedMicros: 1_000n, costMicros: 500n, record: `{"late":"${u.userId}"}`, leaseId: lease.id })
+      expect(late).toBe(false)
+      expect(await store.account(u.userId)).toEqual({ balanceMicros: 970n, reservedMicros: 0n })
+      expect(await drainFor(store, u.userId)).toEqual([lease.abandonRecord])
+      expect(await store.admit(admitInput(u, { reserveMicros: 970n, nowMs: T0 + 6_000 }))).toMatchObject({ ok: true })
+    })
+
+    test('an expired lease of an account whose mirror is gone still appends its record', async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
+      const lease = leaseOf(u, T0 + 2_000, 10n)
+      await store.admit(admitInput(u, { reserveMicros: 100n, lease }))
+      await store.forgetAccount(u.userId)
+      expect(await store.sweepLeases(T0 + 3_000, 100)).toBe(1)
+      expect(await store.account(u.userId)).toBeUndefined()
+      expect(await drainFor(store, u.userId)).toEqual([lease.abandonRecord])
+    })
+
+    test('a settle naming a lease the store never held (data lost) still applies and appends', async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
+      const ok = await store.settle({ userId: u.userId, keyId: u.keyId, reservedMicros: 0n, costMicros: 7n, record: `{"x":"${u.userId}"}`, leaseId: `req_unknown_${u.userId}` })
+      expect(ok).toBe(true)
+      expect((await store.account(u.userId))?.balanceMicros).toBe(993n)
+      expect(await drainFor(store, u.userId)).toEqual([`{"x":"${u.userId}"}`])
     })
 
     test('50 concurrent admits against a balance covering 10 admit exactly 10', async () => {

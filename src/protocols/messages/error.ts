@@ -26,6 +26,7 @@ export function messagesErrorType(err: GatewayError): { type: string; status: nu
     case 'UPSTREAM_ERROR':
       return { type: 'api_error', status: 502 }
     case 'SERVICE_UNAVAILABLE':
+    case 'SHUTTING_DOWN':
       return { type: 'api_error', status: 503 }
     default:
       return { type: 'api_error', status: 500 }

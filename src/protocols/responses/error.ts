@@ -26,6 +26,7 @@ function classify(err: GatewayError): { status: number; type: string; code: stri
     case 'UPSTREAM_ERROR':
       return { status: 502, type: 'server_error', code: 'upstream_error' }
     case 'SERVICE_UNAVAILABLE':
+    case 'SHUTTING_DOWN':
       return { status: 503, type: 'server_error', code: 'service_unavailable' }
     default:
       return { status: 500, type: 'server_error', code: 'internal_error' }

@@ -1,8 +1,10 @@
--- admit v1: per-key rate window + credit reservation, atomically (one round trip per request).
+-- admit v2: per-key rate window + credit reservation + its lease, atomically (one round trip).
 -- KEYS[1] account hash   {s<n>}:acct:<userId>   fields balance, reserved, kspent:<key>, kres:<key>
 -- KEYS[2] window counter {s<n>}:rl:<keyId>:<windowIndex>
+-- KEYS[3] lease deadlines {s<n>}:leases (zset)   KEYS[4] lease data {s<n>}:lease (hash)
 -- ARGV[1] keyId  ARGV[2] rpm  ARGV[3] reserve (micro-USD)  ARGV[4] key limit (micro-USD, -1 = none)
--- ARGV[5] window ttl (ms)
+-- ARGV[5] window ttl (ms)  ARGV[6] lease id ('' = no lease)  ARGV[7] lease deadline (epoch ms)
+-- ARGV[8] lease data "userId<TAB>keyId<TAB>reserve<TAB>abandon cost<TAB>abandon record"
 -- Returns {status, count}: status 1 admitted, 0 rate limited, -1 cold (load and retry),
 -- -2 balance short, -3 key limit short. Nothing is written unless the request is admitted.
 local count = tonumber(redis.call('GET', KEYS[2]) or '0')
@@ -20,5 +22,9 @@ if count == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[5]) end
 if reserve > 0 then
   redis.call('HINCRBY', KEYS[1], 'reserved', ARGV[3])
   redis.call('HINCRBY', KEYS[1], 'kres:' .. ARGV[1], ARGV[3])
+end
+if ARGV[6] ~= '' then
+  redis.call('ZADD', KEYS[3], ARGV[7], ARGV[6])
+  redis.call('HSET', KEYS[4], ARGV[6], ARGV[8])
 end
 return {1, count}

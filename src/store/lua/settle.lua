@@ -1,8 +1,16 @@
--- settle v1: release a reservation, apply the real cost, append the record to the outbox.
+-- settle v2: end the lease, release the reservation, apply the real cost, append the record.
 -- KEYS[1] account hash {s<n>}:acct:<userId>   KEYS[2] outbox stream {s<n>}:outbox
+-- KEYS[3] lease deadlines {s<n>}:leases   KEYS[4] lease data {s<n>}:lease
+-- KEYS[5] abandoned marker {s<n>}:abandoned:<leaseId>
 -- ARGV[1] keyId  ARGV[2] reserved (micro-USD)  ARGV[3] cost (micro-USD)  ARGV[4] record (JSON)
--- Returns the new balance. The mirror may be absent (evicted or flushed): the record still goes
--- to the outbox, so Postgres stays right and the next call reloads the mirror.
+-- ARGV[5] lease id ('' = none)
+-- Returns {1, new balance}; {0, 0} when the lease was already released as abandoned (the sweep
+-- billed and recorded it): nothing moves. The mirror may be absent (evicted or flushed): the
+-- record still goes to the outbox, so Postgres stays right and the next call reloads the mirror.
+if ARGV[5] ~= '' then
+  if redis.call('ZREM', KEYS[3], ARGV[5]) == 0 and redis.call('EXISTS', KEYS[5]) == 1 then return {0, 0} end
+  redis.call('HDEL', KEYS[4], ARGV[5])
+end
 local balance = 0
 if redis.call('HEXISTS', KEYS[1], 'balance') == 1 then
   if ARGV[2] ~= '0' then
@@ -17,4 +25,4 @@ if redis.call('HEXISTS', KEYS[1], 'balance') == 1 then
   end
 end
 redis.call('XADD', KEYS[2], '*', 'r', ARGV[4])
-return balance
+return {1, balance}

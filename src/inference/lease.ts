@@ -1,0 +1,70 @@
+// Reservations are leases (docs/drain.md): how long an admitted request may hold its reservation
+// without settling, and what it is billed if that deadline passes (its instance died or lost the
+// store). The store releases an expired lease and appends the abandoned record below.
+import { encodeRecord } from '../billing/outbox-record.ts'
+import { costMicros } from '../billing/pricing.ts'
+import type { Route } from '../core/gateway.ts'
+import type { Usage } from '../core/usage.ts'
+import type { Lease } from '../store/types.ts'
+import type { Call } from './call.ts'
+import type { InferenceDeps } from './deps.ts'
+
+/** Slack for the work around the upstream calls (admission, settlement, a loaded machine). */
+export const LEASE_MARGIN_MS = 5_000
+
+/** Until the first upstream byte: every route's timeout in turn (failover), plus the margin. */
+export const firstByteLeaseMs = (routes: readonly Route[]): number => routes.reduce((sum, r) => sum + r.gateway.timeoutMs, 0) + LEASE_MARGIN_MS
+
+/**
+ * While a stream runs it is cut once either side is idle longer than its limit (the upstream's
+ * gateway timeout, the client idle timeout), so a live stream renews its lease to the longer
+ * limit plus the margin, every third of that.
+ */
+export const streamLeaseMs = (gatewayTimeoutMs: number, clientIdleMs: number): number => Math.max(gatewayTimeoutMs, clientIdleMs) + LEASE_MARGIN_MS
+
+/**
+ * An abandoned request is billed its prompt estimate and no output: like a stream whose client
+ * left before any frame, because nothing is known about what was delivered (docs/drain.md).
+ */
+export function abandonedUsage(estimate: Usage): Usage {
+  return { ...estimate, outputTokens: 0, reasoningTokens: 0 }
+}
+
+export function leaseFor(c: Omit<Call, 'reservedMicros' | 'rate' | 'settled'>, nowMs: number): Lease {
+  const usage = abandonedUsage(c.estimate)
+  const cost = costMicros(usage, c.model.pricing)
+  const deadlineMs = nowMs + firstByteLeaseMs(c.model.routes)
+  const abandonRecord = encodeRecord({
+    v: 1,
+    requestId: c.requestId,
+    userId: c.principal.userId,
+    keyId: c.principal.keyId,
+    model: c.model.id,
+    gateway: null,
+    protocol: c.protocol,
+    stream: c.stream,
+    status: 500,
+    errorCode: 'ABANDONED',
+    usage,
+    cost: cost.toString(),
+    usageSource: 'estimate',
+    latencyMs: deadlineMs - c.at,
+    at: c.at,
+  })
+  return { id: c.requestId, deadlineMs, abandonCostMicros: cost, abandonRecord }
+}
+
+/** Keeps a live stream's lease ahead of its deadline until the returned stop is called. */
+export function holdLease(deps: InferenceDeps, call: Call, leaseMs: number): () => void {
+  const renew = () => {
+    deps.store
+      .renewLease(call.principal.userId, call.requestId, deps.now() + leaseMs)
+      .then((held) => {
+        if (!held && !call.settled) deps.log.warn('lease lost before settlement; the abandoned record stands', { requestId: call.requestId })
+      })
+      .catch((err) => deps.log.warn('lease renewal failed', { requestId: call.requestId, err: String(err) }))
+  }
+  renew()
+  const timer = setInterval(renew, Math.max(1, Math.floor(leaseMs / 3)))
+  return () => clearInterval(timer)
+}

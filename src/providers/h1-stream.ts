@@ -1,0 +1,160 @@
+// A streaming upstream POST over HTTP/1.1 (Bun.connect), used for event streams instead of
+// fetch: Bun's fetch keeps reading a response body into memory (about 1–2 MB per stream)
+// whether or not it is consumed, so 200 clients that stop reading cost ~400 MB. Here the socket
+// is paused while a read waits for the consumer, so a slow client holds back its upstream
+// through TCP flow control (docs/drain.md "Slow clients"). Connections are kept alive and reused
+// (h1-pool.ts). No redirects, no proxies, no compression (identity is asked for).
+import { bodyDecoder, type BodyDecoder } from './chunked.ts'
+import { acquire, release, send, type Conn } from './h1-pool.ts'
+
+const MAX_HEAD = 64 * 1024
+const BUFFER_BYTES = 64 * 1024
+const COALESCE_BYTES = 16 * 1024
+const enc = new TextEncoder()
+
+function parseHead(text: string): { status: number; headers: Headers } {
+  const [statusLine, ...lines] = text.split('\r\n')
+  const m = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine ?? '')
+  if (!m) throw new Error('malformed upstream status line')
+  const headers = new Headers()
+  for (const l of lines) {
+    const colon = l.indexOf(':')
+    if (colon > 0) headers.append(l.slice(0, colon).trim(), l.slice(colon + 1).trim())
+  }
+  return { status: Number(m[1]), headers }
+}
+
+function requestBytes(target: URL, headers: Record<string, string>, body: string): Uint8Array {
+  const payload = enc.encode(body)
+  const lines = [`POST ${target.pathname}${target.search} HTTP/1.1`, `Host: ${target.host}`, `Content-Length: ${payload.length}`, 'Accept-Encoding: identity']
+  for (const [k, v] of Object.entries(headers)) if (!/^(host|content-length|connection|accept-encoding|transfer-encoding|keep-alive)$/i.test(k)) lines.push(`${k}: ${v}`)
+  const head = enc.encode(lines.join('\r\n') + '\r\n\r\n')
+  const out = new Uint8Array(head.length + payload.length)
+  out.set(head)
+  out.set(payload, head.length)
+  return out
+}
+
+/** Resolves with the response once its head arrived; its body is read only as it is consumed. */
+export async function streamingPost(url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<Response> {
+  const target = new URL(url)
+  const request = requestBytes(target, headers, body)
+  for (let attempt = 0; ; attempt++) {
+    if (signal.aborted) throw new Error('aborted')
+    const { conn, reused } = await acquire(target)
+    try {
+      return await exchange(conn, target.origin, request, signal)
+    } catch (e) {
+      // A kept-alive connection the upstream closed just before reuse: retry once on a new one.
+      if (!(reused && attempt === 0 && e instanceof StaleConnection)) throw e
+    }
+  }
+}
+
+class StaleConnection extends Error {}
+
+function exchange(conn: Conn, origin: string, request: Uint8Array, signal: AbortSignal): Promise<Response> {
+  return new Promise<Response>((resolve, reject) => {
+    let head = ''
+    let received = false
+    let decoder: BodyDecoder | undefined
+    let controller: ReadableStreamDefaultController<Uint8Array> | undefined
+    let settled = false
+    let keepAlive = true
+    const fail = (err: Error) => {
+      signal.removeEventListener('abort', onAbort)
+      if (!settled) ((settled = true), reject(err))
+      else
+        try {
+          controller?.error(err)
+        } catch {}
+      conn.data.exchange = undefined
+      conn.terminate()
+    }
+    const onAbort = () => fail(new Error('aborted'))
+    signal.addEventListener('abort', onAbort, { once: true })
+    // Body bytes wait here until the consumer reads; what arrived meanwhile goes out as one chunk
+    // (as fetch does), and reading pauses once BUFFER_BYTES wait.
+    let queued: Uint8Array[] = []
+    let queuedBytes = 0
+    let waiting = false
+    const flush = () => {
+      if (queuedBytes === 0) return
+      if (queued.length === 1 || queuedBytes > COALESCE_BYTES) for (const q of queued) controller!.enqueue(q)
+      else {
+        // Small pieces (an upstream that flushes every event) are joined; large ones are not
+        // copied.
+        const chunk = new Uint8Array(queuedBytes)
+        queued.reduce((at, q) => (chunk.set(q, at), at + q.length), 0)
+        controller!.enqueue(chunk)
+      }
+      queued = []
+      queuedBytes = 0
+      waiting = false
+    }
+    const deliver = (parts: Uint8Array[]) => {
+      // Each data event has its own buffer (Bun does not reuse it), so views are kept as is.
+      for (const p of parts) if (p.length > 0) (queued.push(p), (queuedBytes += p.length))
+      if (waiting || decoder!.done()) flush()
+      if (decoder!.done()) {
+        signal.removeEventListener('abort', onAbort)
+        controller!.close()
+        if (keepAlive) release(conn, origin)
+        else ((conn.data.exchange = undefined), conn.end())
+      } else if (queuedBytes >= BUFFER_BYTES) conn.pause()
+    }
+    const pull = () => {
+      if (queuedBytes > 0) flush()
+      else waiting = true
+      conn.resume()
+    }
+    const onHead = (data: Uint8Array) => {
+      head += new TextDecoder('latin1').decode(data)
+      const end = head.indexOf('\r\n\r\n')
+      if (end === -1) return head.length > MAX_HEAD ? fail(new Error('upstream head too large')) : undefined
+      const { status, headers } = parseHead(head.slice(0, end))
+      keepAlive = !/close/i.test(headers.get('connection') ?? '')
+      // latin1 decodes one character per byte, so the head's length counts bytes.
+      const rest = data.subarray(data.length - (head.length - end - 4))
+      decoder = bodyDecoder(headers)
+      // A body that runs until the connection closes leaves nothing to reuse.
+      keepAlive &&= headers.has('content-length') || /chunked/i.test(headers.get('transfer-encoding') ?? '')
+      const stream = new ReadableStream<Uint8Array>(
+        {
+          start: (c) => void (controller = c),
+          pull,
+          cancel: () => fail(new Error('cancelled')),
+        },
+        { highWaterMark: 0 },
+      )
+      // A status that cannot carry a body (1xx, 204, 205, 304) is no answer to a stream request.
+      const response = new Response(stream, { status: status < 200 || status === 204 || status === 205 || status === 304 ? 502 : status, headers })
+      settled = true
+      resolve(response)
+      deliver(decoder.push(rest))
+    }
+    const written = send(
+      conn,
+      {
+        data(data) {
+          received = true
+          try {
+            if (!decoder) onHead(data)
+            else deliver(decoder.push(data))
+          } catch (e) {
+            fail(e instanceof Error ? e : new Error(String(e)))
+          }
+        },
+        close() {
+          signal.removeEventListener('abort', onAbort)
+          if (!settled) return fail(received ? new Error('upstream closed the connection before answering') : new StaleConnection('connection closed before any answer'))
+          if (decoder?.endOk() && !decoder.done()) return deliver([])
+          if (!decoder?.done()) fail(new Error('upstream closed the connection mid-body'))
+        },
+        error: (err) => fail(err),
+      },
+      request,
+    )
+    if (written < 0) fail(new StaleConnection('connection closed before the request was sent'))
+  })
+}

@@ -1,0 +1,72 @@
+// HTTP/1.1 body framing of the streaming upstream client: chunked coding split anywhere,
+// Content-Length, read-until-close, and malformed sizes.
+import { describe, expect, test } from 'bun:test'
+import { bodyDecoder } from '../../src/providers/chunked.ts'
+
+const enc = new TextEncoder()
+const dec = new TextDecoder()
+const run = (headers: Record<string, string>, parts: string[]) => {
+  const d = bodyDecoder(new Headers(headers))
+  let out = ''
+  for (const p of parts) for (const b of d.push(enc.encode(p))) out += dec.decode(b)
+  return { out, done: d.done(), d }
+}
+
+describe('upstream body framing', () => {
+  const wire = '5\r\nhello\r\n7;ext=1\r\n, world\r\n0\r\nx-trailer: 1\r\n\r\n'
+
+  test('chunked: decoded whole or split at every byte, complete after the last chunk and trailers', () => {
+    expect(run({ 'transfer-encoding': 'chunked' }, [wire])).toMatchObject({ out: 'hello, world', done: true })
+    expect(run({ 'transfer-encoding': 'chunked' }, wire.split(''))).toMatchObject({ out: 'hello, world', done: true })
+  })
+
+  test('chunked: incomplete until the zero chunk; a close before it is not a clean end', () => {
+    const r = run({ 'transfer-encoding': 'chunked' }, ['5\r\nhello\r\n'])
+    expect(r).toMatchObject({ out: 'hello', done: false })
+    expect(r.d.endOk()).toBe(false)
+  })
+
+  test('chunked: a malformed size throws', () => {
+    expect(() => run({ 'transfer-encoding': 'chunked' }, ['zz\r\nhello\r\n'])).toThrow('malformed chunk size')
+  })
+
+  test('content-length: stops at the length, ignores bytes past it', () => {
+    expect(run({ 'content-length': '5' }, ['hel', 'lo world'])).toMatchObject({ out: 'hello', done: true })
+    expect(run({ 'content-length': '5' }, ['hel']).d.endOk()).toBe(false)
+  })
+
+  test('neither: the body runs until the connection closes', () => {
+    const r = run({}, ['a', 'b'])
+    expect(r).toMatchObject({ out: 'ab', done: false })
+    expect(r.d.endOk()).toBe(true)
+    expect(r.d.done()).toBe(true)
+  })
+})
+
+describe('streaming upstream client', () => {
+  test('reuses a kept-alive connection, reads chunked and sized bodies, and maps a bodiless status to 502', async () => {
+    const { streamingPost } = await import('../../src/providers/h1-stream.ts')
+    const ports = new Set<number>()
+    const server = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      async fetch(req, srv) {
+        ports.add(srv.requestIP(req)!.port)
+        const body = await req.text()
+        if (body === 'empty') return new Response(null, { status: 204 })
+        if (body === 'sized') return new Response('fixed body')
+        return new Response(new ReadableStream({ start: (c) => (c.enqueue(enc.encode('a')), c.enqueue(enc.encode('b')), c.close()) }))
+      },
+    })
+    try {
+      const url = `http://127.0.0.1:${server.port}/x`
+      const signal = new AbortController().signal
+      expect(await (await streamingPost(url, {}, 'chunked', signal)).text()).toBe('ab')
+      expect(await (await streamingPost(url, {}, 'sized', signal)).text()).toBe('fixed body')
+      expect((await streamingPost(url, {}, 'empty', signal)).status).toBe(502)
+      expect(ports.size).toBe(1)
+    } finally {
+      server.stop(true)
+    }
+  })
+})
