@@ -8,7 +8,9 @@ const BASE: Record<string, string> = {
   // The sandbox checkout page has a Pay button: no page of ours may be framed (clickjacking).
   'x-frame-options': 'DENY',
   'content-security-policy': "frame-ancestors 'none'",
-  'referrer-policy': 'no-referrer',
+  // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on a form post,
+  // and the same-origin check would refuse the sandbox page's own Pay and Cancel buttons.
+  'referrer-policy': 'same-origin',
   'cache-control': 'no-store',
 }
 

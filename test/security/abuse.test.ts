@@ -112,7 +112,7 @@ for (const backends of ALL_BACKENDS) {
         expect(res.headers.get('x-content-type-options')).toBe('nosniff')
         expect(res.headers.get('x-frame-options')).toBe('DENY')
         expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
-        expect(res.headers.get('referrer-policy')).toBe('no-referrer')
+        expect(res.headers.get('referrer-policy')).toBe('same-origin')
         expect(res.headers.get('x-request-id')).toBeTruthy()
         // Plain http here: no HSTS.
         expect(res.headers.get('strict-transport-security')).toBeNull()
