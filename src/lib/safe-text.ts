@@ -43,35 +43,28 @@ export const mayHoldUnsafeEscape = (json: string): boolean => /\\u(?:0000|d[89a-
 
 const REPLACEMENT = '\uFFFD'
 
+/** A string iterator yields a lone surrogate as a one-unit string of its own. */
+const isLoneSurrogate = (ch: string) => ch.length === 1 && ch.charCodeAt(0) >= 0xd800 && ch.charCodeAt(0) <= 0xdfff
+
+/** `s` with each NUL and lone surrogate replaced by what `mend` returns for it. */
+function mendText(s: string, mend: (ch: string) => string): string {
+  let out = ''
+  for (const ch of s) out += ch === '\0' || isLoneSurrogate(ch) ? mend(ch) : ch
+  return out
+}
+
 /**
  * `s` with NUL removed, each unpaired surrogate replaced by U+FFFD, and cut to at most
  * `maxCodePoints` code points — never inside a surrogate pair.
  */
 export function safeText(s: string, maxCodePoints = Infinity): string {
-  let out = s
-  if (!isSafeText(s)) {
-    out = ''
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i)
-      if (c === 0) continue
-      if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-        const d = s.charCodeAt(i + 1)
-        if (d >= 0xdc00 && d <= 0xdfff) {
-          out += s[i]! + s[i + 1]!
-          i++
-          continue
-        }
-      }
-      out += c >= 0xd800 && c <= 0xdfff ? REPLACEMENT : s[i]!
-    }
-  }
+  const out = isSafeText(s) ? s : mendText(s, (ch) => (ch === '\0' ? '' : REPLACEMENT))
   if (out.length <= maxCodePoints) return out
   let cut = 0
   let points = 0
-  while (cut < out.length && points < maxCodePoints) {
-    const c = out.charCodeAt(cut)
-    cut += c >= 0xd800 && c <= 0xdbff ? 2 : 1
-    points++
+  for (const ch of out) {
+    if (points++ >= maxCodePoints) break
+    cut += ch.length
   }
   return out.slice(0, cut)
 }
@@ -81,19 +74,5 @@ export function safeText(s: string, maxCodePoints = Infinity): string {
  * surrogates become the six characters `\u0000` / `\udXXX`, so nothing is lost or rejected.
  */
 export function escapeForText(s: string): string {
-  if (!!isSafeText(s)) return s
-  let out = ''
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1)
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        out += s[i]! + s[i + 1]!
-        i++
-        continue
-      }
-    }
-    out += c === 0 || (c >= 0xd800 && c <= 0xdfff) ? `\\u${c.toString(16).padStart(4, '0')}` : s[i]!
-  }
-  return out
+  return isSafeText(s) ? s : mendText(s, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
