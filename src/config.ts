@@ -11,6 +11,8 @@ export interface Config {
   databaseUrl: string | undefined
   /** undefined → in-process store with the Lua scripts' semantics. */
   redisUrl: string | undefined
+  /** Seed node URLs of a Redis/Valkey Cluster (REDIS_CLUSTER_NODES); excludes redisUrl. */
+  redisClusterNodes: string[] | undefined
   /** Prefix of every Redis key: deployments sharing one Redis must use different ones. */
   redisPrefix: string
   catalogFile: string | undefined
@@ -82,6 +84,16 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw
 }
 
+/** Comma-separated redis:// or rediss:// URLs of one cluster's seed nodes, sharing scheme and credentials. */
+function clusterNodes(env: Env, name: string): string[] | undefined {
+  const entries = (str(env, name) ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  if (entries.length === 0) return undefined
+  for (const [i, e] of entries.entries()) url({ [`${name}[${i}]`]: e }, `${name}[${i}]`, ['redis:', 'rediss:'])
+  const schemes = new Set(entries.map((e) => new URL(e).protocol))
+  if (schemes.size > 1) throw new ConfigError(`${name} must use one scheme for every node (redis: or rediss:)`)
+  return entries
+}
+
 function ipList(env: Env, name: string): string[] {
   const entries = (str(env, name) ?? '').split(',').map((s) => s.trim()).filter(Boolean)
   for (const e of entries) if (!parseIpBlock(e)) throw new ConfigError(`${name} must list IP addresses or CIDR blocks, got "${e}"`)
@@ -108,11 +120,15 @@ export function loadConfig(env: Env = process.env): Config {
   const adminToken = str(env, 'ADMIN_TOKEN')
   if (adminToken !== undefined && adminToken.length < 16)
     throw new ConfigError('ADMIN_TOKEN must be at least 16 characters')
+  const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:'])
+  const redisClusterNodes = clusterNodes(env, 'REDIS_CLUSTER_NODES')
+  if (redisUrl && redisClusterNodes) throw new ConfigError('REDIS_URL and REDIS_CLUSTER_NODES exclude each other: set one')
   return {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: str(env, 'HOST') ?? '0.0.0.0',
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:', 'memory:', 'file:']),
-    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisUrl,
+    redisClusterNodes,
     redisPrefix: str(env, 'REDIS_PREFIX') ?? 'tg:',
     catalogFile: str(env, 'CATALOG_FILE'),
     adminToken,

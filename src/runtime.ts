@@ -36,7 +36,8 @@ export interface RuntimeOptions {
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
   const log = opts.log ?? createLogger(config.logLevel)
   const database = await openDatabase(config.databaseUrl, opts.dataDir)
-  const store = config.redisUrl ? await createRedisStore(config.redisUrl, opts.keySpace ?? { prefix: config.redisPrefix, shards: 16 }) : createMemoryStore()
+  const redisTarget = config.redisClusterNodes ? { cluster: config.redisClusterNodes } : config.redisUrl
+  const store = redisTarget ? await createRedisStore(redisTarget, opts.keySpace ?? { prefix: config.redisPrefix, shards: 16 }) : createMemoryStore()
   if (config.catalogFile) {
     const file = parseCatalogFile(await Bun.file(config.catalogFile).json())
     await upsertCatalog(database.db, file)

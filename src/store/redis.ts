@@ -1,14 +1,13 @@
 // Store on Redis: each hot-path operation is one EVALSHA of a versioned script in ./lua.
-import Redis from 'ioredis'
 import { ensureTracingChannelHasSubscribers } from '../lib/tracing-channel-compat.ts'
 import { accountKey, counterKey, outboxKey, windowKey, type KeySpace } from './keys.ts'
-import { WINDOW_MS, shardOf, windowOf, type AccountState, type AdmitInput, type AdmitResult, type OutboxEntry, type SettleInput, type Store } from './types.ts'
+import { connectRedis, type RedisClient, type RedisTarget } from './redis-client.ts'
+import { ackShards, createGroups, readShards, reclaimShards } from './redis-outbox.ts'
+import { WINDOW_MS, shardOf, windowOf, type AccountState, type AdmitInput, type AdmitResult, type SettleInput, type Store } from './types.ts'
 
 const script = (name: string) => Bun.file(new URL(`./lua/${name}.lua`, import.meta.url)).text()
 
-const GROUP = 'ledger-writers'
-
-type Scripted = Redis & {
+type Scripted = RedisClient & {
   tgAdmit(k1: string, k2: string, keyId: string, rpm: number, reserve: string, limit: string, ttl: number): Promise<[number, number]>
   tgSettle(k1: string, k2: string, keyId: string, reserved: string, cost: string, record: string): Promise<number>
   tgLoad(k1: string, keyId: string, balance: string, spent: string): Promise<number>
@@ -16,26 +15,10 @@ type Scripted = Redis & {
   tgHit(k1: string, limit: number, ttl: number): Promise<[number, number]>
 }
 
-type StreamItems = [id: string, fields: string[] | null][]
-type StreamReply = unknown
-
-/** XREADGROUP answers [[key, items], …] over RESP2 and a map, flattened to [key, items, …], over RESP3. */
-function streamPairs(reply: StreamReply): [string, StreamItems][] {
-  if (!Array.isArray(reply) || reply.length === 0) return []
-  if (typeof reply[0] === 'string') {
-    const pairs: [string, StreamItems][] = []
-    for (let i = 0; i + 1 < reply.length; i += 2) pairs.push([reply[i] as string, reply[i + 1] as StreamItems])
-    return pairs
-  }
-  return reply as [string, StreamItems][]
-}
-
-export async function createRedisStore(url: string, keySpace: KeySpace = { prefix: 'tg:', shards: 16 }): Promise<Store> {
+/** `target`: a redis:// URL, or { cluster: seed node URLs } for a Redis/Valkey Cluster (redis-client.ts). */
+export async function createRedisStore(target: RedisTarget, keySpace: KeySpace = { prefix: 'tg:', shards: 16 }): Promise<Store> {
   ensureTracingChannelHasSubscribers()
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true }) as Scripted
-  // Blocking reads get their own connection so they never hold up the hot path's commands.
-  const reader = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null })
-  await Promise.all([redis.connect(), reader.connect()])
+  const redis = (await connectRedis(target, { maxRetriesPerRequest: 2, enableAutoPipelining: true })) as Scripted
   redis.defineCommand('tgAdmit', { numberOfKeys: 2, lua: await script('admit') })
   redis.defineCommand('tgSettle', { numberOfKeys: 2, lua: await script('settle') })
   redis.defineCommand('tgLoad', { numberOfKeys: 1, lua: await script('load') })
@@ -43,22 +26,8 @@ export async function createRedisStore(url: string, keySpace: KeySpace = { prefi
   redis.defineCommand('tgHit', { numberOfKeys: 1, lua: await script('hit') })
 
   const outboxes = Array.from({ length: keySpace.shards }, (_, s) => outboxKey(keySpace, s))
-  for (const key of outboxes) {
-    await redis.xgroup('CREATE', key, GROUP, '0', 'MKSTREAM').catch((e: Error) => {
-      if (!String(e.message).includes('BUSYGROUP')) throw e
-    })
-  }
-  const shardOfKey = new Map(outboxes.map((k, i) => [k, i]))
+  await createGroups(redis, outboxes)
   const acct = (userId: string) => accountKey(keySpace, shardOf(userId, keySpace.shards), userId)
-
-  const toEntries = (reply: StreamReply): OutboxEntry[] => {
-    const out: OutboxEntry[] = []
-    for (const [key, items] of streamPairs(reply)) {
-      const shard = shardOfKey.get(key)!
-      for (const [id, fields] of items) if (fields) out.push({ id, shard, record: fields[1] ?? '' })
-    }
-    return out
-  }
 
   return {
     kind: 'redis',
@@ -108,32 +77,11 @@ export async function createRedisStore(url: string, keySpace: KeySpace = { prefi
     async forgetAccount(userId) {
       await redis.del(acct(userId))
     },
-    async readOutbox(consumer, max, blockMs) {
-      // BLOCK 0 would wait forever: a non-blocking read simply omits it.
-      const block = blockMs > 0 ? ['BLOCK', String(blockMs)] : []
-      const args = ['GROUP', GROUP, consumer, 'COUNT', String(max), ...block, 'STREAMS', ...outboxes, ...outboxes.map(() => '>')]
-      return toEntries((await reader.call('XREADGROUP', ...args)) as StreamReply)
-    },
+    readOutbox: (consumer, max, blockMs) => readShards(redis, outboxes, consumer, max, blockMs),
     async ackOutbox(entries) {
-      if (entries.length === 0) return
-      // One XACK and one XDEL per shard for the whole batch.
-      const byShard = new Map<number, string[]>()
-      for (const e of entries) byShard.set(e.shard, [...(byShard.get(e.shard) ?? []), e.id])
-      const pipe = redis.pipeline()
-      for (const [shard, ids] of byShard) {
-        pipe.xack(outboxes[shard]!, GROUP, ...ids)
-        pipe.xdel(outboxes[shard]!, ...ids)
-      }
-      await pipe.exec()
+      if (entries.length > 0) await ackShards(redis, outboxes, entries)
     },
-    async reclaimOutbox(consumer, minIdleMs, max) {
-      const out: OutboxEntry[] = []
-      for (const [shard, key] of outboxes.entries()) {
-        const [, items] = (await redis.xautoclaim(key, GROUP, consumer, minIdleMs, '0', 'COUNT', max)) as [string, [string, string[]][]]
-        for (const [id, fields] of items) if (fields) out.push({ id, shard, record: fields[1] ?? '' })
-      }
-      return out
-    },
+    reclaimOutbox: (consumer, minIdleMs, max) => reclaimShards(redis, outboxes, consumer, minIdleMs, max),
     async hit(bucket, limit, windowMs, nowMs) {
       const { index, resetMs } = windowOf(nowMs, windowMs)
       const [ok, count] = await redis.tgHit(counterKey(keySpace, bucket, index), limit, windowMs + 1_000)
@@ -143,7 +91,6 @@ export async function createRedisStore(url: string, keySpace: KeySpace = { prefi
       await redis.ping()
     },
     async close() {
-      reader.disconnect()
       await redis.quit()
     },
   }
