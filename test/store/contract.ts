@@ -1,0 +1,145 @@
+// One contract, three deployments: the Redis store (Lua scripts) on one Redis and on a Redis
+// Cluster (test/scale/redis-cluster.test.ts), and the in-process store, must behave the same for
+// every hot-path operation.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { WINDOW_MS, type AdmitInput, type Store } from '../../src/store/types.ts'
+
+const T0 = 1_800_000_000_000 - (1_800_000_000_000 % WINDOW_MS) // start of a window
+
+let n = 0
+const ids = () => ({ userId: `usr_contract_${++n}_${Math.random().toString(36).slice(2)}`, keyId: `key_contract_${n}` })
+
+const admitInput = (u: { userId: string; keyId: string }, o: Partial<AdmitInput> = {}): AdmitInput => ({
+  userId: u.userId,
+  keyId: u.keyId,
+  rpm: 100,
+  nowMs: T0 + 1_000,
+  reserveMicros: 10n,
+  keyLimitMicros: null,
+  ...o,
+})
+
+export type StoreFactory = () => Promise<{ store: Store; done: () => Promise<void> }>
+
+/** The contract every Store implementation keeps; each implementation's test file calls this once. */
+export function storeContract(name: string, make: StoreFactory): void {
+  describe(`store contract: ${name}`, () => {
+    let store: Store
+    let done: () => Promise<void>
+    beforeAll(async () => ({ store, done } = await make()))
+    afterAll(async () => done())
+
+    test('an unmirrored account is cold; after loadAccount it is admitted and reserved', async () => {
+      const u = ids()
+      expect(await store.admit(admitInput(u))).toEqual({ ok: false, reason: 'cold' })
+      await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
+      const r = await store.admit(admitInput(u, { reserveMicros: 300n }))
+      expect(r.ok).toBe(true)
+      expect(await store.account(u.userId)).toEqual({ balanceMicros: 1_000n, reservedMicros: 300n })
+    })
+
+    test('loadAccount is set-if-absent: it never overwrites a mirrored balance', async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
+      await store.loadAccount(u.userId, u.keyId, 5n, 0n)
+      expect((await store.account(u.userId))?.balanceMicros).toBe(1_000n)
+    })
+
+    test('rate window: rpm requests admitted, the next rejected with remaining 0 and nothing reserved; a new window admits again', async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 1_000_000n, 0n)
+      const remaining: number[] = []
+      for (let i = 0; i < 3; i++) {
+        const r = await store.admit(admitInput(u, { rpm: 3, nowMs: T0 + 10 + i }))
+        expect(r.ok).toBe(true)
+        if (r.ok) remaining.push(r.rate.remaining)
+      }
+      expect(remaining).toEqual([2, 1, 0])
+      const before = await store.account(u.userId)
+      const rejected = await store.admit(admitInput(u, { rpm: 3, nowMs: T0 + 20_000 }))
+      expect(rejected).toMatchObject({ ok: false, reason: 'rate', rate: { limit: 3, remaining: 0, resetMs: WINDOW_MS - 20_000 } })
+      expect(await store.account(u.userId)).toEqual(before)
+      const next = await store.admit(admitInput(u, { rpm: 3, nowMs: T0 + WINDOW_MS + 5 }))
+      expect(next.ok).toBe(true)
+    })
+
+    test('balance short: rejected, nothing reserved, window not counted', async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 100n, 0n)
+      expect(await store.admit(admitInput(u, { reserveMicros: 60n }))).toMatchObject({ ok: true })
+      expect(await store.admit(admitInput(u, { reserveMicros: 60n }))).toMatchObject({ ok: false, reason: 'balance' })
+      expect((await store.account(u.userId))?.reservedMicros).toBe(60n)
+      const r = await store.admit(admitInput(u, { reserveMicros: 40n, rpm: 2 }))
+      expect(r).toMatchObject({ ok: true, rate: { remaining: 0 } })
+    })
+
+    test("key limit: spent + reserved + estimate may not exceed the key's limit", async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 1_000_000n, 90n)
+      expect(await store.admit(admitInput(u, { reserveMicros: 20n, keyLimitMicros: 100n }))).toMatchObject({ ok: false, reason: 'key_limit' })
+      expect(await store.admit(admitInput(u, { reserveMicros: 10n, keyLimitMicros: 100n }))).toMatchObject({ ok: true })
+      expect(await store.admit(admitInput(u, { reserveMicros: 1n, keyLimitMicros: 100n }))).toMatchObject({ ok: false, reason: 'key_limit' })
+      expect((await store.account(u.userId))?.reservedMicros).toBe(10n)
+    })
+
+    test('settle releases the reservation, applies the real cost and appends one outbox record', async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 10_000n, 0n)
+      await store.admit(admitInput(u, { reserveMicros: 400n }))
+      await store.settle({ userId: u.userId, keyId: u.keyId, reservedMicros: 400n, costMicros: 123n, record: `{"r":"${u.userId}"}` })
+      expect(await store.account(u.userId)).toEqual({ balanceMicros: 9_877n, reservedMicros: 0n })
+      // The key's spend counts against its limit afterwards: 123 spent + 878 > 1000.
+      expect(await store.admit(admitInput(u, { reserveMicros: 878n, keyLimitMicros: 1_000n }))).toMatchObject({ ok: false, reason: 'key_limit' })
+      const got = await drainFor(store, u.userId)
+      expect(got).toEqual([`{"r":"${u.userId}"}`])
+    })
+
+    test('outbox: unacknowledged entries are re-delivered by reclaim; acknowledged ones are not', async () => {
+      const u = ids()
+      await store.appendOutbox(u.userId, `{"a":"${u.userId}"}`)
+      const first = (await store.readOutbox('c1', 100, 0)).filter((e) => e.record.includes(u.userId))
+      expect(first).toHaveLength(1)
+      expect((await store.readOutbox('c1', 100, 0)).filter((e) => e.record.includes(u.userId))).toHaveLength(0)
+      const again = (await store.reclaimOutbox('c2', 0, 100)).filter((e) => e.record.includes(u.userId))
+      expect(again.map((e) => e.record)).toEqual(first.map((e) => e.record))
+      await store.ackOutbox(again)
+      expect((await store.reclaimOutbox('c3', 0, 100)).filter((e) => e.record.includes(u.userId))).toHaveLength(0)
+    })
+
+    test('adjustBalance applies only to a mirrored account', async () => {
+      const u = ids()
+      await store.adjustBalance(u.userId, 500n)
+      expect(await store.account(u.userId)).toBeUndefined()
+      await store.loadAccount(u.userId, u.keyId, 100n, 0n)
+      await store.adjustBalance(u.userId, -30n)
+      expect((await store.account(u.userId))?.balanceMicros).toBe(70n)
+    })
+
+    test('hit: a fixed-window counter per bucket, rejected calls not counted', async () => {
+      const bucket = `ip:${Math.random()}`
+      const now = T0 + 5_000
+      const got = []
+      for (let i = 0; i < 4; i++) got.push(await store.hit(bucket, 3, 60_000, now))
+      expect(got.map((g) => g.ok)).toEqual([true, true, true, false])
+      expect(got.map((g) => g.rate.remaining)).toEqual([2, 1, 0, 0])
+      expect(got[3]!.rate.resetMs).toBe(55_000)
+      expect((await store.hit(`${bucket}:other`, 3, 60_000, now)).ok).toBe(true)
+      expect((await store.hit(bucket, 3, 60_000, T0 + 60_000)).ok).toBe(true)
+    })
+
+    test('50 concurrent admits against a balance covering 10 admit exactly 10', async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
+      const results = await Promise.all(Array.from({ length: 50 }, () => store.admit(admitInput(u, { reserveMicros: 100n, rpm: 1_000 }))))
+      expect(results.filter((r) => r.ok)).toHaveLength(10)
+      expect(results.filter((r) => !r.ok && r.reason === 'balance')).toHaveLength(40)
+      expect((await store.account(u.userId))?.reservedMicros).toBe(1_000n)
+    })
+  })
+}
+
+async function drainFor(store: Store, marker: string): Promise<string[]> {
+  const entries = await store.readOutbox('drain', 1_000, 0)
+  await store.ackOutbox(entries)
+  return entries.map((e) => e.record).filter((r) => r.includes(marker))
+}
