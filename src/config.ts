@@ -31,6 +31,8 @@ export interface Config {
   /** Ledger writer: how long it gathers a partial batch before writing it, and the batch size. */
   settleFlushMs: number
   settleBatch: number
+  /** Request logs older than this many days are dropped, a month partition at a time; undefined keeps all. */
+  requestLogRetentionDays: number | undefined
   topupMinUsd: number
   topupMaxUsd: number
   publicUrl: string | undefined
@@ -141,6 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 25_000, 0, 600_000),
     settleFlushMs: int(env, 'SETTLE_FLUSH_MS', 50, 0, 10_000),
     settleBatch: int(env, 'SETTLE_BATCH', 500, 1, 10_000),
+    requestLogRetentionDays: str(env, 'REQUEST_LOG_RETENTION_DAYS') === undefined ? undefined : int(env, 'REQUEST_LOG_RETENTION_DAYS', 0, 1, 36_500),
     topupMinUsd,
     topupMaxUsd,
     publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']),

@@ -7,6 +7,7 @@ import { parseCatalogFile, upsertCatalog } from './catalog/file.ts'
 import type { Config } from './config.ts'
 import type { GatewayProtocol } from './core/gateway.ts'
 import { openDatabase, type Database } from './db/client.ts'
+import { maintainRequestLogPartitions } from './db/request-log-partitions.ts'
 import { InFlight, type InferenceDeps } from './inference/deps.ts'
 import { createLogger, type Logger } from './lib/log.ts'
 import { createMemoryStore } from './store/memory.ts'
@@ -31,6 +32,8 @@ export interface RuntimeOptions {
   dataDir?: string
   /** Longest idle wait of the ledger writer's outbox read (it wakes at once on new entries). */
   writerBlockMs?: number
+  /** How often request_logs partitions are kept (created ahead, expired dropped); 0 = only at start. */
+  partitionMaintenanceMs?: number
 }
 
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
@@ -42,6 +45,10 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     const file = parseCatalogFile(await Bun.file(config.catalogFile).json())
     await upsertCatalog(database.db, file)
   }
+  const maintainPartitions = () => maintainRequestLogPartitions(database.db, Date.now(), { aheadMonths: 2, retentionDays: config.requestLogRetentionDays })
+  await maintainPartitions()
+  const maintenanceMs = opts.partitionMaintenanceMs ?? 3_600_000
+  const maintainer = maintenanceMs > 0 ? setInterval(() => maintainPartitions().catch((e) => log.error('request log partition maintenance failed', { err: String(e) })), maintenanceMs) : undefined
   const catalog = new Catalog(database.db, config.secret, SERVED_PROTOCOLS)
   await catalog.refresh()
   const refreshMs = opts.catalogRefreshMs ?? 10_000
@@ -64,6 +71,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     writer,
     async stop() {
       if (refresher) clearInterval(refresher)
+      if (maintainer) clearInterval(maintainer)
       await deps.inflight.settled()
       await writer.stop()
       await store.close()

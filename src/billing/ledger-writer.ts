@@ -1,6 +1,7 @@
 // Settlement's second half, off the request path: drains the store's outbox in batches and
 // writes request logs + usage ledger entries to Postgres in one transaction per batch.
-// Idempotent: request_logs.id and ledger_entries.reference are unique, and balances move only
+// Idempotent: request_logs (id, created_at) and ledger_entries.reference are unique (created_at
+// comes from the record, so a redelivered record collides again), and balances move only
 // by the entries this transaction actually inserted — so a redelivered batch bills nothing twice.
 import { sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
@@ -44,7 +45,7 @@ with input as (
     usage_source, latency_ms, created_at)
   select "requestId", "userId", "keyId", model, gateway, protocol, stream, status, "errorCode",
     in_t, out_t, cr_t, cw_t, rs_t, cost_m, "usageSource", round("latencyMs")::int, at_ts from input
-  on conflict (id) do nothing
+  on conflict (id, created_at) do nothing
 ), entries as (
   insert into ledger_entries (id, user_id, kind, status, amount_micros, method, reference, key_id,
     request_id, meta, created_at, completed_at)
