@@ -44,8 +44,10 @@ DECLARE
 BEGIN
   IF to_regclass(part) IS NOT NULL THEN RETURN part; END IF;
   PERFORM pg_advisory_xact_lock(7205117004);
-  IF to_regclass(part) IS NOT NULL THEN RETURN part; END IF;
+  -- Taking a table lock also reads the catalog changes committed meanwhile (an advisory lock
+  -- does not), so the second check sees a partition another instance just created.
   LOCK TABLE request_logs_default IN ACCESS EXCLUSIVE MODE;
+  IF to_regclass(part) IS NOT NULL THEN RETURN part; END IF;
   EXECUTE format('CREATE TABLE %I (LIKE request_logs INCLUDING DEFAULTS)', part);
   EXECUTE format('WITH moved AS (DELETE FROM request_logs_default WHERE created_at >= $1 AND created_at < $2 RETURNING *) INSERT INTO %I SELECT * FROM moved', part) USING lo, hi;
   EXECUTE format('ALTER TABLE request_logs ATTACH PARTITION %I FOR VALUES FROM (%L) TO (%L)', part, lo, hi);
