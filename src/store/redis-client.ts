@@ -38,7 +38,10 @@ export async function connectRedis(target: RedisTarget, opts: ClientOptions): Pr
     nodes.map(({ host, port }) => ({ host, port })),
     {
       lazyConnect: true,
-      enableAutoPipelining: opts.enableAutoPipelining,
+      // Off on a cluster: ioredis 6 batches auto-pipelined commands per node and, when a slot
+      // moves (failover), answers MOVED to the caller instead of redirecting (ioredis #2075;
+      // reproduced by test/scale/redis-cluster.test.ts). Commands still share each node's socket.
+      enableAutoPipelining: false,
       // A failover answers MOVED / CLUSTERDOWN for a moment: ioredis re-reads the slot map and retries.
       retryDelayOnFailover: 100,
       retryDelayOnClusterDown: 100,

@@ -87,10 +87,10 @@ describe('gateway on the cluster: failover under load', () => {
     await Promise.all(workers)
     expect((await cluster.cli(master, 'info', 'replication')).includes('role:slave')).toBe(true)
 
-    const ok = results.filter((r) => r.status === 200)
-    // The switch pauses writes for a moment; ioredis follows MOVED, so calls succeed after it.
-    expect(ok.length).toBeGreaterThanOrEqual(results.length - 12)
-    expect(results.filter((r) => r.status >= 500 && r.status !== 503)).toEqual([])
+    // The switch pauses writes for a moment and then answers MOVED, which the client follows:
+    // no call fails (with auto-pipelining on, ~10 % did — see src/store/redis-client.ts).
+    expect(results.filter((r) => r.status !== 200)).toEqual([])
+    const ok = results
     await gw.settled()
     const db = gw.runtime.deps.db
     for (const u of users) {

@@ -106,6 +106,21 @@ export function storeContract(name: string, make: StoreFactory): void {
       expect((await store.reclaimOutbox('c3', 0, 100)).filter((e) => e.record.includes(u.userId))).toHaveLength(0)
     })
 
+    test('a waiting read returns entries appended meanwhile, whichever shard they are on', async () => {
+      await drainFor(store, '')
+      const users = Array.from({ length: 8 }, () => ids().userId)
+      const read = store.readOutbox('waiter', 100, 30_000)
+      for (const u of users) await store.appendOutbox(u, `{"w":"${u}"}`)
+      const got = [...(await read)]
+      // The read may return as soon as the first entry lands; the rest follow at once.
+      while (got.length < users.length) {
+        const more = await store.readOutbox('waiter', 100, 30_000)
+        got.push(...more)
+      }
+      expect(got.map((e) => e.record).sort()).toEqual(users.map((u) => `{"w":"${u}"}`).sort())
+      await store.ackOutbox(got)
+    })
+
     test('adjustBalance applies only to a mirrored account', async () => {
       const u = ids()
       await store.adjustBalance(u.userId, 500n)
