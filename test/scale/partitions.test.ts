@@ -53,7 +53,7 @@ for (const kind of ['postgres', 'pglite'] as const) {
     const cleanups: (() => Promise<void>)[] = []
     afterAll(async () => {
       for (const c of cleanups.reverse()) await c()
-    })
+    }, 60_000)
 
     /** A database migrated up to (not including) the partitioning migration, holding `rows` logs. */
     async function legacyDatabase(rows: { id: string; at: Date }[]): Promise<Database> {

@@ -26,8 +26,8 @@ export function storeContract(name: string, make: StoreFactory): void {
   describe(`store contract: ${name}`, () => {
     let store: Store
     let done: () => Promise<void>
-    beforeAll(async () => ({ store, done } = await make()))
-    afterAll(async () => done())
+    beforeAll(async () => ({ store, done } = await make()), 30_000)
+    afterAll(async () => done(), 30_000)
 
     test('an unmirrored account is cold; after loadAccount it is admitted and reserved', async () => {
       const u = ids()
