@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { applyMovement, createUser } from '../../src/billing/accounts.ts'
 import { writeRecords } from '../../src/billing/ledger-writer.ts'
 import { encodeRecord, type OutboxRecord } from '../../src/billing/outbox-record.ts'
+import { loadConfig } from '../../src/config.ts'
 import { listLogs, logDetail } from '../../src/console/logs/service.ts'
 import type { ConsoleDeps } from '../../src/console/deps.ts'
 import { MIGRATIONS_FOLDER, openDatabase, type Database } from '../../src/db/client.ts'
@@ -45,6 +46,13 @@ describe('partition arithmetic', () => {
     expect(monthsToKeep(Date.UTC(2026, 11, 31, 23, 59), 2).map((d) => d.toISOString())).toEqual(['2026-12-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z', '2027-02-01T00:00:00.000Z'])
     expect(retentionCutoff(NOW, 30)?.toISOString()).toBe('2026-10-25T12:00:00.000Z')
     expect(retentionCutoff(NOW, undefined)).toBeUndefined()
+  })
+
+  test('REQUEST_LOG_RETENTION_DAYS: unset keeps everything; a whole number of days ≥ 1, else the variable is named', () => {
+    expect(loadConfig({}).requestLogRetentionDays).toBeUndefined()
+    expect(loadConfig({ REQUEST_LOG_RETENTION_DAYS: '90' }).requestLogRetentionDays).toBe(90)
+    expect(() => loadConfig({ REQUEST_LOG_RETENTION_DAYS: '0' })).toThrow('REQUEST_LOG_RETENTION_DAYS must be between 1 and 36500')
+    expect(() => loadConfig({ REQUEST_LOG_RETENTION_DAYS: '30d' })).toThrow('REQUEST_LOG_RETENTION_DAYS must be a whole number')
   })
 })
 
@@ -184,3 +192,20 @@ for (const kind of ['postgres', 'pglite'] as const) {
     }, 60_000)
   })
 }
+
+describe('runtime keeps the partitions', () => {
+  test('a starting instance creates this month and the next two (PGlite)', async () => {
+    const { startTestGateway, simpleCatalog } = await import('../helpers/gateway.ts')
+    const gw = await startTestGateway({ db: 'pglite', store: 'memory' }, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), { REQUEST_LOG_RETENTION_DAYS: '400' })
+    try {
+      const now = new Date()
+      const months = [0, 1, 2].map((i) => {
+        const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + i, 1))
+        return `request_logs_p${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}`
+      })
+      expect(await partitions(gw.runtime.deps.db)).toEqual(expect.arrayContaining(months))
+    } finally {
+      await gw.stop()
+    }
+  }, 60_000)
+})
