@@ -1,4 +1,4 @@
-// Keeps request_logs' month partitions (migration 0003_request_logs_partitioned): creates the
+// Keeps request_logs' month partitions (migration *_request_logs_partitioned): creates the
 // current month's and the next ones ahead of time, and — with a retention — drops months that
 // ended before the cutoff. The SQL functions hold the layout; this file only decides when and
 // which. Safe to run from every instance at once (the functions take an advisory lock).

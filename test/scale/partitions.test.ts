@@ -69,7 +69,9 @@ for (const kind of ['postgres', 'pglite'] as const) {
       cleanups.push(() => rm(folder, { recursive: true, force: true }))
       await cp(MIGRATIONS_FOLDER, folder, { recursive: true })
       const journal = await Bun.file(join(folder, 'meta/_journal.json')).json()
-      journal.entries = journal.entries.filter((e: { tag: string }) => e.tag < '0003')
+      // Everything before the partitioning migration (found by name: merges renumber migrations).
+      const at = journal.entries.findIndex((e: { tag: string }) => e.tag.endsWith('_request_logs_partitioned'))
+      journal.entries = journal.entries.slice(0, at)
       await Bun.write(join(folder, 'meta/_journal.json'), JSON.stringify(journal))
       const insert = (exec: (q: string) => Promise<unknown>) =>
         Promise.all(rows.map((r) => exec(`insert into request_logs (id, user_id, key_id, model, protocol, stream, status, usage_source, latency_ms, created_at) values ('${r.id}', 'usr_old', 'key_old', 'm', 'chat', false, 200, 'none', 1, '${r.at.toISOString()}')`)))

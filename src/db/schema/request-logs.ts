@@ -3,7 +3,7 @@ import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp }
 
 /**
  * One row per authenticated gateway call; id is the request id (x-request-id).
- * Partitioned by month on created_at (migration 0003_request_logs_partitioned, which drizzle
+ * Partitioned by month on created_at (migration *_request_logs_partitioned, which drizzle
  * cannot express): the primary key must include the partition key, so it is (id, created_at).
  * A record's created_at comes from the record itself, so a redelivered record still collides.
  */
