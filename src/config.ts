@@ -11,6 +11,8 @@ export interface Config {
   databaseUrl: string | undefined
   /** undefined → in-process store with the Lua scripts' semantics. */
   redisUrl: string | undefined
+  /** Seed node URLs of a Redis/Valkey Cluster (REDIS_CLUSTER_NODES); excludes redisUrl. */
+  redisClusterNodes: string[] | undefined
   /** Prefix of every Redis key: deployments sharing one Redis must use different ones. */
   redisPrefix: string
   catalogFile: string | undefined
@@ -37,6 +39,8 @@ export interface Config {
   /** Ledger writer: how long it gathers a partial batch before writing it, and the batch size. */
   settleFlushMs: number
   settleBatch: number
+  /** Request logs older than this many days are dropped, a month partition at a time; undefined keeps all. */
+  requestLogRetentionDays: number | undefined
   topupMinUsd: number
   topupMaxUsd: number
   publicUrl: string | undefined
@@ -99,6 +103,16 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw
 }
 
+/** Comma-separated redis:// or rediss:// URLs of one cluster's seed nodes, sharing scheme and credentials. */
+function clusterNodes(env: Env, name: string): string[] | undefined {
+  const entries = (str(env, name) ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  if (entries.length === 0) return undefined
+  for (const [i, e] of entries.entries()) url({ [`${name}[${i}]`]: e }, `${name}[${i}]`, ['redis:', 'rediss:'])
+  const schemes = new Set(entries.map((e) => new URL(e).protocol))
+  if (schemes.size > 1) throw new ConfigError(`${name} must use one scheme for every node (redis: or rediss:)`)
+  return entries
+}
+
 function ipList(env: Env, name: string): string[] {
   const entries = (str(env, name) ?? '').split(',').map((s) => s.trim()).filter(Boolean)
   for (const e of entries) if (!parseIpBlock(e)) throw new ConfigError(`${name} must list IP addresses or CIDR blocks, got "${e}"`)
@@ -149,11 +163,15 @@ export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535)
   const metricsPort = str(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0, 0, 65535)
   if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT')
+  const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:'])
+  const redisClusterNodes = clusterNodes(env, 'REDIS_CLUSTER_NODES')
+  if (redisUrl && redisClusterNodes) throw new ConfigError('REDIS_URL and REDIS_CLUSTER_NODES exclude each other: set one')
   return {
     port,
     host: str(env, 'HOST') ?? '0.0.0.0',
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:', 'memory:', 'file:']),
-    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisUrl,
+    redisClusterNodes,
     redisPrefix: str(env, 'REDIS_PREFIX') ?? 'tg:',
     catalogFile: str(env, 'CATALOG_FILE'),
     adminToken,
@@ -170,6 +188,7 @@ export function loadConfig(env: Env = process.env): Config {
     upstreamStreamClient: oneOf(env, 'UPSTREAM_STREAM_CLIENT', ['fetch', 'paced'] as const, 'fetch'),
     settleFlushMs: int(env, 'SETTLE_FLUSH_MS', 50, 0, 10_000),
     settleBatch: int(env, 'SETTLE_BATCH', 500, 1, 10_000),
+    requestLogRetentionDays: str(env, 'REQUEST_LOG_RETENTION_DAYS') === undefined ? undefined : int(env, 'REQUEST_LOG_RETENTION_DAYS', 0, 1, 36_500),
     topupMinUsd,
     topupMaxUsd,
     publicUrl,

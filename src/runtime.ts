@@ -9,6 +9,7 @@ import { readCatalogFile, upsertCatalog } from './catalog/file.ts'
 import type { Config } from './config.ts'
 import type { GatewayProtocol } from './core/gateway.ts'
 import { openDatabase, type Database } from './db/client.ts'
+import { maintainRequestLogPartitions } from './db/request-log-partitions.ts'
 import { InFlight, type InferenceDeps } from './inference/deps.ts'
 import { createLogger, type Logger } from './lib/log.ts'
 import { startupFailure } from './lib/startup-error.ts'
@@ -41,6 +42,8 @@ export interface RuntimeOptions {
   writerBlockMs?: number
   /** How often expired leases are released (default 1 s). */
   leaseSweepMs?: number
+  /** How often request_logs partitions are kept (created ahead, expired dropped); 0 = only at start. */
+  partitionMaintenanceMs?: number
 }
 
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
@@ -49,16 +52,21 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const file = config.catalogFile ? await readCatalogFile(config.catalogFile).catch((e) => { throw startupFailure('catalog', e, { file: config.catalogFile }) }) : undefined
   const database = await openDatabase(config.databaseUrl, opts.dataDir).catch((e) => { throw startupFailure('database', e, { url: config.databaseUrl }) })
   const redisUrl = config.redisUrl
-  const store = redisUrl
-    ? await createRedisStore(redisUrl, opts.keySpace ?? { prefix: config.redisPrefix, shards: 16 }, config.redisCommandTimeoutMs).catch(async (e) => {
+  const redisTarget = config.redisClusterNodes ? { cluster: config.redisClusterNodes } : redisUrl
+  const store = redisTarget
+    ? await createRedisStore(redisTarget, opts.keySpace ?? { prefix: config.redisPrefix, shards: 16 }, config.redisCommandTimeoutMs).catch(async (e) => {
         await database.close()
-        throw startupFailure('redis', e, { url: redisUrl })
+        throw startupFailure('redis', e, { url: redisUrl ?? config.redisClusterNodes!.join(',') })
       })
     : createMemoryStore()
   if (file) await upsertCatalog(database.db, file)
   const board = redisUrl ? await createRedisBoard(redisUrl, opts.keySpace?.prefix ?? config.redisPrefix) : createMemoryBoard()
   const router = new Router(board, log)
   await router.start(5_000)
+  const maintainPartitions = () => maintainRequestLogPartitions(database.db, Date.now(), { aheadMonths: 2, retentionDays: config.requestLogRetentionDays })
+  await maintainPartitions()
+  const maintenanceMs = opts.partitionMaintenanceMs ?? 3_600_000
+  const maintainer = maintenanceMs > 0 ? setInterval(() => maintainPartitions().catch((e) => log.error('request log partition maintenance failed', { err: String(e) })), maintenanceMs) : undefined
   const catalog = new Catalog(database.db, config.secret, SERVED_PROTOCOLS)
   await catalog.refresh()
   for (const g of catalog.unresolvedSecrets())
@@ -96,6 +104,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     async stop() {
       if (refresher) clearInterval(refresher)
       stopSweep()
+      if (maintainer) clearInterval(maintainer)
       await deps.inflight.settled()
       await deps.rescue.close()
       await writer.stop()

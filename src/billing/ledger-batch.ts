@@ -27,7 +27,7 @@ with input as (
     usage_source, latency_ms, created_at)
   select "requestId", "userId", "keyId", model, gateway, protocol, stream, status, "errorCode",
     in_t, out_t, cr_t, cw_t, rs_t, cost_m, "usageSource", round("latencyMs")::int, at_ts from input
-  on conflict (id) do nothing
+  on conflict (id, created_at) do nothing
 ), entries as (
   insert into ledger_entries (id, user_id, kind, status, amount_micros, method, reference, key_id,
     request_id, meta, created_at, completed_at)

@@ -1,6 +1,7 @@
 // Settlement's second half, off the request path: drains the store's outbox in batches and
 // writes request logs + usage ledger entries to Postgres in one transaction per batch.
-// Idempotent: request_logs.id and ledger_entries.reference are unique, and balances move only
+// Idempotent: request_logs (id, created_at) and ledger_entries.reference are unique (created_at
+// comes from the record, so a redelivered record collides again), and balances move only
 // by the entries this transaction actually inserted — so a redelivered batch bills nothing twice.
 // It never stalls (docs/operations.md "Ledger writer"): records are sanitised before they are
 // bound; a record Postgres still refuses is isolated by bisecting its batch and dead-lettered;

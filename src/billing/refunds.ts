@@ -1,12 +1,18 @@
 // Refunds (issue: "an admin call refunds a top-up or a usage charge as a refund ledger entry").
 // A top-up refund debits the balance (money goes back to the payer); a usage refund credits it.
 // The total refunded never exceeds the original; concurrent refunds collide on the reference.
-import { and, eq, sql } from 'drizzle-orm'
+import { eq, sql, type SQL } from 'drizzle-orm'
 import { GatewayError } from '../core/errors.ts'
 import { ledgerEntries } from '../db/schema/index.ts'
 import type { InferenceDeps } from '../inference/deps.ts'
 import { usdToMicros } from '../lib/money.ts'
 import { applyMovement } from './accounts.ts'
+
+/**
+ * Refund entries of one ledger entry. The kind is a literal, not a parameter, so that the partial
+ * index ledger_refund_of_idx (schema/ledger.ts) serves it under generic prepared plans too.
+ */
+export const refundsOf = (transactionId: string): SQL => sql`${ledgerEntries.kind} = 'refund' and ${ledgerEntries.meta}->>'refundOf' = ${transactionId}`
 
 export async function refund(deps: Pick<InferenceDeps, 'db' | 'store'>, transactionId: string, amountUsd: number | undefined, note: string | undefined) {
   const { db } = deps
@@ -16,7 +22,7 @@ export async function refund(deps: Pick<InferenceDeps, 'db' | 'store'>, transact
   const prior = await db
     .select({ n: sql<number>`count(*)::int`, sum: sql<string>`coalesce(sum(abs(${ledgerEntries.amountMicros})), 0)::text` })
     .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.kind, 'refund'), sql`${ledgerEntries.meta}->>'refundOf' = ${transactionId}`))
+    .where(refundsOf(transactionId))
   const refunded = BigInt(prior[0]?.sum ?? '0')
   const original = orig.amountMicros < 0n ? -orig.amountMicros : orig.amountMicros
   const amount = amountUsd === undefined ? original - refunded : usdToMicros(amountUsd)

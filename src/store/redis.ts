@@ -1,15 +1,14 @@
 // Store on Redis: each hot-path operation is one EVALSHA of a versioned script in ./lua.
-import Redis from 'ioredis'
 import { ensureTracingChannelHasSubscribers } from '../lib/tracing-channel-compat.ts'
 import { abandonedKey, accountKey, counterKey, leaseDataKey, leasesKey, outboxKey, windowKey, type KeySpace } from './keys.ts'
 import { ABANDONED_MARK_MS, leaseData } from './lease.ts'
-import { WINDOW_MS, shardOf, windowOf, type AccountState, type AdmitInput, type AdmitResult, type OutboxEntry, type SettleInput, type Store } from './types.ts'
+import { connectRedis, type RedisClient, type RedisTarget } from './redis-client.ts'
+import { ackShards, createGroups, readShards, reclaimShards } from './redis-outbox.ts'
+import { WINDOW_MS, shardOf, windowOf, type AccountState, type AdmitInput, type AdmitResult, type SettleInput, type Store } from './types.ts'
 
 const script = (name: string) => Bun.file(new URL(`./lua/${name}.lua`, import.meta.url)).text()
 
-const GROUP = 'ledger-writers'
-
-type Scripted = Redis & {
+type Scripted = RedisClient & {
   tgAdmit(...args: [string, string, string, string, string, number, string, string, number, string, string, string]): Promise<[number, number]>
   tgSettle(...args: [string, string, string, string, string, string, string, string, string, string]): Promise<[number, number]>
   tgRelease(...args: [string, string, string, string, string, string, number, number]): Promise<number>
@@ -17,34 +16,6 @@ type Scripted = Redis & {
   tgLoad(k1: string, keyId: string, balance: string, spent: string): Promise<number>
   tgAdjust(k1: string, delta: string): Promise<number>
   tgHit(k1: string, limit: number, ttl: number): Promise<[number, number]>
-}
-
-type StreamItems = [id: string, fields: string[] | null][]
-type StreamReply = unknown
-
-/** XREADGROUP answers [[key, items], …] over RESP2 and a map, flattened to [key, items, …], over RESP3. */
-function streamPairs(reply: StreamReply): [string, StreamItems][] {
-  if (!Array.isArray(reply) || reply.length === 0) return []
-  if (typeof reply[0] === 'string') {
-    const pairs: [string, StreamItems][] = []
-    for (let i = 0; i + 1 < reply.length; i += 2) pairs.push([reply[i] as string, reply[i + 1] as StreamItems])
-    return pairs
-  }
-  return reply as [string, StreamItems][]
-}
-
-/** connect() rejects with "Connection is closed"; the cause (ECONNREFUSED, NOAUTH…) comes as an event. */
-async function connectOnce(client: Redis): Promise<void> {
-  let cause: Error | undefined
-  const onError = (e: Error) => void (cause ??= e)
-  client.on('error', onError)
-  try {
-    await client.connect()
-  } catch (e) {
-    throw cause ?? e
-  } finally {
-    client.off('error', onError)
-  }
 }
 
 /**
@@ -65,19 +36,10 @@ const hotPathOptions = (commandTimeoutMs: number) => ({
   retryStrategy: (times: number) => Math.min(50 * times, 500),
 })
 
-export async function createRedisStore(url: string, keySpace: KeySpace = { prefix: 'tg:', shards: 16 }, commandTimeoutMs = 1_500): Promise<Store> {
+/** `target`: a redis:// URL, or { cluster: seed node URLs } for a Redis/Valkey Cluster (redis-client.ts). */
+export async function createRedisStore(target: RedisTarget, keySpace: KeySpace = { prefix: 'tg:', shards: 16 }, commandTimeoutMs = 1_500): Promise<Store> {
   ensureTracingChannelHasSubscribers()
-  const redis = new Redis(url, hotPathOptions(commandTimeoutMs)) as Scripted
-  // Blocking reads get their own connection so they never hold up the hot path's commands.
-  const reader = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null, retryStrategy: (times: number) => Math.min(50 * times, 500) })
-  await Promise.all([connectOnce(redis), connectOnce(reader)]).catch((e) => {
-    redis.disconnect()
-    reader.disconnect()
-    throw e
-  })
-  // Connection errors surface on each failed command (503 or retry) and ioredis reconnects by
-  // itself; without a listener it would print every one of them as "Unhandled error event".
-  for (const c of [redis, reader]) c.on('error', () => {})
+  const redis = (await connectRedis(target, hotPathOptions(commandTimeoutMs))) as Scripted
   redis.defineCommand('tgAdmit', { numberOfKeys: 4, lua: await script('admit') })
   redis.defineCommand('tgSettle', { numberOfKeys: 5, lua: await script('settle') })
   redis.defineCommand('tgRelease', { numberOfKeys: 5, lua: await script('release') })
@@ -88,25 +50,9 @@ export async function createRedisStore(url: string, keySpace: KeySpace = { prefi
 
   const outboxes = Array.from({ length: keySpace.shards }, (_, s) => outboxKey(keySpace, s))
   // Created at start and again by the ledger writer when Redis lost them (NOGROUP).
-  const ensureGroups = async () => {
-    for (const key of outboxes) {
-      await redis.xgroup('CREATE', key, GROUP, '0', 'MKSTREAM').catch((e: Error) => {
-        if (!String(e.message).includes('BUSYGROUP')) throw e
-      })
-    }
-  }
+  const ensureGroups = () => createGroups(redis, outboxes)
   await ensureGroups()
-  const shardOfKey = new Map(outboxes.map((k, i) => [k, i]))
   const acct = (userId: string) => accountKey(keySpace, shardOf(userId, keySpace.shards), userId)
-
-  const toEntries = (reply: StreamReply): OutboxEntry[] => {
-    const out: OutboxEntry[] = []
-    for (const [key, items] of streamPairs(reply)) {
-      const shard = shardOfKey.get(key)!
-      for (const [id, fields] of items) if (fields) out.push({ id, shard, record: fields[1] ?? '' })
-    }
-    return out
-  }
 
   return {
     kind: 'redis',
@@ -157,11 +103,11 @@ export async function createRedisStore(url: string, keySpace: KeySpace = { prefi
       return (await redis.tgRenew(leasesKey(keySpace, shardOf(userId, keySpace.shards)), leaseId, deadlineMs)) === 1
     },
     async sweepLeases(nowMs, max) {
-      // One round trip finds the expired leases of every shard; each is then released by one
-      // script call that re-checks its deadline (another instance may have settled or swept it).
-      const pipe = redis.pipeline()
-      for (let s = 0; s < keySpace.shards; s++) pipe.zrangebyscore(leasesKey(keySpace, s), '-inf', nowMs, 'LIMIT', 0, max)
-      const found = ((await pipe.exec()) ?? []).map(([, ids]) => (ids as string[] | null) ?? [])
+      // The expired leases of every shard, asked at once (one command per shard: each names one
+      // slot, as a cluster requires); each is then released by one script call that re-checks
+      // its deadline (another instance may have settled or swept it).
+      const shards = Array.from({ length: keySpace.shards }, (_, s) => s)
+      const found = await Promise.all(shards.map((s) => redis.zrangebyscore(leasesKey(keySpace, s), '-inf', nowMs, 'LIMIT', 0, max)))
       let released = 0
       for (const [s, ids] of found.entries()) {
         if (ids.length === 0) continue
@@ -196,32 +142,11 @@ export async function createRedisStore(url: string, keySpace: KeySpace = { prefi
         .del(acct(userId))
         .exec()
     },
-    async readOutbox(consumer, max, blockMs) {
-      // BLOCK 0 would wait forever: a non-blocking read simply omits it.
-      const block = blockMs > 0 ? ['BLOCK', String(blockMs)] : []
-      const args = ['GROUP', GROUP, consumer, 'COUNT', String(max), ...block, 'STREAMS', ...outboxes, ...outboxes.map(() => '>')]
-      return toEntries((await reader.call('XREADGROUP', ...args)) as StreamReply)
-    },
+    readOutbox: (consumer, max, blockMs) => readShards(redis, outboxes, consumer, max, blockMs),
     async ackOutbox(entries) {
-      if (entries.length === 0) return
-      // One XACK and one XDEL per shard for the whole batch.
-      const byShard = new Map<number, string[]>()
-      for (const e of entries) byShard.set(e.shard, [...(byShard.get(e.shard) ?? []), e.id])
-      const pipe = redis.pipeline()
-      for (const [shard, ids] of byShard) {
-        pipe.xack(outboxes[shard]!, GROUP, ...ids)
-        pipe.xdel(outboxes[shard]!, ...ids)
-      }
-      await pipe.exec()
+      if (entries.length > 0) await ackShards(redis, outboxes, entries)
     },
-    async reclaimOutbox(consumer, minIdleMs, max) {
-      const out: OutboxEntry[] = []
-      for (const [shard, key] of outboxes.entries()) {
-        const [, items] = (await redis.xautoclaim(key, GROUP, consumer, minIdleMs, '0', 'COUNT', max)) as [string, [string, string[]][]]
-        for (const [id, fields] of items) if (fields) out.push({ id, shard, record: fields[1] ?? '' })
-      }
-      return out
-    },
+    reclaimOutbox: (consumer, minIdleMs, max) => reclaimShards(redis, outboxes, consumer, minIdleMs, max),
     repairOutbox: ensureGroups,
     async hit(bucket, limit, windowMs, nowMs) {
       const { index, resetMs } = windowOf(nowMs, windowMs)
@@ -231,17 +156,12 @@ export async function createRedisStore(url: string, keySpace: KeySpace = { prefi
     async outboxStats() {
       // Acknowledged entries are deleted (ackOutbox), so XLEN counts the unwritten ones and the
       // first entry's id is the oldest append time (stream ids are "<ms>-<seq>").
-      const pipe = redis.pipeline()
-      for (const key of outboxes) pipe.xlen(key).xrange(key, '-', '+', 'COUNT', 1)
-      const replies = (await pipe.exec()) ?? []
+      const replies = await Promise.all(outboxes.map((key) => Promise.all([redis.xlen(key), redis.xrange(key, '-', '+', 'COUNT', 1)])))
       let depth = 0
       let oldestMs: number | null = null
-      for (let i = 0; i < replies.length; i += 2) {
-        const [lenErr, len] = replies[i]!
-        const [rangeErr, range] = replies[i + 1]!
-        if (lenErr || rangeErr) throw lenErr ?? rangeErr
+      for (const [len, range] of replies) {
         depth += Number(len)
-        const first = (range as [string, string[]][])[0]
+        const first = range[0]
         if (first) oldestMs = Math.min(oldestMs ?? Infinity, Number(first[0].split('-')[0]))
       }
       return { depth, oldestMs }
@@ -250,7 +170,6 @@ export async function createRedisStore(url: string, keySpace: KeySpace = { prefi
       await redis.ping()
     },
     async close() {
-      reader.disconnect()
       // While Redis is unreachable QUIT cannot be sent: drop the socket instead.
       await redis.quit().catch(() => redis.disconnect())
     },

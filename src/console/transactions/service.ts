@@ -1,5 +1,6 @@
 // The user's ledger: keyset pages newest first (filters kind, status) and one entry's detail.
 import { and, asc, eq, sql } from 'drizzle-orm'
+import { refundsOf } from '../../billing/refunds.ts'
 import { GatewayError } from '../../core/errors.ts'
 import { ledgerEntries, paymentEvents } from '../../db/schema/index.ts'
 import { formatUsd } from '../../lib/money.ts'
@@ -80,6 +81,6 @@ async function refunded(deps: ConsoleDeps, id: string): Promise<number> {
   const [r] = await deps.db
     .select({ sum: sql<string>`coalesce(sum(abs(${ledgerEntries.amountMicros})), 0)::text` })
     .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.kind, 'refund'), eq(ledgerEntries.status, 'completed'), sql`${ledgerEntries.meta}->>'refundOf' = ${id}`))
+    .where(and(refundsOf(id), eq(ledgerEntries.status, 'completed')))
   return usd(BigInt(r?.sum ?? '0'))
 }

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { bigint, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { users } from './users.ts'
 
@@ -27,5 +28,13 @@ export const ledgerEntries = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
-  (t) => [index('ledger_user_created_idx').on(t.userId, t.createdAt, t.id)],
+  // Every console page and filter has its own index (docs/scaling.md): the ledger is never
+  // pruned, so a filter served by scanning a user's history would slow down for years.
+  (t) => [
+    index('ledger_user_created_idx').on(t.userId, t.createdAt, t.id),
+    index('ledger_user_kind_created_idx').on(t.userId, t.kind, t.createdAt, t.id),
+    index('ledger_user_status_created_idx').on(t.userId, t.status, t.createdAt, t.id),
+    // Refunds of one entry (billing/refunds.ts refundsOf, whose predicate matches this one).
+    index('ledger_refund_of_idx').on(sql`(${t.meta}->>'refundOf')`).where(sql`${t.kind} = 'refund'`),
+  ],
 )

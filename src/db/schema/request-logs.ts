@@ -1,11 +1,16 @@
 import { sql } from 'drizzle-orm'
-import { bigint, boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
 
-/** One row per authenticated gateway call; id is the request id (x-request-id). */
+/**
+ * One row per authenticated gateway call; id is the request id (x-request-id).
+ * Partitioned by month on created_at (migration *_request_logs_partitioned, which drizzle
+ * cannot express): the primary key must include the partition key, so it is (id, created_at).
+ * A record's created_at comes from the record itself, so a redelivered record still collides.
+ */
 export const requestLogs = pgTable(
   'request_logs',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     userId: text('user_id').notNull(),
     keyId: text('key_id').notNull(),
     model: text('model').notNull(),
@@ -24,5 +29,11 @@ export const requestLogs = pgTable(
     latencyMs: integer('latency_ms').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('request_logs_user_created_idx').on(t.userId, t.createdAt, t.id), index('request_logs_model_created_idx').on(t.model, t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.id, t.createdAt] }),
+    index('request_logs_user_created_idx').on(t.userId, t.createdAt, t.id),
+    index('request_logs_user_key_created_idx').on(t.userId, t.keyId, t.createdAt, t.id),
+    index('request_logs_user_model_created_idx').on(t.userId, t.model, t.createdAt, t.id),
+    index('request_logs_model_created_idx').on(t.model, t.createdAt),
+  ],
 )

@@ -1,0 +1,3 @@
+CREATE INDEX "ledger_user_kind_created_idx" ON "ledger_entries" USING btree ("user_id","kind","created_at","id");--> statement-breakpoint
+CREATE INDEX "ledger_user_status_created_idx" ON "ledger_entries" USING btree ("user_id","status","created_at","id");--> statement-breakpoint
+CREATE INDEX "ledger_refund_of_idx" ON "ledger_entries" USING btree (("meta"->>'refundOf')) WHERE "ledger_entries"."kind" = 'refund';

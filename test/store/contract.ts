@@ -1,0 +1,218 @@
+// One contract, three deployments: the Redis store (Lua scripts) on one Redis and on a Redis
+// Cluster (test/scale/redis-cluster.test.ts), and the in-process store, must behave the same for
+// every hot-path operation.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { WINDOW_MS, type AdmitInput, type Lease, type Store } from '../../src/store/types.ts'
+
+const T0 = 1_800_000_000_000 - (1_800_000_000_000 % WINDOW_MS) // start of a window
+
+let n = 0
+const ids = () => ({ userId: `usr_contract_${++n}_${Math.random().toString(36).slice(2)}`, keyId: `key_contract_${n}` })
+
+const admitInput = (u: { userId: string; keyId: string }, o: Partial<AdmitInput> = {}): AdmitInput => ({
+  userId: u.userId,
+  keyId: u.keyId,
+  rpm: 100,
+  nowMs: T0 + 1_000,
+  reserveMicros: 10n,
+  keyLimitMicros: null,
+  ...o,
+})
+
+const leaseOf = (u: { userId: string }, deadlineMs: number, abandonCostMicros: bigint): Lease => {
+  const id = `req_lease_${u.userId}`
+  return { id, deadlineMs, abandonCostMicros, abandonRecord: `{"abandoned":"${id}","u":"${u.userId}"}` }
+}
+
+export type StoreFactory = () => Promise<{ store: Store; done: () => Promise<void> }>
+
+/** The contract every Store implementation keeps; each implementation's test file calls this once. */
+export function storeContract(name: string, make: StoreFactory): void {
+  describe(`store contract: ${name}`, () => {
+    let store: Store
+    let done: () => Promise<void>
+    beforeAll(async () => ({ store, done } = await make()), 30_000)
+    afterAll(async () => done(), 30_000)
+
+    test('an unmirrored account is cold; after loadAccount it is admitted and reserved', async () => {
+      const u = ids()
+      expect(await store.admit(admitInput(u))).toEqual({ ok: false, reason: 'cold' })
+      await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
+      const r = await store.admit(admitInput(u, { reserveMicros: 300n }))
+      expect(r.ok).toBe(true)
+      expect(await store.account(u.userId)).toEqual({ balanceMicros: 1_000n, reservedMicros: 300n })
+    })
+
+    test('loadAccount is set-if-absent: it never overwrites a mirrored balance', async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
+      await store.loadAccount(u.userId, u.keyId, 5n, 0n)
+      expect((await store.account(u.userId))?.balanceMicros).toBe(1_000n)
+    })
+
+    test('rate window: rpm requests admitted, the next rejected with remaining 0 and nothing reserved; a new window admits again', async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 1_000_000n, 0n)
+      const remaining: number[] = []
+      for (let i = 0; i < 3; i++) {
+        const r = await store.admit(admitInput(u, { rpm: 3, nowMs: T0 + 10 + i }))
+        expect(r.ok).toBe(true)
+        if (r.ok) remaining.push(r.rate.remaining)
+      }
+      expect(remaining).toEqual([2, 1, 0])
+      const before = await store.account(u.userId)
+      const rejected = await store.admit(admitInput(u, { rpm: 3, nowMs: T0 + 20_000 }))
+      expect(rejected).toMatchObject({ ok: false, reason: 'rate', rate: { limit: 3, remaining: 0, resetMs: WINDOW_MS - 20_000 } })
+      expect(await store.account(u.userId)).toEqual(before)
+      const next = await store.admit(admitInput(u, { rpm: 3, nowMs: T0 + WINDOW_MS + 5 }))
+      expect(next.ok).toBe(true)
+    })
+
+    test('balance short: rejected, nothing reserved, window not counted', async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 100n, 0n)
+      expect(await store.admit(admitInput(u, { reserveMicros: 60n }))).toMatchObject({ ok: true })
+      expect(await store.admit(admitInput(u, { reserveMicros: 60n }))).toMatchObject({ ok: false, reason: 'balance' })
+      expect((await store.account(u.userId))?.reservedMicros).toBe(60n)
+      const r = await store.admit(admitInput(u, { reserveMicros: 40n, rpm: 2 }))
+      expect(r).toMatchObject({ ok: true, rate: { remaining: 0 } })
+    })
+
+    test("key limit: spent + reserved + estimate may not exceed the key's limit", async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 1_000_000n, 90n)
+      expect(await store.admit(admitInput(u, { reserveMicros: 20n, keyLimitMicros: 100n }))).toMatchObject({ ok: false, reason: 'key_limit' })
+      expect(await store.admit(admitInput(u, { reserveMicros: 10n, keyLimitMicros: 100n }))).toMatchObject({ ok: true })
+      expect(await store.admit(admitInput(u, { reserveMicros: 1n, keyLimitMicros: 100n }))).toMatchObject({ ok: false, reason: 'key_limit' })
+      expect((await store.account(u.userId))?.reservedMicros).toBe(10n)
+    })
+
+    test('settle releases the reservation, applies the real cost and appends one outbox record', async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 10_000n, 0n)
+      await store.admit(admitInput(u, { reserveMicros: 400n }))
+      await store.settle({ userId: u.userId, keyId: u.keyId, reservedMicros: 400n, costMicros: 123n, record: `{"r":"${u.userId}"}` })
+      expect(await store.account(u.userId)).toEqual({ balanceMicros: 9_877n, reservedMicros: 0n })
+      // The key's spend counts against its limit afterwards: 123 spent + 878 > 1000.
+      expect(await store.admit(admitInput(u, { reserveMicros: 878n, keyLimitMicros: 1_000n }))).toMatchObject({ ok: false, reason: 'key_limit' })
+      const got = await drainFor(store, u.userId)
+      expect(got).toEqual([`{"r":"${u.userId}"}`])
+    })
+
+    test('outbox: unacknowledged entries are re-delivered by reclaim; acknowledged ones are not', async () => {
+      const u = ids()
+      await store.appendOutbox(u.userId, `{"a":"${u.userId}"}`)
+      const first = (await store.readOutbox('c1', 100, 0)).filter((e) => e.record.includes(u.userId))
+      expect(first).toHaveLength(1)
+      expect((await store.readOutbox('c1', 100, 0)).filter((e) => e.record.includes(u.userId))).toHaveLength(0)
+      const again = (await store.reclaimOutbox('c2', 0, 100)).filter((e) => e.record.includes(u.userId))
+      expect(again.map((e) => e.record)).toEqual(first.map((e) => e.record))
+      await store.ackOutbox(again)
+      expect((await store.reclaimOutbox('c3', 0, 100)).filter((e) => e.record.includes(u.userId))).toHaveLength(0)
+    })
+
+    test('a waiting read returns entries appended meanwhile, whichever shard they are on', async () => {
+      await drainFor(store, '')
+      const users = Array.from({ length: 8 }, () => ids().userId)
+      const read = store.readOutbox('waiter', 100, 30_000)
+      for (const u of users) await store.appendOutbox(u, `{"w":"${u}"}`)
+      const got = [...(await read)]
+      // The read may return as soon as the first entry lands; the rest follow at once.
+      while (got.length < users.length) {
+        const more = await store.readOutbox('waiter', 100, 30_000)
+        got.push(...more)
+      }
+      expect(got.map((e) => e.record).sort()).toEqual(users.map((u) => `{"w":"${u}"}`).sort())
+      await store.ackOutbox(got)
+    })
+
+    test('adjustBalance applies only to a mirrored account', async () => {
+      const u = ids()
+      await store.adjustBalance(u.userId, 500n)
+      expect(await store.account(u.userId)).toBeUndefined()
+      await store.loadAccount(u.userId, u.keyId, 100n, 0n)
+      await store.adjustBalance(u.userId, -30n)
+      expect((await store.account(u.userId))?.balanceMicros).toBe(70n)
+    })
+
+    test('hit: a fixed-window counter per bucket, rejected calls not counted', async () => {
+      const bucket = `ip:${Math.random()}`
+      const now = T0 + 5_000
+      const got = []
+      for (let i = 0; i < 4; i++) got.push(await store.hit(bucket, 3, 60_000, now))
+      expect(got.map((g) => g.ok)).toEqual([true, true, true, false])
+      expect(got.map((g) => g.rate.remaining)).toEqual([2, 1, 0, 0])
+      expect(got[3]!.rate.resetMs).toBe(55_000)
+      expect((await store.hit(`${bucket}:other`, 3, 60_000, now)).ok).toBe(true)
+      expect((await store.hit(bucket, 3, 60_000, T0 + 60_000)).ok).toBe(true)
+    })
+
+    test('a lease is ended by settle: renew then answers false and a sweep releases nothing', async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 10_000n, 0n)
+      const lease = leaseOf(u, T0 + 30_000, 40n)
+      expect(await store.admit(admitInput(u, { reserveMicros: 400n, lease }))).toMatchObject({ ok: true })
+      expect(await store.renewLease(u.userId, lease.id, T0 + 60_000)).toBe(true)
+      expect(await store.settle({ userId: u.userId, keyId: u.keyId, reservedMicros: 400n, costMicros: 100n, record: `{"s":"${u.userId}"}`, leaseId: lease.id })).toBe(true)
+      expect(await store.renewLease(u.userId, lease.id, T0 + 90_000)).toBe(false)
+      expect(await store.sweepLeases(T0 + 10 * 60_000, 100)).toBe(0)
+      expect(await store.account(u.userId)).toEqual({ balanceMicros: 9_900n, reservedMicros: 0n })
+      expect(await drainFor(store, u.userId)).toEqual([`{"s":"${u.userId}"}`])
+    })
+
+    test('an expired lease is released as abandoned: reservation freed, abandon cost billed, its record appended; a late settle moves nothing', async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
+      const lease = leaseOf(u, T0 + 2_000, 30n)
+      expect(await store.admit(admitInput(u, { reserveMicros: 1_000n, lease }))).toMatchObject({ ok: true })
+      // Blocked while the lease holds the whole balance.
+      expect(await store.admit(admitInput(u, { reserveMicros: 1n, nowMs: T0 + 1_500 }))).toMatchObject({ ok: false, reason: 'balance' })
+      expect(await store.sweepLeases(T0 + 1_999, 100)).toBe(0)
+      expect(await store.renewLease(u.userId, lease.id, T0 + 5_000)).toBe(true)
+      expect(await store.sweepLeases(T0 + 4_000, 100)).toBe(0)
+      expect(await store.sweepLeases(T0 + 5_001, 100)).toBe(1)
+      expect(await store.account(u.userId)).toEqual({ balanceMicros: 970n, reservedMicros: 0n })
+      expect(await store.sweepLeases(T0 + 6_000, 100)).toBe(0)
+      const late = await store.settle({ userId: u.userId, keyId: u.keyId, reservedMicros: 1_000n, costMicros: 500n, record: `{"late":"${u.userId}"}`, leaseId: lease.id })
+      expect(late).toBe(false)
+      expect(await store.account(u.userId)).toEqual({ balanceMicros: 970n, reservedMicros: 0n })
+      expect(await drainFor(store, u.userId)).toEqual([lease.abandonRecord])
+      expect(await store.admit(admitInput(u, { reserveMicros: 970n, nowMs: T0 + 6_000 }))).toMatchObject({ ok: true })
+    })
+
+    test('an expired lease of an account whose mirror is gone still appends its record', async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
+      const lease = leaseOf(u, T0 + 2_000, 10n)
+      await store.admit(admitInput(u, { reserveMicros: 100n, lease }))
+      await store.forgetAccount(u.userId)
+      expect(await store.sweepLeases(T0 + 3_000, 100)).toBe(1)
+      expect(await store.account(u.userId)).toBeUndefined()
+      expect(await drainFor(store, u.userId)).toEqual([lease.abandonRecord])
+    })
+
+    test('a settle naming a lease the store never held (data lost) still applies and appends', async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
+      const ok = await store.settle({ userId: u.userId, keyId: u.keyId, reservedMicros: 0n, costMicros: 7n, record: `{"x":"${u.userId}"}`, leaseId: `req_unknown_${u.userId}` })
+      expect(ok).toBe(true)
+      expect((await store.account(u.userId))?.balanceMicros).toBe(993n)
+      expect(await drainFor(store, u.userId)).toEqual([`{"x":"${u.userId}"}`])
+    })
+
+    test('50 concurrent admits against a balance covering 10 admit exactly 10', async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
+      const results = await Promise.all(Array.from({ length: 50 }, () => store.admit(admitInput(u, { reserveMicros: 100n, rpm: 1_000 }))))
+      expect(results.filter((r) => r.ok)).toHaveLength(10)
+      expect(results.filter((r) => !r.ok && r.reason === 'balance')).toHaveLength(40)
+      expect((await store.account(u.userId))?.reservedMicros).toBe(1_000n)
+    })
+  })
+}
+
+async function drainFor(store: Store, marker: string): Promise<string[]> {
+  const entries = await store.readOutbox('drain', 1_000, 0)
+  await store.ackOutbox(entries)
+  return entries.map((e) => e.record).filter((r) => r.includes(marker))
+}
