@@ -1,7 +1,7 @@
 // A small load balancer for multi-instance tests: round-robin over backends, a health check on
 // /readyz every `checkMs` that takes a draining or dead instance out of rotation, and a retry on
-// the next backend only when the connection was refused (the request never reached an instance,
-// so nothing can be billed twice). One fresh connection per request (keepalive off), so a
+// the next backend when the connection was refused or a draining instance answered 503 with
+// Retry-After before admitting the call (docs/drain.md: a load balancer may retry those). One fresh connection per request (keepalive off), so a
 // stopping instance refuses new requests instead of dropping them on a pooled socket.
 import type { Server } from 'bun'
 
@@ -43,6 +43,10 @@ export function startLbProxy(backends: string[], checkMs = 50): LbProxy {
         const b = pool[(next++ + i) % pool.length]!
         try {
           const res = await fetch(`${b}${path}`, { method: req.method, headers: req.headers, body, keepalive: false, redirect: 'manual' })
+          if (res.status === 503 && res.headers.has('retry-after') && i < pool.length - 1) {
+            up.delete(b)
+            continue
+          }
           served.push(b)
           return new Response(res.body, { status: res.status, headers: res.headers })
         } catch (e) {
