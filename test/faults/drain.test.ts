@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { completionWithUsage } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { booksOf, chatRequest, fundedUser, reservedIn, spawnGateway, until, writeCatalog, type GatewayProcess } from '../helpers/process-gateway.ts'
-import { freshDatabase, freshKeyPrefix, REDIS_URL } from '../helpers/services.ts'
+import { freshDatabase, freshKeyPrefix, REDIS_URL, describeServices } from '../helpers/services.ts'
 import { tickingStream } from './upstreams.ts'
 
-describe('fault: SIGTERM during calls', () => {
+describeServices('fault: SIGTERM during calls', () => {
   let up: FakeUpstream
   let db: Awaited<ReturnType<typeof freshDatabase>>
   let keys: ReturnType<typeof freshKeyPrefix>

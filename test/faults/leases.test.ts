@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { completionWithUsage } from '../helpers/chat.ts'
 import { booksOf, chatRequest, fundedUser, reservedIn, spawnGateway, until, writeCatalog, type GatewayProcess } from '../helpers/process-gateway.ts'
-import { freshDatabase, freshKeyPrefix, REDIS_URL } from '../helpers/services.ts'
+import { freshDatabase, freshKeyPrefix, REDIS_URL, describeServices } from '../helpers/services.ts'
 import { finiteTicking, tickingStream } from './upstreams.ts'
 import { ALL_BACKENDS, bearer, chatBody, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { reservedOf } from '../helpers/chat.ts'
@@ -16,7 +16,7 @@ import { eq } from 'drizzle-orm'
 const GATEWAY_TIMEOUT_MS = 2_000
 const CLIENT_IDLE_MS = 1_000
 
-describe('fault: an instance SIGKILLed with 20 open streams', () => {
+describeServices('fault: an instance SIGKILLed with 20 open streams', () => {
   let up: FakeUpstream
   let db: Awaited<ReturnType<typeof freshDatabase>>
   let keys: ReturnType<typeof freshKeyPrefix>

@@ -11,6 +11,7 @@ import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.t
 import { ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { eventually, expectExactBooks, reservedNow } from '../helpers/money.ts'
 import { startThrowawayRedis, type ThrowawayRedis } from '../helpers/redis-server.ts'
+import { describeServices } from '../helpers/services.ts'
 
 // 5 prompt + 100 completion tokens at 0.15 / 0.6 USD per 1M → 60.75 → 61 micro-USD.
 const COST = 61n
@@ -113,7 +114,7 @@ for (const backends of ALL_BACKENDS) {
   })
 }
 
-describe('ledger writer after Redis lost its data (NOGROUP), postgres + own redis-server', () => {
+describeServices('ledger writer after Redis lost its data (NOGROUP), postgres + own redis-server', () => {
   let redis: ThrowawayRedis
   let up: FakeUpstream
   let gw: TestGateway

@@ -8,14 +8,14 @@ import { completionWithUsage, expectChatError, postChat } from '../helpers/chat.
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { bearer, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { expectExactBooks, reservedNow, untilLogged } from '../helpers/money.ts'
-import { freshDatabase } from '../helpers/services.ts'
+import { freshDatabase, describeServices } from '../helpers/services.ts'
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts'
 
 const COST = 61n // 5 prompt + 100 completion tokens at 0.15 / 0.6 USD per 1M
 const CREDIT = 1_000_000n
 const KEY_TTL_MS = 200
 
-describe('Postgres unreachable (postgres behind a TCP proxy + redis)', () => {
+describeServices('Postgres unreachable (postgres behind a TCP proxy + redis)', () => {
   let up: FakeUpstream
   let gw: TestGateway
   let proxy: TcpProxy

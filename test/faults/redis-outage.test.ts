@@ -10,11 +10,12 @@ import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.t
 import { bearer, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { eventually, expectExactBooks, reservedNow, untilLogged } from '../helpers/money.ts'
 import { startThrowawayRedis, type ThrowawayRedis } from '../helpers/redis-server.ts'
+import { describeServices } from '../helpers/services.ts'
 
 const COST = 61n // 5 prompt + 100 completion tokens at 0.15 / 0.6 USD per 1M
 const CREDIT = 1_000_000n
 
-describe('Redis unreachable (postgres + own redis-server with AOF)', () => {
+describeServices('Redis unreachable (postgres + own redis-server with AOF)', () => {
   let redis: ThrowawayRedis
   let up: FakeUpstream
   let gw: TestGateway

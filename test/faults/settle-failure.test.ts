@@ -11,12 +11,13 @@ import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.t
 import { ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { eventually, expectExactBooks, reservedNow } from '../helpers/money.ts'
 import { startThrowawayRedis, type ThrowawayRedis } from '../helpers/redis-server.ts'
+import { describeServices } from '../helpers/services.ts'
 
 const COST = 61n // 5 prompt + 100 completion tokens at 0.15 / 0.6 USD per 1M
 const CREDIT = 1_000_000n
 const ANSWER = completionWithUsage(5, 100)
 
-describe('Redis killed while calls wait for the upstream (postgres + own redis-server with AOF)', () => {
+describeServices('Redis killed while calls wait for the upstream (postgres + own redis-server with AOF)', () => {
   let redis: ThrowawayRedis
   let up: FakeUpstream
   let gw: TestGateway

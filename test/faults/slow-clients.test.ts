@@ -11,7 +11,7 @@ import net from 'node:net'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { completionWithUsage } from '../helpers/chat.ts'
 import { booksOf, chatRequest, fundedUser, reservedIn, spawnGateway, until, writeCatalog, type GatewayProcess } from '../helpers/process-gateway.ts'
-import { freshDatabase, freshKeyPrefix, REDIS_URL } from '../helpers/services.ts'
+import { freshDatabase, freshKeyPrefix, REDIS_URL, describeServices } from '../helpers/services.ts'
 import { hangCounting, longStream } from './upstreams.ts'
 import { ALL_BACKENDS, bearer, chatBody, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { logOf, reservedOf } from '../helpers/chat.ts'
@@ -41,7 +41,7 @@ async function peakRssMb(pid: number): Promise<number> {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024
 }
 
-describe('fault: 200 clients that stop reading 23 MB streams', () => {
+describeServices('fault: 200 clients that stop reading 23 MB streams', () => {
   let up: FakeUpstream
   let db: Awaited<ReturnType<typeof freshDatabase>>
   let keys: ReturnType<typeof freshKeyPrefix>

@@ -12,7 +12,7 @@ import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.t
 import { simpleCatalog } from '../helpers/gateway.ts'
 import { startInstance, type InstanceProcess } from '../helpers/instance-process.ts'
 import { startLbProxy, type LbProxy } from '../helpers/lb-proxy.ts'
-import { freshDatabase, freshKeyPrefix, REDIS_URL } from '../helpers/services.ts'
+import { freshDatabase, freshKeyPrefix, REDIS_URL, describeServices } from '../helpers/services.ts'
 
 const ADMIN = 'scale-admin-token-0123456789'
 const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }
@@ -33,7 +33,7 @@ async function until(what: string, ok: () => boolean | Promise<boolean>, timeout
   }
 }
 
-describe('three instances behind a proxy', () => {
+describeServices('three instances behind a proxy', () => {
   let up: FakeUpstream
   let database: { url: string; drop: () => Promise<void> }
   let keys: ReturnType<typeof freshKeyPrefix>

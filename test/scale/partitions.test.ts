@@ -18,7 +18,7 @@ import { MIGRATIONS_FOLDER, openDatabase, type Database } from '../../src/db/cli
 import { maintainRequestLogPartitions, monthsToKeep, retentionCutoff } from '../../src/db/request-log-partitions.ts'
 import { accounts, apiKeys, ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
 import { createMemoryStore } from '../../src/store/memory.ts'
-import { freshDatabase } from '../helpers/services.ts'
+import { freshDatabase, SERVICES } from '../helpers/services.ts'
 
 const DAY = 86_400_000
 const NOW = Date.UTC(2026, 10, 24, 12) // 2026-11-24, fixed so month arithmetic is checked exactly
@@ -56,7 +56,7 @@ describe('partition arithmetic', () => {
   })
 })
 
-for (const kind of ['postgres', 'pglite'] as const) {
+for (const kind of (SERVICES ? ['postgres', 'pglite'] : ['pglite']) as ('postgres' | 'pglite')[]) {
   describe(`request_logs partitions on ${kind}`, () => {
     const cleanups: (() => Promise<void>)[] = []
     afterAll(async () => {

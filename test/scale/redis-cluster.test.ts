@@ -14,10 +14,12 @@ import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.t
 import { bearer, chatBody, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { startLocalCluster, type LocalCluster } from '../helpers/redis-cluster.ts'
 import { storeContract } from '../store/contract.ts'
+import { describeServices, SERVICES } from '../helpers/services.ts'
 
+// The cluster is started only where the suites that need it run (with the services, README "Tests").
 let cluster: LocalCluster
 beforeAll(async () => {
-  cluster = await startLocalCluster(7000)
+  if (SERVICES) cluster = await startLocalCluster(7000)
 }, 120_000)
 afterAll(async () => cluster?.stop(), 30_000)
 
@@ -32,12 +34,13 @@ describe('REDIS_CLUSTER_NODES', () => {
 })
 
 let prefixes = 0
-storeContract('redis-cluster', async () => {
-  const store = await createRedisStore({ cluster: cluster.nodes }, { prefix: `c${++prefixes}:`, shards: 4 })
-  return { store, done: () => store.close() }
-})
+if (SERVICES)
+  storeContract('redis-cluster', async () => {
+    const store = await createRedisStore({ cluster: cluster.nodes }, { prefix: `c${++prefixes}:`, shards: 4 })
+    return { store, done: () => store.close() }
+  })
 
-describe('key layout on a cluster', () => {
+describeServices('key layout on a cluster', () => {
   test("one shard's account, window and outbox keys share a slot; 16 shards land on all three masters", async () => {
     const ks = { prefix: 'tg:', shards: 16 }
     const masters = new Set<number>()
@@ -51,7 +54,7 @@ describe('key layout on a cluster', () => {
   })
 })
 
-describe('gateway on the cluster: failover under load', () => {
+describeServices('gateway on the cluster: failover under load', () => {
   let up: FakeUpstream
   let gw: TestGateway
   beforeAll(async () => {
