@@ -34,7 +34,14 @@ describe('deploy/ files', () => {
       for (const k of Object.keys(env)) expect(CONFIG_VARIABLES.has(k) || refs.has(k)).toBe(true)
       for (const r of refs) expect(Object.keys(env)).toContain(r)
       // Interpolated as compose would with a filled-in .env.
-      const filled = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v).replace(/\$\{(\w+)[^}]*\}/g, (_m, n) => (n === 'ADMIN_TOKEN' ? 'a'.repeat(48) : n === 'PUBLIC_URL' ? 'https://llm.example.com' : 'x'))]))
+      const filled = Object.fromEntries(
+        Object.entries(env).map(([k, v]) => [
+          k,
+          String(v).replace(/\$\{(\w+)[^}]*\}/g, (_m, n) =>
+            n === 'ADMIN_TOKEN' ? 'a'.repeat(48) : n === 'PUBLIC_URL' ? 'https://llm.example.com' : 'x',
+          ),
+        ]),
+      )
       const config = loadConfig(filled)
       expect(new URL(config.databaseUrl!).hostname).toBe('postgres')
       expect(new URL(config.redisUrl!).hostname).toBe('redis')

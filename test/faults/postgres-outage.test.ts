@@ -76,7 +76,10 @@ describeServices('Postgres unreachable (postgres behind a TCP proxy + redis)', (
       }
 
       proxy.restore()
-      await untilLogged(gw, billed.map((b) => b.requestId)) // the running writer drains the backlog itself
+      await untilLogged(
+        gw,
+        billed.map((b) => b.requestId),
+      ) // the running writer drains the backlog itself
       expect(gw.runtime.writer.counters.failedBatches).toBeGreaterThan(0)
       expect(gw.runtime.writer.counters.deadLettered).toBe(0) // an outage is not a bad record
       await gw.settled()
