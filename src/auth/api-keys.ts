@@ -56,7 +56,7 @@ export class ApiKeyAuth {
 
   /** The principal for a presented secret, or undefined when invalid, revoked or expired. */
   async verify(secret: string | undefined): Promise<KeyPrincipal | undefined> {
-    if (!secret || !secret.startsWith('sk-') || secret.length > 200) return undefined
+    if (!secret?.startsWith('sk-') || secret.length > 200) return undefined
     const hash = sha256Hex(secret)
     if (this.unknown.has(hash)) return undefined
     const cached = this.cache.peek(hash)

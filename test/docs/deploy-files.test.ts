@@ -47,7 +47,7 @@ describe('deploy/ files', () => {
       expect(new URL(config.redisUrl!).hostname).toBe('redis')
       expect(config.trustedProxies).toEqual([compose.services.proxy.networks.default.ipv4_address])
       // The orchestrator waits longer than the drain before SIGKILL.
-      expect(Number.parseInt(compose.services[name].stop_grace_period) * 1000).toBeGreaterThan(config.shutdownGraceMs)
+      expect(Number.parseInt(compose.services[name].stop_grace_period, 10) * 1000).toBeGreaterThan(config.shutdownGraceMs)
       const mount = compose.services[name].volumes.find((v: string) => v.startsWith('./catalog.json:'))
       expect(mount.split(':')[1]).toBe(config.catalogFile)
     }

@@ -2,7 +2,7 @@
 // once; every admitted call — waiting for the upstream or streaming — finishes and settles
 // within the grace; what is still open when it ends gets the protocol's error and is billed for
 // what was delivered. Real processes on real Postgres and Redis.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { completionWithUsage } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import {

@@ -2,7 +2,7 @@
 // envelope with Retry-After (no 500, no hang on an offline queue), requests are served again
 // once Redis is back, and the books stay exact (503s bill nothing; their log rows still reach
 // Postgres through the settlement fallback). A paused Redis (SIGSTOP) hits the command timeout.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { eq, inArray } from 'drizzle-orm'
 import { ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
 import { completionWithUsage, expectChatError, expectNoUpstreamIdentity, postChat } from '../helpers/chat.ts'

@@ -2,7 +2,7 @@
 // as one system: one per-key rate window, one balance (reservations across instances never
 // overspend it), a revocation reaches every instance, a catalog change reaches every instance,
 // and a drained instance finishes its stream, bills it, and leaves the others serving.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, test } from 'bun:test'
 import postgres from 'postgres'
 import Redis from 'ioredis'
 import { accountKey } from '../../src/store/keys.ts'
@@ -39,7 +39,7 @@ describeServices('three instances behind a proxy', () => {
   let keys: ReturnType<typeof freshKeyPrefix>
   let sql: ReturnType<typeof postgres>
   let redis: Redis
-  let instances: InstanceProcess[] = []
+  const instances: InstanceProcess[] = []
   let lb: LbProxy
   const catalogPath = `/tmp/tollgate-scale-${process.pid}.json`
 

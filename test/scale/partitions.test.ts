@@ -20,7 +20,6 @@ import { accounts, apiKeys, ledgerEntries, requestLogs } from '../../src/db/sche
 import { createMemoryStore } from '../../src/store/memory.ts'
 import { freshDatabase, SERVICES } from '../helpers/services.ts'
 
-const DAY = 86_400_000
 const NOW = Date.UTC(2026, 10, 24, 12) // 2026-11-24, fixed so month arithmetic is checked exactly
 
 const record = (u: { userId: string; keyId: string }, requestId: string, cost: string, at: number): OutboxRecord => ({

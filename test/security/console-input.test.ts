@@ -3,7 +3,7 @@
 // before validation, one body limit with its 413 in each envelope, strict dates. Each refusal
 // leaves the books as they were.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { ADMIN_TOKEN, ALL_BACKENDS, bearer, chatBody, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { ADMIN_TOKEN, ALL_BACKENDS, bearer, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { CONSOLE_ENV, json, signUp, type SignedIn } from '../console/helpers.ts'
 import { expectRefusal, snapshot } from './hostile.ts'
 

@@ -1,6 +1,6 @@
 // Translation details: failover across gateways of different protocols, cache usage without
 // double counting, truncation, images, tool_choice / stop / max tokens mapping.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import type { CatalogFile } from '../../src/catalog/file.ts'
 import { requestLogs } from '../../src/db/schema/index.ts'

@@ -89,7 +89,7 @@ describe('no upstream identity in any client body, header or event', () => {
     const catalog: CatalogFile = {
       // Neutral gateway ids: chat's svc.gateway names the gateway by SPEC.
       gateways: PROTOS.map((p, i) => ({ id: `gw-${i}`, protocol: p, baseUrl: `${ups[p].url}/v1`, apiKey: KEY, timeoutMs: 2_000 })),
-      models: PROTOS.map((p, i) => ({
+      models: PROTOS.map((_p, i) => ({
         id: `t/m${i}`,
         name: `m${i}`,
         provider: 't',

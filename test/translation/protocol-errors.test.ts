@@ -1,5 +1,5 @@
 // Each protocol's own error envelope and statuses, and its mid-stream failure event.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { CatalogFile } from '../../src/catalog/file.ts'
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'

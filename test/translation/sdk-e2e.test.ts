@@ -2,7 +2,7 @@
 // messages.stream, a tool-use round trip) and openai's responses API (create, stream, a
 // function_call → function_call_output follow-up with store false) — each against an upstream
 // of its own protocol and of another.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, test } from 'bun:test'
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import type { CatalogFile } from '../../src/catalog/file.ts'

@@ -19,7 +19,7 @@ const html = (body: string) =>
     },
   )
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 export function sandboxCheckoutFeature(deps: ConsoleDeps, secret: string) {
   const provider = deps.payments.get('sandbox')!
@@ -39,12 +39,12 @@ export function sandboxCheckoutFeature(deps: ConsoleDeps, secret: string) {
     return e
   }
   const page = (e: typeof ledgerEntries.$inferSelect) => {
-    const id = escape(e.id)
+    const id = escapeHtml(e.id)
     const amount = formatUsd(e.amountMicros).slice(0, -6)
     // The way back is the console's return page (docs/console-ui.md), as a real provider's is.
     const back = `<p><a href="/console/topup/return?topup=${id}">Back to the console</a></p>`
     if (e.status !== 'pending')
-      return html(`<p>Top-up <code>${id}</code> of $${amount} is <strong>${escape(e.status)}</strong>.</p>${back}`)
+      return html(`<p>Top-up <code>${id}</code> of $${amount} is <strong>${escapeHtml(e.status)}</strong>.</p>${back}`)
     return html(
       `<p>Top-up <code>${id}</code>: <strong>$${amount}</strong></p>` +
         `<form method="post" action="/api/payments/sandbox/${id}/pay"><button>Pay $${amount} (sandbox)</button></form>` +

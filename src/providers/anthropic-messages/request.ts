@@ -110,7 +110,7 @@ function system(req: CRequest): unknown {
  */
 function thinkingAllowed(messages: Block[]): boolean {
   const last = messages.findLast((m) => m.role === 'assistant') as { content: Block[] } | undefined
-  if (!last || !last.content.some((b) => b.type === 'tool_use')) return true
+  if (!last?.content.some((b) => b.type === 'tool_use')) return true
   return last.content[0]?.type === 'thinking' || last.content[0]?.type === 'redacted_thinking'
 }
 
