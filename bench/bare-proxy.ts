@@ -7,8 +7,15 @@ const server = Bun.serve({
   idleTimeout: 0,
   async fetch(req) {
     const url = new URL(req.url)
-    const res = await fetch(upstream + url.pathname.replace(/^\/v1/, ''), { method: req.method, headers: { 'content-type': 'application/json' }, body: await req.text() })
-    return new Response(res.body, { status: res.status, headers: { 'content-type': res.headers.get('content-type') ?? 'application/json' } })
+    const res = await fetch(upstream + url.pathname.replace(/^\/v1/, ''), {
+      method: req.method,
+      headers: { 'content-type': 'application/json' },
+      body: await req.text(),
+    })
+    return new Response(res.body, {
+      status: res.status,
+      headers: { 'content-type': res.headers.get('content-type') ?? 'application/json' },
+    })
   },
 })
 console.log(`READY ${server.port}`)

@@ -17,7 +17,11 @@ export interface LatencyResult {
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN
 
-export const median = (xs: number[]) => quantile([...xs].sort((a, b) => a - b), 0.5)
+export const median = (xs: number[]) =>
+  quantile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  )
 
 function body(model: string, stream: boolean): string {
   return JSON.stringify({ model, stream, max_tokens: 50, messages: [{ role: 'user', content: 'Hello, benchmark!' }] })
@@ -70,7 +74,14 @@ export interface LoadResult {
   checked: { ok: number; total: number }
 }
 
-export async function saturate(t: Target, stream: boolean, conns: number, seconds: number, sutPid: number, check?: (text: string) => boolean): Promise<LoadResult> {
+export async function saturate(
+  t: Target,
+  stream: boolean,
+  conns: number,
+  seconds: number,
+  sutPid: number,
+  check?: (text: string) => boolean,
+): Promise<LoadResult> {
   const deadline = performance.now() + seconds * 1000
   let completed = 0
   const checked = { ok: 0, total: 0 }

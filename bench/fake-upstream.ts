@@ -22,7 +22,9 @@ function streamBody(model: string): Uint8Array[] {
   const parts = [chunk({ role: 'assistant', content: '' }, null)]
   for (let i = 0; i < DELTAS; i++) parts.push(chunk({ content: `tok${i} ` }, null))
   parts.push(chunk({}, 'stop'))
-  parts.push(`data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":"${model}","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":${DELTAS},"total_tokens":${12 + DELTAS}}}\n\n`)
+  parts.push(
+    `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":"${model}","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":${DELTAS},"total_tokens":${12 + DELTAS}}}\n\n`,
+  )
   parts.push('data: [DONE]\n\n')
   return parts.map((p) => enc.encode(p))
 }

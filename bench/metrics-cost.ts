@@ -10,7 +10,18 @@ import { CallObserver } from '../src/observability/call-observer.ts'
 import { Metrics } from '../src/observability/telemetry.ts'
 import { noopTracer } from '../src/observability/tracing.ts'
 
-const ROUTE: Route = { gateway: { id: 'bench', protocol: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1', apiKey: undefined, timeoutMs: 1_000, enabled: true, policy: DEFAULT_POLICY }, upstreamModel: 'bench-model' }
+const ROUTE: Route = {
+  gateway: {
+    id: 'bench',
+    protocol: 'openai-chat',
+    baseUrl: 'http://127.0.0.1:9/v1',
+    apiKey: undefined,
+    timeoutMs: 1_000,
+    enabled: true,
+    policy: DEFAULT_POLICY,
+  },
+  upstreamModel: 'bench-model',
+}
 const USAGE = { inputTokens: 12, outputTokens: 50, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }
 const HEADERS = new Headers()
 const answer = () => Promise.resolve(1)
@@ -61,5 +72,7 @@ export async function measureMetricsCost(rounds = 7, n = 100_000): Promise<{ ns:
 
 if (import.meta.main) {
   const { ns, rounds } = await measureMetricsCost()
-  console.log(`observability cost per request (metrics on, tracing off): ${(ns / 1000).toFixed(2)} µs CPU median; rounds ${rounds.map((x) => (x / 1000).toFixed(2)).join(', ')} µs; target ≤ 3 µs`)
+  console.log(
+    `observability cost per request (metrics on, tracing off): ${(ns / 1000).toFixed(2)} µs CPU median; rounds ${rounds.map((x) => (x / 1000).toFixed(2)).join(', ')} µs; target ≤ 3 µs`,
+  )
 }

@@ -20,7 +20,10 @@ const ROOT = new URL('..', import.meta.url).pathname
 // Pin: load generator + fake upstream on CPU 1, each system under test on CPU 0.
 const taskset = Bun.which('taskset') && cpus().length >= 2
 if (taskset && !process.env.BENCH_PINNED) {
-  const child = Bun.spawn(['taskset', '-c', '1', process.execPath, import.meta.path], { env: { ...process.env, BENCH_PINNED: '1' }, stdio: ['inherit', 'inherit', 'inherit'] })
+  const child = Bun.spawn(['taskset', '-c', '1', process.execPath, import.meta.path], {
+    env: { ...process.env, BENCH_PINNED: '1' },
+    stdio: ['inherit', 'inherit', 'inherit'],
+  })
   process.exit(await child.exited)
 }
 const pin = (cpu: number, cmd: string[]) => (taskset ? ['taskset', '-c', String(cpu), ...cmd] : cmd)
@@ -33,7 +36,12 @@ async function cleanup() {
 }
 process.on('SIGINT', () => void cleanup().then(() => process.exit(130)))
 
-async function spawnReady(cmd: string[], env: Record<string, string>, ready: RegExp, from: 'stdout' | 'stderr'): Promise<{ proc: Bun.Subprocess; match: RegExpExecArray }> {
+async function spawnReady(
+  cmd: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  from: 'stdout' | 'stderr',
+): Promise<{ proc: Bun.Subprocess; match: RegExpExecArray }> {
   const proc = Bun.spawn(cmd, { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe', cwd: ROOT })
   children.push(proc)
   const reader = (from === 'stdout' ? proc.stdout : proc.stderr).getReader()
@@ -78,28 +86,74 @@ async function main() {
     JSON.stringify({
       gateways: [{ id: 'bench', protocol: 'openai-chat', baseUrl: `${upstream}/v1`, timeoutMs: 30_000 }],
       models: [
-        { id: 'bench/chat', name: 'Bench', provider: 'bench', contextWindow: 128_000, capabilities: ['text'], pricing: { input: 0.15, output: 0.6 }, routes: [{ gateway: 'bench', model: 'bench-model' }] },
-        { id: 'bench/chat-20ms', name: 'Bench 20ms', provider: 'bench', contextWindow: 128_000, capabilities: ['text'], pricing: { input: 0.15, output: 0.6 }, routes: [{ gateway: 'bench', model: 'bench-model-20ms' }] },
+        {
+          id: 'bench/chat',
+          name: 'Bench',
+          provider: 'bench',
+          contextWindow: 128_000,
+          capabilities: ['text'],
+          pricing: { input: 0.15, output: 0.6 },
+          routes: [{ gateway: 'bench', model: 'bench-model' }],
+        },
+        {
+          id: 'bench/chat-20ms',
+          name: 'Bench 20ms',
+          provider: 'bench',
+          contextWindow: 128_000,
+          capabilities: ['text'],
+          pricing: { input: 0.15, output: 0.6 },
+          routes: [{ gateway: 'bench', model: 'bench-model-20ms' }],
+        },
       ],
     }),
   )
   const tg = await spawnReady(
     pin(0, [process.execPath, 'src/index.ts']),
-    { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: dbUrl.toString(), REDIS_URL: REDIS, REDIS_PREFIX: `tgbench${process.pid}:`, CATALOG_FILE: catalogPath, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn' },
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: dbUrl.toString(),
+      REDIS_URL: REDIS,
+      REDIS_PREFIX: `tgbench${process.pid}:`,
+      CATALOG_FILE: catalogPath,
+      ADMIN_TOKEN: ADMIN,
+      LOG_LEVEL: 'warn',
+    },
     /tollgate listening on (http:\S+)/,
     'stdout',
   )
   const tgUrl = tg.match[1]!
   const adminHeaders = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }
-  const user = (await (await fetch(`${tgUrl}/api/admin/users`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ email: 'bench@tollgate.local' }) })).json()) as { id: string }
-  await fetch(`${tgUrl}/api/admin/users/${user.id}/credits`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ amount: 10_000 }) })
-  const { key } = (await (await fetch(`${tgUrl}/api/admin/keys`, { method: 'POST', headers: adminHeaders, body: JSON.stringify({ userId: user.id, rpm: 1_000_000 }) })).json()) as { key: string }
+  const user = (await (
+    await fetch(`${tgUrl}/api/admin/users`, {
+      method: 'POST',
+      headers: adminHeaders,
+      body: JSON.stringify({ email: 'bench@tollgate.local' }),
+    })
+  ).json()) as { id: string }
+  await fetch(`${tgUrl}/api/admin/users/${user.id}/credits`, {
+    method: 'POST',
+    headers: adminHeaders,
+    body: JSON.stringify({ amount: 10_000 }),
+  })
+  const { key } = (await (
+    await fetch(`${tgUrl}/api/admin/keys`, {
+      method: 'POST',
+      headers: adminHeaders,
+      body: JSON.stringify({ userId: user.id, rpm: 1_000_000 }),
+    })
+  ).json()) as { key: string }
 
   const json = { 'content-type': 'application/json' }
   const targets = {
     direct: { name: 'direct', url: `${upstream}/v1/chat/completions`, headers: json, model: 'bench-model' },
     bare: { name: 'bare proxy', url: `http://127.0.0.1:${bare.match[1]}/v1/chat/completions`, headers: json, model: 'bench-model' },
-    tollgate: { name: 'tollgate', url: `${tgUrl}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${key}` }, model: 'bench/chat' },
+    tollgate: {
+      name: 'tollgate',
+      url: `${tgUrl}/v1/chat/completions`,
+      headers: { ...json, authorization: `Bearer ${key}` },
+      model: 'bench/chat',
+    },
   } satisfies Record<string, Target>
   const pids = { direct: fake.proc.pid, bare: bare.proc.pid, tollgate: tg.proc.pid }
   const names = ['direct', 'bare', 'tollgate'] as const
@@ -119,7 +173,9 @@ async function main() {
       for (const n of names) {
         const k = `${n}:${stream ? 'sse' : 'json'}`
         ;(lat[k] ??= []).push(await latency(targets[n], stream, stream ? CFG.latencyN / 3 : CFG.latencyN))
-        ;(load[k] ??= []).push(await saturate(targets[n], stream, CFG.conns, CFG.seconds, pids[n], n === 'tollgate' && stream ? streamOk : undefined))
+        ;(load[k] ??= []).push(
+          await saturate(targets[n], stream, CFG.conns, CFG.seconds, pids[n], n === 'tollgate' && stream ? streamOk : undefined),
+        )
       }
     }
     // A realistic upstream: 20 ms per answer, 16 connections.
@@ -133,9 +189,13 @@ async function main() {
   const m = (k: string, f: (r: any) => number, from: Record<string, any[]>) => median(from[k]!.map(f))
   const fmt = (x: number, d = 2) => x.toFixed(d)
   const lines: string[] = []
-  lines.push(`Tollgate benchmark — ${new Date().toISOString()} — ${QUICK ? 'quick' : 'full'} run, ${CFG.rounds} interleaved rounds, medians; ${taskset ? 'SUT pinned to CPU 0, load + fake upstream to CPU 1' : 'unpinned'}`)
+  lines.push(
+    `Tollgate benchmark — ${new Date().toISOString()} — ${QUICK ? 'quick' : 'full'} run, ${CFG.rounds} interleaved rounds, medians; ${taskset ? 'SUT pinned to CPU 0, load + fake upstream to CPU 1' : 'unpinned'}`,
+  )
   lines.push('')
-  lines.push('| mode | target | RPS (64 conns) | CPU µs/req | p50 ms (c=1) | p99 ms (c=1) | added p50 | added p99 | TTFB p50 | added TTFB p50 |')
+  lines.push(
+    '| mode | target | RPS (64 conns) | CPU µs/req | p50 ms (c=1) | p99 ms (c=1) | added p50 | added p99 | TTFB p50 | added TTFB p50 |',
+  )
   lines.push('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|')
   for (const mode of ['json', 'sse'] as const) {
     const d = `direct:${mode}`
@@ -145,32 +205,64 @@ async function main() {
       const p99 = m(k, (r) => r.p99, lat)
       const ttfb = m(k, (r) => r.ttfbP50, lat)
       lines.push(
-        `| ${mode === 'json' ? 'non-stream' : 'stream'} | ${targets[n].name} | ${fmt(m(k, (r) => r.rps, load), 0)} | ${fmt(m(k, (r) => r.cpuUsPerReq, load), 0)} | ${fmt(p50, 3)} | ${fmt(p99, 3)} | ${n === 'direct' ? '—' : '+' + fmt(p50 - m(d, (r) => r.p50, lat), 3)} | ${n === 'direct' ? '—' : '+' + fmt(p99 - m(d, (r) => r.p99, lat), 3)} | ${fmt(ttfb, 3)} | ${n === 'direct' ? '—' : '+' + fmt(ttfb - m(d, (r) => r.ttfbP50, lat), 3)} |`,
+        `| ${mode === 'json' ? 'non-stream' : 'stream'} | ${targets[n].name} | ${fmt(
+          m(k, (r) => r.rps, load),
+          0,
+        )} | ${fmt(
+          m(k, (r) => r.cpuUsPerReq, load),
+          0,
+        )} | ${fmt(p50, 3)} | ${fmt(p99, 3)} | ${n === 'direct' ? '—' : '+' + fmt(p50 - m(d, (r) => r.p50, lat), 3)} | ${n === 'direct' ? '—' : '+' + fmt(p99 - m(d, (r) => r.p99, lat), 3)} | ${fmt(ttfb, 3)} | ${n === 'direct' ? '—' : '+' + fmt(ttfb - m(d, (r) => r.ttfbP50, lat), 3)} |`,
       )
     }
   }
   const ratio = (mode: string) => m(`tollgate:${mode}`, (r) => r.rps, load) / m(`bare:${mode}`, (r) => r.rps, load)
   const added = (q: 'p50' | 'p99') => m('tollgate:json', (r) => r[q], lat) - m('direct:json', (r) => r[q], lat)
   const addedTtfb = m('tollgate:sse', (r) => r.ttfbP50, lat) - m('direct:sse', (r) => r.ttfbP50, lat)
-  const checks = load['tollgate:sse']!.reduce((a, r) => ({ ok: a.ok + r.checked.ok, total: a.total + r.checked.total }), { ok: 0, total: 0 })
+  const checks = load['tollgate:sse']!.reduce((a, r) => ({ ok: a.ok + r.checked.ok, total: a.total + r.checked.total }), {
+    ok: 0,
+    total: 0,
+  })
   lines.push('')
-  lines.push(`Realistic upstream (20 ms, 16 conns): direct ${fmt(m('direct:20ms', (r) => r.rps, load), 0)} RPS, p50 ${fmt(m('direct:20ms', (r) => r.p50, lat), 3)} ms; tollgate ${fmt(m('tollgate:20ms', (r) => r.rps, load), 0)} RPS, p50 ${fmt(m('tollgate:20ms', (r) => r.p50, lat), 3)} ms`)
+  lines.push(
+    `Realistic upstream (20 ms, 16 conns): direct ${fmt(
+      m('direct:20ms', (r) => r.rps, load),
+      0,
+    )} RPS, p50 ${fmt(
+      m('direct:20ms', (r) => r.p50, lat),
+      3,
+    )} ms; tollgate ${fmt(
+      m('tollgate:20ms', (r) => r.rps, load),
+      0,
+    )} RPS, p50 ${fmt(
+      m('tollgate:20ms', (r) => r.p50, lat),
+      3,
+    )} ms`,
+  )
   lines.push('')
   lines.push('| target | measured | goal | met |')
   lines.push('|---|--:|--:|:-:|')
-  const row = (name: string, v: number, goal: string, ok: boolean, unit = '') => lines.push(`| ${name} | ${fmt(v, unit === '×' ? 2 : 3)}${unit} | ${goal} | ${ok ? 'yes' : 'no'} |`)
+  const row = (name: string, v: number, goal: string, ok: boolean, unit = '') =>
+    lines.push(`| ${name} | ${fmt(v, unit === '×' ? 2 : 3)}${unit} | ${goal} | ${ok ? 'yes' : 'no'} |`)
   row('throughput vs bare proxy, non-stream', ratio('json'), '≥ 0.60×', ratio('json') >= 0.6, '×')
   row('throughput vs bare proxy, stream', ratio('sse'), '≥ 0.60×', ratio('sse') >= 0.6, '×')
   row('added p50 at c=1', added('p50'), '≤ +0.4 ms', added('p50') <= 0.4, ' ms')
   row('added p99 at c=1', added('p99'), '≤ +1.5 ms', added('p99') <= 1.5, ' ms')
   row('added stream TTFB p50', addedTtfb, '≤ +1 ms', addedTtfb <= 1, ' ms')
-  lines.push(`| streams with usage + svc chunk + [DONE] | ${checks.ok}/${checks.total} | 100% | ${checks.ok === checks.total ? 'yes' : 'no'} |`)
+  lines.push(
+    `| streams with usage + svc chunk + [DONE] | ${checks.ok}/${checks.total} | 100% | ${checks.ok === checks.total ? 'yes' : 'no'} |`,
+  )
   // Observability (docs/observability.md): the hooks' cost per request, measured in isolation, and one scrape.
   const cost = await measureMetricsCost()
   row('metrics + tracing-off hooks per request', cost.ns / 1000, '≤ 3 µs', cost.ns <= 3_000, ' µs')
   const s0 = performance.now()
   const scraped = await (await fetch(`${tgUrl}/metrics`)).text()
-  lines.push('', `GET /metrics after the run: ${(performance.now() - s0).toFixed(1)} ms, ${scraped.length} bytes, tollgate_requests_total ${scraped.split('\n').filter((l) => l.startsWith('tollgate_requests_total')).reduce((n, l) => n + Number(l.split(' ').at(-1)), 0)}`)
+  lines.push(
+    '',
+    `GET /metrics after the run: ${(performance.now() - s0).toFixed(1)} ms, ${scraped.length} bytes, tollgate_requests_total ${scraped
+      .split('\n')
+      .filter((l) => l.startsWith('tollgate_requests_total'))
+      .reduce((n, l) => n + Number(l.split(' ').at(-1)), 0)}`,
+  )
   console.log(lines.join('\n'))
 }
 

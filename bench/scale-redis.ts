@@ -38,7 +38,14 @@ await Promise.all(
   Array.from({ length: CONCURRENCY }, async (_, w) => {
     for (let i = w; Date.now() < end; i += CONCURRENCY) {
       const a = i % ACCOUNTS
-      const r = await store.admit({ userId: `usr_${a}`, keyId: `key_${a}`, rpm: 1_000_000_000, nowMs: Date.now(), reserveMicros: 100n, keyLimitMicros: null })
+      const r = await store.admit({
+        userId: `usr_${a}`,
+        keyId: `key_${a}`,
+        rpm: 1_000_000_000,
+        nowMs: Date.now(),
+        reserveMicros: 100n,
+        keyLimitMicros: null,
+      })
       if (!r.ok) throw new Error(`admit refused: ${JSON.stringify(r)}`)
       await store.settle({ userId: `usr_${a}`, keyId: `key_${a}`, reservedMicros: 100n, costMicros: 61n, record: `{"i":${i}}` })
       calls++
@@ -47,11 +54,19 @@ await Promise.all(
 )
 const secs = (performance.now() - t0) / 1000
 const cpu = (await redisCpuSeconds()) - cpu0
-console.log(`${cluster ? `cluster of ${cluster.length} masters` : 'one Redis'}: ${(calls / secs).toFixed(0)} calls/s (admit + settle) from one client process, ${CONCURRENCY} loops, ${SECONDS} s`)
-console.log(`Redis CPU ${((cpu / calls) * 1e6).toFixed(1)} µs per call → ceiling ≈ ${(calls / cpu).toFixed(0)} calls/s per Redis core (extrapolated); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`)
+console.log(
+  `${cluster ? `cluster of ${cluster.length} masters` : 'one Redis'}: ${(calls / secs).toFixed(0)} calls/s (admit + settle) from one client process, ${CONCURRENCY} loops, ${SECONDS} s`,
+)
+console.log(
+  `Redis CPU ${((cpu / calls) * 1e6).toFixed(1)} µs per call → ceiling ≈ ${(calls / cpu).toFixed(0)} calls/s per Redis core (extrapolated); load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+)
 // Remove the bench's keys (accounts, windows, outboxes) — the outbox grows by one entry per call.
 await store.close()
-const r = cluster ? new Redis.Cluster(cluster.map((u) => ({ host: new URL(u).hostname, port: Number(new URL(u).port) }))) : new Redis(target as string)
+const r = cluster
+  ? new Redis.Cluster(cluster.map((u) => ({ host: new URL(u).hostname, port: Number(new URL(u).port) })))
+  : new Redis(target as string)
 for (const node of cluster ? (r as InstanceType<typeof Redis.Cluster>).nodes('master') : [r as Redis]) {
   let cursor = '0'
   do {

@@ -18,7 +18,10 @@ const ROWS = Number(process.env.SCALE_ROWS ?? 10_000_000)
 const USERS = Number(process.env.SCALE_USERS ?? 10_000)
 const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const log = (s: string) => console.log(s)
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ')
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')
 
 /** Batches of `batch` settlement records for random generated users, written by `writers` at once. */
 async function writerRate(db: Db, writers: number, batches: number, batch: number): Promise<{ rate: number; deadlocks: number }> {
@@ -29,10 +32,22 @@ async function writerRate(db: Db, writers: number, batches: number, batch: numbe
     Array.from({ length: writers }, async (_, w) => {
       for (let b = 0; b < batches; b++) {
         const records = Array.from({ length: batch }, (_, i) => {
-          const u = 1 + ((w * 1_000_003 + b * batch + i) * 7919) % (USERS - 1)
+          const u = 1 + (((w * 1_000_003 + b * batch + i) * 7919) % (USERS - 1))
           return encodeRecord({
-            v: 1, requestId: `req_w${writers}_${w}_${b}_${i}`, userId: `usr_${u}`, keyId: `key_${u}_0`, model: 'acme/model-1', gateway: 'gw-a',
-            protocol: 'chat', stream: false, status: 200, errorCode: null, usageSource: 'upstream', latencyMs: 250, at: Date.now(), cost: '123',
+            v: 1,
+            requestId: `req_w${writers}_${w}_${b}_${i}`,
+            userId: `usr_${u}`,
+            keyId: `key_${u}_0`,
+            model: 'acme/model-1',
+            gateway: 'gw-a',
+            protocol: 'chat',
+            stream: false,
+            status: 200,
+            errorCode: null,
+            usageSource: 'upstream',
+            latencyMs: 250,
+            at: Date.now(),
+            cost: '123',
             usage: { inputTokens: 500, outputTokens: 200, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
           })
         })
@@ -62,13 +77,20 @@ async function main() {
   try {
     await (await openDatabase(url.toString())).close() // migrations
     const captured: { query: string; params: unknown[] }[] = []
-    const sql = postgres(url.toString(), { max: 4, onnotice: () => {}, debug: (_c, query, params) => void captured.push({ query, params }) })
+    const sql = postgres(url.toString(), {
+      max: 4,
+      onnotice: () => {},
+      debug: (_c, query, params) => void captured.push({ query, params }),
+    })
     const db = drizzle(sql, { schema }) as unknown as Db
     log(`generating ${ROWS.toLocaleString()} request logs + ${ROWS.toLocaleString()} ledger entries for ${USERS} users (load ${load()})`)
     const g0 = performance.now()
     await generate(sql, ROWS, USERS, log)
-    const [size] = await sql`select pg_size_pretty(pg_total_relation_size('ledger_entries')) as ledger, (select pg_size_pretty(sum(pg_total_relation_size(inhrelid))) from pg_inherits where inhparent = 'request_logs'::regclass) as logs`
-    log(`generated in ${((performance.now() - g0) / 1000).toFixed(0)} s; ledger_entries ${size!.ledger}, request_logs ${size!.logs} (tables + indexes)`)
+    const [size] =
+      await sql`select pg_size_pretty(pg_total_relation_size('ledger_entries')) as ledger, (select pg_size_pretty(sum(pg_total_relation_size(inhrelid))) from pg_inherits where inhparent = 'request_logs'::regclass) as logs`
+    log(
+      `generated in ${((performance.now() - g0) / 1000).toFixed(0)} s; ledger_entries ${size!.ledger}, request_logs ${size!.logs} (tables + indexes)`,
+    )
 
     const f = await fixtures(sql, USERS, ROWS)
     const all = cases(db, f)
@@ -82,7 +104,9 @@ async function main() {
     for (const c of all) log(`\n### ${c.name}\n\n\`\`\`\n${(await explain(sql, captured, c)).join('\n--\n')}\n\`\`\``)
     for (const w of [1, 3]) {
       const { rate, deadlocks } = await writerRate(db, w, w === 1 ? 100 : 40, 500)
-      log(`writer insert rate, ${w} writer(s), batches of 500: ${rate.toFixed(0)} records/s (each = 1 log row + 1 ledger row + balance/key updates), ${deadlocks} deadlocks retried; load ${load()}`)
+      log(
+        `writer insert rate, ${w} writer(s), batches of 500: ${rate.toFixed(0)} records/s (each = 1 log row + 1 ledger row + balance/key updates), ${deadlocks} deadlocks retried; load ${load()}`,
+      )
     }
     await sql.end()
   } finally {

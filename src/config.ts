@@ -84,8 +84,7 @@ function num(env: Env, name: string, fallback: number, min: number, max: number)
   const raw = str(env, name)
   if (raw === undefined) return fallback
   const n = Number(raw)
-  if (!Number.isFinite(n) || n < min || n > max)
-    throw new ConfigError(`${name} must be a number between ${min} and ${max}, got "${raw}"`)
+  if (!Number.isFinite(n) || n < min || n > max) throw new ConfigError(`${name} must be a number between ${min} and ${max}, got "${raw}"`)
   return n
 }
 
@@ -98,14 +97,16 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   } catch {
     throw new ConfigError(`${name} must be a URL, got "${raw}"`)
   }
-  if (!protocols.includes(parsed.protocol))
-    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`)
+  if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`)
   return raw
 }
 
 /** Comma-separated redis:// or rediss:// URLs of one cluster's seed nodes, sharing scheme and credentials. */
 function clusterNodes(env: Env, name: string): string[] | undefined {
-  const entries = (str(env, name) ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  const entries = (str(env, name) ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   if (entries.length === 0) return undefined
   for (const [i, e] of entries.entries()) url({ [`${name}[${i}]`]: e }, `${name}[${i}]`, ['redis:', 'rediss:'])
   const schemes = new Set(entries.map((e) => new URL(e).protocol))
@@ -114,20 +115,27 @@ function clusterNodes(env: Env, name: string): string[] | undefined {
 }
 
 function ipList(env: Env, name: string): string[] {
-  const entries = (str(env, name) ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  const entries = (str(env, name) ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   for (const e of entries) if (!parseIpBlock(e)) throw new ConfigError(`${name} must list IP addresses or CIDR blocks, got "${e}"`)
   return entries
 }
 
 function origins(env: Env, name: string): string[] {
-  const entries = (str(env, name) ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)
+  const entries = (str(env, name) ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)
   for (const e of entries) {
     if (e === '*') continue
     let u: URL | undefined
     try {
       u = new URL(e)
     } catch {}
-    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.origin !== e) throw new ConfigError(`${name} must list origins like https://app.example (or *), got "${e}"`)
+    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.origin !== e)
+      throw new ConfigError(`${name} must list origins like https://app.example (or *), got "${e}"`)
   }
   return entries
 }
@@ -135,8 +143,7 @@ function origins(env: Env, name: string): string[] {
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
   const raw = str(env, name)
   if (raw === undefined) return fallback
-  if (!(values as readonly string[]).includes(raw))
-    throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`)
+  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`)
   return raw as T
 }
 
@@ -152,14 +159,18 @@ export function loadConfig(env: Env = process.env): Config {
   // The sandbox provider lets any signed-in user credit themselves: never by accident on a
   // public https deployment (docs/security.md "Payments").
   const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:'])
-  if (sandboxSecret && publicUrl?.startsWith('https:') && oneOf(env, 'SANDBOX_PAYMENTS_ON_HTTPS', ['true', 'false'] as const, 'false') !== 'true')
-    throw new ConfigError('SANDBOX_PAYMENTS_SECRET with an https PUBLIC_URL lets every user credit themselves; set SANDBOX_PAYMENTS_ON_HTTPS=true to allow it')
+  if (
+    sandboxSecret &&
+    publicUrl?.startsWith('https:') &&
+    oneOf(env, 'SANDBOX_PAYMENTS_ON_HTTPS', ['true', 'false'] as const, 'false') !== 'true'
+  )
+    throw new ConfigError(
+      'SANDBOX_PAYMENTS_SECRET with an https PUBLIC_URL lets every user credit themselves; set SANDBOX_PAYMENTS_ON_HTTPS=true to allow it',
+    )
   const adminToken = str(env, 'ADMIN_TOKEN')
-  if (adminToken !== undefined && adminToken.length < 16)
-    throw new ConfigError('ADMIN_TOKEN must be at least 16 characters')
+  if (adminToken !== undefined && adminToken.length < 16) throw new ConfigError('ADMIN_TOKEN must be at least 16 characters')
   const metricsToken = str(env, 'METRICS_TOKEN')
-  if (metricsToken !== undefined && metricsToken.length < 16)
-    throw new ConfigError('METRICS_TOKEN must be at least 16 characters')
+  if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters')
   const port = int(env, 'PORT', 8080, 0, 65535)
   const metricsPort = str(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0, 0, 65535)
   if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT')
@@ -188,7 +199,8 @@ export function loadConfig(env: Env = process.env): Config {
     upstreamStreamClient: oneOf(env, 'UPSTREAM_STREAM_CLIENT', ['fetch', 'paced'] as const, 'fetch'),
     settleFlushMs: int(env, 'SETTLE_FLUSH_MS', 50, 0, 10_000),
     settleBatch: int(env, 'SETTLE_BATCH', 500, 1, 10_000),
-    requestLogRetentionDays: str(env, 'REQUEST_LOG_RETENTION_DAYS') === undefined ? undefined : int(env, 'REQUEST_LOG_RETENTION_DAYS', 0, 1, 36_500),
+    requestLogRetentionDays:
+      str(env, 'REQUEST_LOG_RETENTION_DAYS') === undefined ? undefined : int(env, 'REQUEST_LOG_RETENTION_DAYS', 0, 1, 36_500),
     topupMinUsd,
     topupMaxUsd,
     publicUrl,

@@ -32,7 +32,12 @@ await Bun.write(
 
 // The sandbox payment provider is on so that a person can top up from the console (never in production).
 const sandboxSecret = process.env.SANDBOX_PAYMENTS_SECRET || base62(32)
-const { runtime, url } = await start({ ...process.env, CATALOG_FILE: catalogPath, PORT: process.env.PORT ?? '8080', SANDBOX_PAYMENTS_SECRET: sandboxSecret })
+const { runtime, url } = await start({
+  ...process.env,
+  CATALOG_FILE: catalogPath,
+  PORT: process.env.PORT ?? '8080',
+  SANDBOX_PAYMENTS_SECRET: sandboxSecret,
+})
 const { db, store } = runtime.deps
 const email = 'demo@tollgate.local'
 // A new console password at every start (the data directory outlives it); printed below.
@@ -41,7 +46,13 @@ const passwordHash = await Bun.password.hash(password, 'argon2id')
 let [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email))
 if (!user) {
   user = await createUser(db, email, passwordHash)
-  await applyMovement(db, store, { userId: user.id, amountMicros: 10_000_000n, kind: 'adjustment', method: 'demo', reference: `demo:${user.id}` })
+  await applyMovement(db, store, {
+    userId: user.id,
+    amountMicros: 10_000_000n,
+    kind: 'adjustment',
+    method: 'demo',
+    reference: `demo:${user.id}`,
+  })
 } else await db.update(users).set({ passwordHash, disabledAt: null }).where(eq(users.id, user.id))
 const { key } = await issueKey(runtime.deps, { userId: user.id, name: 'demo' })
 const jar = `${process.env.TMPDIR ?? '/tmp'}/tollgate-demo-cookies.txt`

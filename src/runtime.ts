@@ -49,30 +49,48 @@ export interface RuntimeOptions {
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
   const log = opts.log ?? createLogger(config.logLevel)
   // Each stage fails with one StartupError line naming the thing and the fix (index.ts prints it).
-  const file = config.catalogFile ? await readCatalogFile(config.catalogFile).catch((e) => { throw startupFailure('catalog', e, { file: config.catalogFile }) }) : undefined
-  const database = await openDatabase(config.databaseUrl, opts.dataDir).catch((e) => { throw startupFailure('database', e, { url: config.databaseUrl }) })
+  const file = config.catalogFile
+    ? await readCatalogFile(config.catalogFile).catch((e) => {
+        throw startupFailure('catalog', e, { file: config.catalogFile })
+      })
+    : undefined
+  const database = await openDatabase(config.databaseUrl, opts.dataDir).catch((e) => {
+    throw startupFailure('database', e, { url: config.databaseUrl })
+  })
   const redisUrl = config.redisUrl
   const redisTarget = config.redisClusterNodes ? { cluster: config.redisClusterNodes } : redisUrl
   const store = redisTarget
-    ? await createRedisStore(redisTarget, opts.keySpace ?? { prefix: config.redisPrefix, shards: 16 }, config.redisCommandTimeoutMs).catch(async (e) => {
-        await database.close()
-        throw startupFailure('redis', e, { url: redisUrl ?? config.redisClusterNodes!.join(',') })
-      })
+    ? await createRedisStore(redisTarget, opts.keySpace ?? { prefix: config.redisPrefix, shards: 16 }, config.redisCommandTimeoutMs).catch(
+        async (e) => {
+          await database.close()
+          throw startupFailure('redis', e, { url: redisUrl ?? config.redisClusterNodes!.join(',') })
+        },
+      )
     : createMemoryStore()
   if (file) await upsertCatalog(database.db, file)
   const board = redisUrl ? await createRedisBoard(redisUrl, opts.keySpace?.prefix ?? config.redisPrefix) : createMemoryBoard()
   const router = new Router(board, log)
   await router.start(5_000)
-  const maintainPartitions = () => maintainRequestLogPartitions(database.db, Date.now(), { aheadMonths: 2, retentionDays: config.requestLogRetentionDays })
+  const maintainPartitions = () =>
+    maintainRequestLogPartitions(database.db, Date.now(), { aheadMonths: 2, retentionDays: config.requestLogRetentionDays })
   await maintainPartitions()
   const maintenanceMs = opts.partitionMaintenanceMs ?? 3_600_000
-  const maintainer = maintenanceMs > 0 ? setInterval(() => maintainPartitions().catch((e) => log.error('request log partition maintenance failed', { err: String(e) })), maintenanceMs) : undefined
+  const maintainer =
+    maintenanceMs > 0
+      ? setInterval(
+          () => maintainPartitions().catch((e) => log.error('request log partition maintenance failed', { err: String(e) })),
+          maintenanceMs,
+        )
+      : undefined
   const catalog = new Catalog(database.db, config.secret, SERVED_PROTOCOLS)
   await catalog.refresh()
   for (const g of catalog.unresolvedSecrets())
     log.warn('catalog: a gateway key reference names an unset variable; calls through it carry no key', { gateway: g.id, apiKey: g.ref })
   const refreshMs = opts.catalogRefreshMs ?? 10_000
-  const refresher = refreshMs > 0 ? setInterval(() => catalog.refresh().catch((e) => log.error('catalog refresh failed', { err: String(e) })), refreshMs) : undefined
+  const refresher =
+    refreshMs > 0
+      ? setInterval(() => catalog.refresh().catch((e) => log.error('catalog refresh failed', { err: String(e) })), refreshMs)
+      : undefined
   const deps: InferenceDeps = {
     db: database.db,
     store,
@@ -94,7 +112,15 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     else if (e.kind === 'failover') m.failovers.inc({ gateway: e.gateway })
     else if (e.kind === 'breaker') m.breakerTransitions.inc({ gateway: e.gateway, state: e.state })
   }
-  const writer = new LedgerWriter({ db: database.db, store, log, batch: config.settleBatch, blockMs: opts.writerBlockMs ?? 1_000, lingerMs: config.settleFlushMs, metrics: deps.metrics.m })
+  const writer = new LedgerWriter({
+    db: database.db,
+    store,
+    log,
+    batch: config.settleBatch,
+    blockMs: opts.writerBlockMs ?? 1_000,
+    lingerMs: config.settleFlushMs,
+    metrics: deps.metrics.m,
+  })
   writer.start()
   const stopSweep = startLeaseSweep(store, log, () => deps.now(), opts.leaseSweepMs)
   return {

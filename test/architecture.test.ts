@@ -44,14 +44,17 @@ describe('architecture', () => {
         const other = area(imp)
         if (forbidden.includes(other)) bad.push(`${f.path} → ${imp}`)
         if ((other === 'protocols' || other === 'providers') && other !== a) bad.push(`${f.path} → ${imp}`)
-        if (other === a && a === 'protocols' && sub(imp) !== sub(f.path) && !imp.startsWith('protocols/shared')) bad.push(`${f.path} → ${imp}`)
+        if (other === a && a === 'protocols' && sub(imp) !== sub(f.path) && !imp.startsWith('protocols/shared'))
+          bad.push(`${f.path} → ${imp}`)
       }
     }
     expect(bad).toEqual([])
   })
 
   test('src/lib imports nothing else in src', () => {
-    const bad = files.filter((f) => area(f.path) === 'lib').flatMap((f) => f.imports.filter((i) => area(i) !== 'lib').map((i) => `${f.path} → ${i}`))
+    const bad = files
+      .filter((f) => area(f.path) === 'lib')
+      .flatMap((f) => f.imports.filter((i) => area(i) !== 'lib').map((i) => `${f.path} → ${i}`))
     expect(bad).toEqual([])
   })
 

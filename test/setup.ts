@@ -8,7 +8,10 @@ import postgres from 'postgres'
 import { PG_ADMIN_URL, REDIS_URL } from './helpers/service-urls.ts'
 
 async function reachable(check: () => Promise<unknown>): Promise<boolean> {
-  return check().then(() => true, () => false)
+  return check().then(
+    () => true,
+    () => false,
+  )
 }
 
 const pg = () => {
@@ -27,7 +30,10 @@ const redis = async () => {
 }
 
 const [hasPg, hasRedis] = await Promise.all([reachable(pg), reachable(redis)])
-const missing = [hasPg ? '' : `PostgreSQL (${new URL(PG_ADMIN_URL).host}, TEST_PG_URL)`, hasRedis ? '' : `Redis (${new URL(REDIS_URL).host}, TEST_REDIS_URL)`].filter(Boolean)
+const missing = [
+  hasPg ? '' : `PostgreSQL (${new URL(PG_ADMIN_URL).host}, TEST_PG_URL)`,
+  hasRedis ? '' : `Redis (${new URL(REDIS_URL).host}, TEST_REDIS_URL)`,
+].filter(Boolean)
 process.env.TOLLGATE_TEST_SERVICES = missing.length === 0 ? '1' : '0'
 
 if (missing.length > 0 && /^(1|true|yes)$/i.test(process.env.CI ?? '')) {
@@ -36,5 +42,7 @@ if (missing.length > 0 && /^(1|true|yes)$/i.test(process.env.CI ?? '')) {
 }
 if (missing.length > 0)
   afterAll(() => {
-    console.log(`\ntests: skipped the PostgreSQL+Redis suites: ${missing.join(' and ')} unreachable. To run everything, start them or set those variables (README "Tests").`)
+    console.log(
+      `\ntests: skipped the PostgreSQL+Redis suites: ${missing.join(' and ')} unreachable. To run everything, start them or set those variables (README "Tests").`,
+    )
   })

@@ -26,10 +26,13 @@ export interface Fixtures {
 /** Cursors halfway down the whale's history, ids to look up, typical users. */
 export async function fixtures(sql: Sql, users: number, rows: number): Promise<Fixtures> {
   const half = async (table: string) => {
-    const [r] = await sql.unsafe(`select (extract(epoch from created_at) * 1000000)::bigint::text as at, id from ${table} where user_id = 'usr_0' order by created_at desc, id desc offset ${Math.floor(rows / 20)} limit 1`)
+    const [r] = await sql.unsafe(
+      `select (extract(epoch from created_at) * 1000000)::bigint::text as at, id from ${table} where user_id = 'usr_0' order by created_at desc, id desc offset ${Math.floor(rows / 20)} limit 1`,
+    )
     return encodeCursor({ at: r!.at, id: r!.id })
   }
-  const ids = async (table: string) => (await sql.unsafe(`select id from ${table} where user_id = 'usr_0' and id like '%0' limit 200`)).map((r) => r.id as string)
+  const ids = async (table: string) =>
+    (await sql.unsafe(`select id from ${table} where user_id = 'usr_0' and id like '%0' limit 200`)).map((r) => r.id as string)
   const [refunded] = await sql`select meta->>'refundOf' as id from ledger_entries where kind = 'refund' and user_id = 'usr_0' limit 1`
   return {
     typicalUsers: Array.from({ length: 200 }, (_, i) => `usr_${1 + ((i * 7919) % (users - 1))}`),
@@ -55,9 +58,18 @@ export function cases(db: Db, f: Fixtures): Case[] {
     { name: 'transactions page 1 (typical user)', run: (i) => listTransactions(deps, typical(i), { limit: 20 }) },
     { name: 'transactions page 1 (whale)', run: () => listTransactions(deps, 'usr_0', { limit: 20 }) },
     { name: 'transactions deep page (whale)', run: () => listTransactions(deps, 'usr_0', { limit: 20, cursor: f.whaleTxnCursor }) },
-    { name: 'transactions kind=refund (whale, 0.1 % of its rows)', run: () => listTransactions(deps, 'usr_0', { limit: 20, kind: 'refund' }) },
-    { name: 'transactions status=pending (whale, 0.1 % of its rows)', run: () => listTransactions(deps, 'usr_0', { limit: 20, status: 'pending' }) },
-    { name: 'transaction detail (usage, with refunds)', run: (i) => transactionDetail(deps, 'usr_0', i % 2 ? f.refundedTxnId : pick(f.whaleTxnIds, i)) },
+    {
+      name: 'transactions kind=refund (whale, 0.1 % of its rows)',
+      run: () => listTransactions(deps, 'usr_0', { limit: 20, kind: 'refund' }),
+    },
+    {
+      name: 'transactions status=pending (whale, 0.1 % of its rows)',
+      run: () => listTransactions(deps, 'usr_0', { limit: 20, status: 'pending' }),
+    },
+    {
+      name: 'transaction detail (usage, with refunds)',
+      run: (i) => transactionDetail(deps, 'usr_0', i % 2 ? f.refundedTxnId : pick(f.whaleTxnIds, i)),
+    },
   ]
 }
 

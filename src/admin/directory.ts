@@ -14,12 +14,23 @@ export async function listUsers(db: Db, q: { limit: number; cursor?: string; ema
     .select({ id: users.id, email: users.email, createdAt: users.createdAt, disabledAt: users.disabledAt, balance: accounts.balanceMicros })
     .from(users)
     .leftJoin(accounts, eq(accounts.userId, users.id))
-    .where(and(q.cursor ? gt(users.id, q.cursor) : undefined, q.email ? ilike(users.email, `%${q.email.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined))
+    .where(
+      and(
+        q.cursor ? gt(users.id, q.cursor) : undefined,
+        q.email ? ilike(users.email, `%${q.email.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
+      ),
+    )
     .orderBy(asc(users.id))
     .limit(q.limit + 1)
   const page = rows.slice(0, q.limit)
   return {
-    items: page.map((u) => ({ id: u.id, email: u.email, createdAt: u.createdAt.toISOString(), disabled: u.disabledAt !== null, balance: usd(u.balance ?? 0n) })),
+    items: page.map((u) => ({
+      id: u.id,
+      email: u.email,
+      createdAt: u.createdAt.toISOString(),
+      disabled: u.disabledAt !== null,
+      balance: usd(u.balance ?? 0n),
+    })),
     nextCursor: rows.length > q.limit ? page.at(-1)!.id : null,
   }
 }

@@ -19,7 +19,8 @@ export function adminGate(deps: InferenceDeps) {
     if (!token) throw new GatewayError('NOT_FOUND', 'No such endpoint.')
     const { ip } = clientInfo(new URL(request.url), request.headers, peerAddress(server, request), trusted)
     const headers = await limitIp(deps.store, ADMIN_LIMIT, ip, deps.now())
-    if (!bearerMatches(token, request.headers.get('authorization'))) throw new GatewayError('UNAUTHORIZED', 'Invalid admin token.', { headers })
+    if (!bearerMatches(token, request.headers.get('authorization')))
+      throw new GatewayError('UNAUTHORIZED', 'Invalid admin token.', { headers })
     return headers
   }
   return (request: Request, server: unknown): Promise<Record<string, string>> => {

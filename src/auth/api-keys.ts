@@ -56,7 +56,7 @@ export class ApiKeyAuth {
 
   /** The principal for a presented secret, or undefined when invalid, revoked or expired. */
   async verify(secret: string | undefined): Promise<KeyPrincipal | undefined> {
-    if (!secret || !secret.startsWith('sk-') || secret.length > 200) return undefined
+    if (!secret?.startsWith('sk-') || secret.length > 200) return undefined
     const hash = sha256Hex(secret)
     if (this.unknown.has(hash)) return undefined
     const cached = this.cache.peek(hash)
@@ -93,7 +93,12 @@ export class ApiKeyAuth {
 
   private async load(hash: string): Promise<KeyPrincipal | null> {
     // A disabled user's keys are refused like revoked ones (admin API "disable").
-    const [found] = await this.db.select({ key: apiKeys, disabledAt: users.disabledAt }).from(apiKeys).innerJoin(users, eq(users.id, apiKeys.userId)).where(eq(apiKeys.keyHash, hash)).limit(1)
+    const [found] = await this.db
+      .select({ key: apiKeys, disabledAt: users.disabledAt })
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.userId))
+      .where(eq(apiKeys.keyHash, hash))
+      .limit(1)
     const row = found?.key
     if (!row || row.revokedAt !== null || found.disabledAt !== null) return null
     return {

@@ -59,25 +59,30 @@ export async function withMirroredMoves<T>(db: Db, store: Store, userIds: () => 
 
 /** Records a completed movement; returns the new balance, or undefined if the reference existed. */
 export async function applyMovement(db: Db, store: Store, m: Movement): Promise<bigint | undefined> {
-  return withMirroredMoves(db, store, () => [m.userId], async (tx) => {
-    const [entry] = await tx
-      .insert(ledgerEntries)
-      .values({
-        id: `txn_${base62(20)}`,
-        userId: m.userId,
-        kind: m.kind,
-        status: 'completed',
-        amountMicros: m.amountMicros,
-        method: m.method,
-        reference: m.reference,
-        meta: m.meta ?? null,
-        completedAt: new Date(),
-      })
-      .onConflictDoNothing()
-      .returning({ id: ledgerEntries.id })
-    if (!entry) return undefined
-    return moveBalance(tx, store, m.userId, m.amountMicros)
-  })
+  return withMirroredMoves(
+    db,
+    store,
+    () => [m.userId],
+    async (tx) => {
+      const [entry] = await tx
+        .insert(ledgerEntries)
+        .values({
+          id: `txn_${base62(20)}`,
+          userId: m.userId,
+          kind: m.kind,
+          status: 'completed',
+          amountMicros: m.amountMicros,
+          method: m.method,
+          reference: m.reference,
+          meta: m.meta ?? null,
+          completedAt: new Date(),
+        })
+        .onConflictDoNothing()
+        .returning({ id: ledgerEntries.id })
+      if (!entry) return undefined
+      return moveBalance(tx, store, m.userId, m.amountMicros)
+    },
+  )
 }
 
 /** Mirrors a cold account (Postgres balance, the key's spend) into the store, under the row lock. */

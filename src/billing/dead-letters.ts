@@ -35,6 +35,11 @@ export function errorText(err: unknown): string {
 export async function insertDeadLetter(db: Db, raw: string, requestId: string | undefined, error: string): Promise<void> {
   await db
     .insert(ledgerDeadLetters)
-    .values({ id: `dl_${base62(20)}`, requestId: requestId === undefined ? null : safeText(requestId, 200), raw: escapeForText(raw), error: escapeForText(error) })
+    .values({
+      id: `dl_${base62(20)}`,
+      requestId: requestId === undefined ? null : safeText(requestId, 200),
+      raw: escapeForText(raw),
+      error: escapeForText(error),
+    })
     .onConflictDoNothing()
 }

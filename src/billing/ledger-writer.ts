@@ -162,7 +162,10 @@ export class LedgerWriter {
   private async writeIsolated(items: Prepared[]): Promise<void> {
     if (items.length === 0) return
     try {
-      await writeRecords(this.opts.db, items.map((i) => i.record!))
+      await writeRecords(
+        this.opts.db,
+        items.map((i) => i.record!),
+      )
     } catch (err) {
       if (!isRecordError(err)) throw err
       if (items.length === 1) return this.deadLetter(items[0]!, errorText(err))
@@ -175,7 +178,11 @@ export class LedgerWriter {
   private async deadLetter(item: Prepared, error: string): Promise<void> {
     await insertDeadLetter(this.opts.db, item.raw, item.requestId, error)
     this.counters.deadLettered++
-    this.opts.log.error('outbox record dead-lettered (not billed until replayed)', { requestId: item.requestId, error, record: item.raw.slice(0, 500) })
+    this.opts.log.error('outbox record dead-lettered (not billed until replayed)', {
+      requestId: item.requestId,
+      error,
+      record: item.raw.slice(0, 500),
+    })
     this.opts.metrics?.deadLetters.inc({ reason: error === UNREADABLE ? 'unreadable' : 'rejected' })
   }
 }

@@ -96,7 +96,8 @@ export class SettleRescue {
     this.closed = true
     clearTimeout(this.timer)
     await this.flush()
-    for (const r of this.spool.filter((s) => !s.written)) this.log.error('settlement record lost at shutdown (replay it)', { userId: r.userId, record: r.record })
+    for (const r of this.spool.filter((s) => !s.written))
+      this.log.error('settlement record lost at shutdown (replay it)', { userId: r.userId, record: r.record })
   }
 
   private schedule(): void {

@@ -13,7 +13,9 @@ import { moveBalance, withMirroredMoves } from './accounts.ts'
 
 export async function createPendingTopup(db: Db, userId: string, amountMicros: bigint, provider: string): Promise<string> {
   const id = `txn_${base62(20)}`
-  await db.insert(ledgerEntries).values({ id, userId, kind: 'topup', status: 'pending', amountMicros, method: provider, reference: `topup:${id}` })
+  await db
+    .insert(ledgerEntries)
+    .values({ id, userId, kind: 'topup', status: 'pending', amountMicros, method: provider, reference: `topup:${id}` })
   return id
 }
 
@@ -40,22 +42,27 @@ export type TopupOutcome = 'credited' | 'failed' | 'duplicate' | `ignored: ${str
 
 export async function applyTopupEvent(db: Db, store: Store, e: TopupEvent): Promise<TopupOutcome> {
   let creditedUser: string | undefined
-  const result = await withMirroredMoves(db, store, () => (creditedUser ? [creditedUser] : []), async (tx) => {
-    const txnId = e.action.transactionId || null
-    const [fresh] = await tx
-      .insert(paymentEvents)
-      .values({ provider: e.provider, eventId: e.eventId, type: e.type, transactionId: txnId, outcome: 'processing' })
-      .onConflictDoNothing()
-      .returning({ eventId: paymentEvents.eventId })
-    if (!fresh) return { outcome: 'duplicate' as const }
-    const decided = await decide(tx, store, e)
-    if (decided.outcome === 'credited') creditedUser = decided.userId
-    await tx
-      .update(paymentEvents)
-      .set({ outcome: decided.outcome })
-      .where(and(eq(paymentEvents.provider, e.provider), eq(paymentEvents.eventId, e.eventId)))
-    return decided
-  })
+  const result = await withMirroredMoves(
+    db,
+    store,
+    () => (creditedUser ? [creditedUser] : []),
+    async (tx) => {
+      const txnId = e.action.transactionId || null
+      const [fresh] = await tx
+        .insert(paymentEvents)
+        .values({ provider: e.provider, eventId: e.eventId, type: e.type, transactionId: txnId, outcome: 'processing' })
+        .onConflictDoNothing()
+        .returning({ eventId: paymentEvents.eventId })
+      if (!fresh) return { outcome: 'duplicate' as const }
+      const decided = await decide(tx, store, e)
+      if (decided.outcome === 'credited') creditedUser = decided.userId
+      await tx
+        .update(paymentEvents)
+        .set({ outcome: decided.outcome })
+        .where(and(eq(paymentEvents.provider, e.provider), eq(paymentEvents.eventId, e.eventId)))
+      return decided
+    },
+  )
   return result.outcome
 }
 
@@ -73,16 +80,23 @@ async function decide(tx: Tx, store: Store, e: TopupEvent): Promise<Decision> {
   if (!entry) return { outcome: 'ignored: unknown top-up' }
   if (entry.status !== 'pending') return { outcome: `ignored: already ${entry.status}` }
   const meta = entry.meta ?? {}
-  if (typeof meta.checkoutSession === 'string' && meta.checkoutSession !== a.sessionId) return { outcome: 'ignored: another checkout session' }
+  if (typeof meta.checkoutSession === 'string' && meta.checkoutSession !== a.sessionId)
+    return { outcome: 'ignored: another checkout session' }
   const now = new Date()
   if (a.kind === 'failed') {
-    await tx.update(ledgerEntries).set({ status: 'failed', completedAt: now, meta: { ...meta, failure: a.reason } }).where(eq(ledgerEntries.id, entry.id))
+    await tx
+      .update(ledgerEntries)
+      .set({ status: 'failed', completedAt: now, meta: { ...meta, failure: a.reason } })
+      .where(eq(ledgerEntries.id, entry.id))
     return { outcome: 'failed' }
   }
   if (a.currency.toLowerCase() !== 'usd' || a.paidMicros !== entry.amountMicros) {
     // Paid, but not what was asked: nothing is credited; the entry says why, for an operator.
     const failure = `paid ${a.paidMicros} micro-${a.currency.toUpperCase() || '?'} for a top-up of ${entry.amountMicros} micro-USD`
-    await tx.update(ledgerEntries).set({ status: 'failed', completedAt: now, meta: { ...meta, failure } }).where(eq(ledgerEntries.id, entry.id))
+    await tx
+      .update(ledgerEntries)
+      .set({ status: 'failed', completedAt: now, meta: { ...meta, failure } })
+      .where(eq(ledgerEntries.id, entry.id))
     return { outcome: 'failed' }
   }
   await tx.update(ledgerEntries).set({ status: 'completed', completedAt: now }).where(eq(ledgerEntries.id, entry.id))
@@ -94,7 +108,11 @@ async function decide(tx: Tx, store: Store, e: TopupEvent): Promise<Decision> {
 export async function failTopup(db: Db, id: string, reason: string): Promise<boolean> {
   const rows = await db
     .update(ledgerEntries)
-    .set({ status: 'failed', completedAt: new Date(), meta: sql`coalesce(${ledgerEntries.meta}, '{}'::jsonb) || ${JSON.stringify({ failure: reason })}::jsonb` })
+    .set({
+      status: 'failed',
+      completedAt: new Date(),
+      meta: sql`coalesce(${ledgerEntries.meta}, '{}'::jsonb) || ${JSON.stringify({ failure: reason })}::jsonb`,
+    })
     .where(and(eq(ledgerEntries.id, id), eq(ledgerEntries.kind, 'topup'), eq(ledgerEntries.status, 'pending')))
     .returning({ id: ledgerEntries.id })
   return rows.length > 0

@@ -42,9 +42,22 @@ export class Catalog {
       this.db.select().from(modelRoutes).orderBy(asc(modelRoutes.modelId), asc(modelRoutes.position)),
     ])
     const gateById = new Map(
-      gw.map((g) => [g.id, { id: g.id, protocol: g.protocol, baseUrl: g.baseUrl, apiKey: this.resolveSecret(g.apiKeyRef ?? undefined), timeoutMs: g.timeoutMs, enabled: g.enabled, policy: resolvePolicy(g.policy as PolicyFile | null) }]),
+      gw.map((g) => [
+        g.id,
+        {
+          id: g.id,
+          protocol: g.protocol,
+          baseUrl: g.baseUrl,
+          apiKey: this.resolveSecret(g.apiKeyRef ?? undefined),
+          timeoutMs: g.timeoutMs,
+          enabled: g.enabled,
+          policy: resolvePolicy(g.policy as PolicyFile | null),
+        },
+      ]),
     )
-    this.unresolved = gw.filter((g) => g.enabled && g.apiKeyRef?.startsWith('env:') && gateById.get(g.id)?.apiKey === undefined).map((g) => ({ id: g.id, ref: g.apiKeyRef! }))
+    this.unresolved = gw
+      .filter((g) => g.enabled && g.apiKeyRef?.startsWith('env:') && gateById.get(g.id)?.apiKey === undefined)
+      .map((g) => ({ id: g.id, ref: g.apiKeyRef! }))
     const next = new Map<string, CatalogModel>()
     for (const m of ms) {
       next.set(m.id, {

@@ -76,8 +76,19 @@ export async function readCatalogFile(path: string): Promise<CatalogFile> {
 export async function upsertCatalog(db: Db, file: CatalogFile): Promise<void> {
   await db.transaction(async (tx) => {
     for (const g of file.gateways) {
-      const row = { protocol: g.protocol, baseUrl: g.baseUrl.replace(/\/+$/, ''), apiKeyRef: g.apiKey ?? null, timeoutMs: g.timeoutMs ?? 30_000, enabled: g.enabled ?? true, policy: g.policy ?? null, updatedAt: new Date() }
-      await tx.insert(gateways).values({ id: g.id, ...row }).onConflictDoUpdate({ target: gateways.id, set: row })
+      const row = {
+        protocol: g.protocol,
+        baseUrl: g.baseUrl.replace(/\/+$/, ''),
+        apiKeyRef: g.apiKey ?? null,
+        timeoutMs: g.timeoutMs ?? 30_000,
+        enabled: g.enabled ?? true,
+        policy: g.policy ?? null,
+        updatedAt: new Date(),
+      }
+      await tx
+        .insert(gateways)
+        .values({ id: g.id, ...row })
+        .onConflictDoUpdate({ target: gateways.id, set: row })
     }
     for (const m of file.models) {
       const row = {
@@ -94,9 +105,14 @@ export async function upsertCatalog(db: Db, file: CatalogFile): Promise<void> {
         deprecated: m.deprecated ?? false,
         updatedAt: sql`now()`,
       }
-      await tx.insert(models).values({ id: m.id, ...row }).onConflictDoUpdate({ target: models.id, set: row })
+      await tx
+        .insert(models)
+        .values({ id: m.id, ...row })
+        .onConflictDoUpdate({ target: models.id, set: row })
       await tx.delete(modelRoutes).where(eq(modelRoutes.modelId, m.id))
-      await tx.insert(modelRoutes).values(m.routes.map((r, position) => ({ modelId: m.id, position, gatewayId: r.gateway, upstreamModel: r.model })))
+      await tx
+        .insert(modelRoutes)
+        .values(m.routes.map((r, position) => ({ modelId: m.id, position, gatewayId: r.gateway, upstreamModel: r.model })))
     }
   })
 }

@@ -26,10 +26,14 @@ export function consoleUi() {
   return new Elysia({ name: 'console-ui' })
     .get('/', ({ redirect }) => redirect('/console', 302), { detail: { hide: true } })
     .get('/console', page, { detail: { hide: true } })
-    .get('/console/assets/:file', async ({ params }) => {
-      const bundle = await consoleBundle()
-      const found = [bundle.script, bundle.style].find((a) => a.path === `/console/assets/${params.file}`)
-      return found ? asset(found) : new Response('Not found', { status: 404, headers: { 'cache-control': 'no-store' } })
-    }, { detail: { hide: true } })
+    .get(
+      '/console/assets/:file',
+      async ({ params }) => {
+        const bundle = await consoleBundle()
+        const found = [bundle.script, bundle.style].find((a) => a.path === `/console/assets/${params.file}`)
+        return found ? asset(found) : new Response('Not found', { status: 404, headers: { 'cache-control': 'no-store' } })
+      },
+      { detail: { hide: true } },
+    )
     .get('/console/*', page, { detail: { hide: true } })
 }

@@ -16,8 +16,22 @@ export type ImagePart = { type: 'image'; url?: string; mediaType?: string; data?
 /** A document (PDF, text): base64 `data` with `mediaType`, or a `url`. */
 export type FilePart = { type: 'file'; url?: string; mediaType?: string; data?: string; filename?: string; cache?: CacheHint }
 export type ToolCallPart = { type: 'tool_call'; id: string; name: string; arguments: string }
-export type ToolResultPart = { type: 'tool_result'; toolCallId: string; content: (TextPart | ImagePart)[]; isError?: boolean; cache?: CacheHint }
-export type ReasoningPart = { type: 'reasoning'; text: string; signature?: string; encrypted?: string; redacted?: string; origin?: GatewayProtocol; id?: string }
+export type ToolResultPart = {
+  type: 'tool_result'
+  toolCallId: string
+  content: (TextPart | ImagePart)[]
+  isError?: boolean
+  cache?: CacheHint
+}
+export type ReasoningPart = {
+  type: 'reasoning'
+  text: string
+  signature?: string
+  encrypted?: string
+  redacted?: string
+  origin?: GatewayProtocol
+  id?: string
+}
 
 export type CPart = TextPart | ImagePart | FilePart | ToolCallPart | ToolResultPart | ReasoningPart
 
@@ -94,7 +108,8 @@ export const textOf = (parts: CPart[]): string =>
     .map((p) => p.text)
     .join('')
 
-export const systemText = (req: Pick<CRequest, 'system'>): string | undefined => (req.system?.length ? req.system.map((p) => p.text).join('\n\n') : undefined)
+export const systemText = (req: Pick<CRequest, 'system'>): string | undefined =>
+  req.system?.length ? req.system.map((p) => p.text).join('\n\n') : undefined
 
 /** A tool result as plain text (for protocols whose tool results are strings). */
 export const resultText = (p: ToolResultPart): string => textOf(p.content)

@@ -90,15 +90,28 @@ export class GatewayError extends Error {
 /** Failures the same request cannot escape by being sent again: the official OpenAI and Anthropic
  *  SDKs would otherwise retry some of them (503/529/409) with backoff, costing the caller seconds. */
 const NO_CLIENT_RETRY: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  'BAD_REQUEST', 'VALIDATION_FAILED', 'UNAUTHORIZED', 'FORBIDDEN', 'CONFLICT', 'PAYMENT_REQUIRED',
-  'NOT_FOUND', 'MODEL_NOT_FOUND', 'MODEL_UNAVAILABLE', 'PAYLOAD_TOO_LARGE', 'UPSTREAM_REJECTED',
+  'BAD_REQUEST',
+  'VALIDATION_FAILED',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'CONFLICT',
+  'PAYMENT_REQUIRED',
+  'NOT_FOUND',
+  'MODEL_NOT_FOUND',
+  'MODEL_UNAVAILABLE',
+  'PAYLOAD_TOO_LARGE',
+  'UPSTREAM_REJECTED',
 ])
 
 /** `x-should-retry: false` (honoured by the official SDKs) where a retry cannot help; 429/5xx upstream failures keep the SDK's own policy. */
-export const clientRetryHeaders = (err: GatewayError): Record<string, string> => (NO_CLIENT_RETRY.has(err.code) ? { 'x-should-retry': 'false' } : {})
+export const clientRetryHeaders = (err: GatewayError): Record<string, string> =>
+  NO_CLIENT_RETRY.has(err.code) ? { 'x-should-retry': 'false' } : {}
 
 export const isGatewayError = (e: unknown): e is GatewayError => e instanceof GatewayError
 
 /** The one answer while a backing service is down: fast, retryable, no detail for the client. */
 export const serviceUnavailable = (cause: unknown): GatewayError =>
-  new GatewayError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly.', { cause, headers: { 'retry-after': '1' } })
+  new GatewayError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly.', {
+    cause,
+    headers: { 'retry-after': '1' },
+  })

@@ -9,7 +9,8 @@ export function parseDataUrl(url: string | undefined): { mediaType: string; data
   return { mediaType: meta.slice(0, -7) || 'application/octet-stream', data: url.slice(comma + 1) }
 }
 
-export const toDataUrl = (mediaType: string | undefined, data: string): string => `data:${mediaType ?? 'application/octet-stream'};base64,${data}`
+export const toDataUrl = (mediaType: string | undefined, data: string): string =>
+  `data:${mediaType ?? 'application/octet-stream'};base64,${data}`
 
 /** An image or file part from a URL that may be a data URL. */
 export function fromUrl(url: string): { url: string } | { mediaType: string; data: string } {

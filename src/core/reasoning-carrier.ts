@@ -37,11 +37,14 @@ export const anthropicRedactedEncrypted = (data: string) => ANTHROPIC_REDACTED +
 export const openAiSignature = (id: string | undefined, encrypted: string) => `${OPENAI}${id ?? ''}.${encrypted}`
 
 /** A thinking block carrying OpenAI reasoning: Anthropic would refuse it. */
-export const carriesOpenAi = (block: { type?: unknown; signature?: unknown }) => block.type === 'thinking' && typeof block.signature === 'string' && block.signature.startsWith(OPENAI)
+export const carriesOpenAi = (block: { type?: unknown; signature?: unknown }) =>
+  block.type === 'thinking' && typeof block.signature === 'string' && block.signature.startsWith(OPENAI)
 
 /** A reasoning item carrying Anthropic's signature: OpenAI would refuse it. */
 export const carriesAnthropic = (item: { type?: unknown; encrypted_content?: unknown }) =>
-  item.type === 'reasoning' && typeof item.encrypted_content === 'string' && (item.encrypted_content.startsWith(ANTHROPIC) || item.encrypted_content.startsWith(ANTHROPIC_REDACTED))
+  item.type === 'reasoning' &&
+  typeof item.encrypted_content === 'string' &&
+  (item.encrypted_content.startsWith(ANTHROPIC) || item.encrypted_content.startsWith(ANTHROPIC_REDACTED))
 
 export function fromSignature(sig: string | undefined): Pick<Reasoning, 'origin' | 'signature' | 'encrypted' | 'id'> {
   if (sig?.startsWith(OPENAI)) {

@@ -50,7 +50,15 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
   let upstreamIdle: Timer | undefined
   let clientIdle: Timer | undefined
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined
-  const outcome = (end: StreamOutcome['end'], error?: GatewayError): StreamOutcome => ({ end, usage: t.usage(), deliveredChars: t.deliveredChars(), started, unreadable, upstreamId: t.upstreamId?.(), error })
+  const outcome = (end: StreamOutcome['end'], error?: GatewayError): StreamOutcome => ({
+    end,
+    usage: t.usage(),
+    deliveredChars: t.deliveredChars(),
+    started,
+    unreadable,
+    upstreamId: t.upstreamId?.(),
+    error,
+  })
   const done = (end: StreamOutcome['end'], error?: GatewayError) => {
     finished = true
     clearTimeout(upstreamIdle)
@@ -82,53 +90,64 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
     done('client_idle')
     controller?.error(new Error('client idle'))
   }
-  return new ReadableStream<Uint8Array>({
-    start(c) {
-      controller = c
-      if (opts.cut?.aborted) onCut()
-    },
-    async pull(c) {
-      clearTimeout(clientIdle)
-      for (;;) {
-        let result: Awaited<ReturnType<typeof reader.read>>
-        upstreamIdle = setTimeout(() => ((timedOut = true), opts.abortUpstream()), opts.idleTimeoutMs)
-        try {
-          result = await reader.read()
-        } catch (cause) {
-          if (finished) return
-          return fail(c, '', timedOut ? new GatewayError('UPSTREAM_TIMEOUT', 'The upstream model stopped responding mid-stream.', { cause }) : new GatewayError('UPSTREAM_ERROR', 'The upstream connection failed mid-stream.', { cause }))
-        } finally {
-          clearTimeout(upstreamIdle)
-        }
-        if (finished) return
-        let out = ''
-        for (const ev of result.done ? parser.end() : parser.push(result.value)) {
+  return new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c
+        if (opts.cut?.aborted) onCut()
+      },
+      async pull(c) {
+        clearTimeout(clientIdle)
+        for (;;) {
+          let result: Awaited<ReturnType<typeof reader.read>>
+          upstreamIdle = setTimeout(() => ((timedOut = true), opts.abortUpstream()), opts.idleTimeoutMs)
           try {
-            out += t.push(ev)
-          } catch (e) {
-            if (e instanceof GatewayError) return fail(c, out, e)
-            if (++unreadable > MAX_UNREADABLE) return fail(c, out, new GatewayError('UPSTREAM_ERROR', 'The upstream sent an unreadable stream.', { cause: e }))
+            result = await reader.read()
+          } catch (cause) {
+            if (finished) return
+            return fail(
+              c,
+              '',
+              timedOut
+                ? new GatewayError('UPSTREAM_TIMEOUT', 'The upstream model stopped responding mid-stream.', { cause })
+                : new GatewayError('UPSTREAM_ERROR', 'The upstream connection failed mid-stream.', { cause }),
+            )
+          } finally {
+            clearTimeout(upstreamIdle)
+          }
+          if (finished) return
+          let out = ''
+          for (const ev of result.done ? parser.end() : parser.push(result.value)) {
+            try {
+              out += t.push(ev)
+            } catch (e) {
+              if (e instanceof GatewayError) return fail(c, out, e)
+              if (++unreadable > MAX_UNREADABLE)
+                return fail(c, out, new GatewayError('UPSTREAM_ERROR', 'The upstream sent an unreadable stream.', { cause: e }))
+            }
+          }
+          if (result.done) {
+            if (!t.complete())
+              return fail(c, out, new GatewayError('UPSTREAM_ERROR', 'The upstream stream ended before the answer was complete.'))
+            const svc = done('completed')
+            c.enqueue(encoder.encode(out + t.close(svc)))
+            c.close()
+            return
+          }
+          if (out.length > 0) {
+            started = true
+            c.enqueue(encoder.encode(out))
+            if (opts.clientIdleMs !== undefined) clientIdle = setTimeout(onClientIdle, opts.clientIdleMs)
+            return
           }
         }
-        if (result.done) {
-          if (!t.complete()) return fail(c, out, new GatewayError('UPSTREAM_ERROR', 'The upstream stream ended before the answer was complete.'))
-          const svc = done('completed')
-          c.enqueue(encoder.encode(out + t.close(svc)))
-          c.close()
-          return
-        }
-        if (out.length > 0) {
-          started = true
-          c.enqueue(encoder.encode(out))
-          if (opts.clientIdleMs !== undefined) clientIdle = setTimeout(onClientIdle, opts.clientIdleMs)
-          return
-        }
-      }
+      },
+      cancel() {
+        if (finished) return
+        stopUpstream()
+        done('disconnected')
+      },
     },
-    cancel() {
-      if (finished) return
-      stopUpstream()
-      done('disconnected')
-    },
-  }, { highWaterMark: 0 })
+    { highWaterMark: 0 },
+  )
 }

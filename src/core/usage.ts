@@ -27,7 +27,6 @@ export function fromOpenAiChatUsage(u: unknown): Usage | undefined {
   }
 }
 
-
 /**
  * Anthropic usage: input_tokens already excludes cache reads and writes; thinking tokens are
  * part of output_tokens (and counted in output_tokens_details.thinking_tokens when reported).

@@ -24,14 +24,22 @@ export interface PartitionReport {
   dropped: string[]
 }
 
-export async function maintainRequestLogPartitions(db: Db, nowMs: number, opts: { aheadMonths: number; retentionDays: number | undefined }): Promise<PartitionReport> {
+export async function maintainRequestLogPartitions(
+  db: Db,
+  nowMs: number,
+  opts: { aheadMonths: number; retentionDays: number | undefined },
+): Promise<PartitionReport> {
   const ensured: string[] = []
   for (const month of monthsToKeep(nowMs, opts.aheadMonths)) {
-    const [row] = rowsOf<{ part: string }>(await db.execute(sql`select request_logs_ensure_partition(${month.toISOString()}::timestamptz) as part`))
+    const [row] = rowsOf<{ part: string }>(
+      await db.execute(sql`select request_logs_ensure_partition(${month.toISOString()}::timestamptz) as part`),
+    )
     ensured.push(row!.part)
   }
   const cutoff = retentionCutoff(nowMs, opts.retentionDays)
   if (cutoff === undefined) return { ensured, dropped: [] }
-  const dropped = rowsOf<{ part: string }>(await db.execute(sql`select request_logs_drop_before(${cutoff.toISOString()}::timestamptz) as part`))
+  const dropped = rowsOf<{ part: string }>(
+    await db.execute(sql`select request_logs_drop_before(${cutoff.toISOString()}::timestamptz) as part`),
+  )
   return { ensured, dropped: dropped.map((r) => r.part) }
 }

@@ -8,7 +8,13 @@ function textOf(content: unknown): string {
 }
 
 function lastUserText(body: any): string {
-  const turns: any[] = Array.isArray(body?.messages) ? body.messages : typeof body?.input === 'string' ? [{ role: 'user', content: body.input }] : Array.isArray(body?.input) ? body.input : []
+  const turns: any[] = Array.isArray(body?.messages)
+    ? body.messages
+    : typeof body?.input === 'string'
+      ? [{ role: 'user', content: body.input }]
+      : Array.isArray(body?.input)
+        ? body.input
+        : []
   const last = [...turns].reverse().find((m) => m?.role === 'user')
   return textOf(last?.content)
 }
@@ -39,18 +45,55 @@ function chat(body: any, answer: string, words: string[], input: number): Respon
   const created = Math.floor(Date.now() / 1000)
   const usage = { prompt_tokens: input, completion_tokens: tokens(answer), total_tokens: input + tokens(answer) }
   if (!body.stream)
-    return Response.json({ id, object: 'chat.completion', created, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: answer }, finish_reason: 'stop' }], usage })
-  const chunk = (delta: object, finish: string | null) => `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
-  const usageChunk = body.stream_options?.include_usage ? [`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage })}\n\n`] : []
-  return sse([chunk({ role: 'assistant', content: '' }, null), ...words.map((w) => chunk({ content: w }, null)), chunk({}, 'stop'), ...usageChunk, 'data: [DONE]\n\n'])
+    return Response.json({
+      id,
+      object: 'chat.completion',
+      created,
+      model: body.model,
+      choices: [{ index: 0, message: { role: 'assistant', content: answer }, finish_reason: 'stop' }],
+      usage,
+    })
+  const chunk = (delta: object, finish: string | null) =>
+    `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+  const usageChunk = body.stream_options?.include_usage
+    ? [`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage })}\n\n`]
+    : []
+  return sse([
+    chunk({ role: 'assistant', content: '' }, null),
+    ...words.map((w) => chunk({ content: w }, null)),
+    chunk({}, 'stop'),
+    ...usageChunk,
+    'data: [DONE]\n\n',
+  ])
 }
 
 function messages(body: any, answer: string, words: string[], input: number): Response {
   const id = `msg_demo${Date.now()}`
   const usage = { input_tokens: input, output_tokens: tokens(answer), cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }
-  if (!body.stream) return Response.json({ id, type: 'message', role: 'assistant', model: body.model, content: [{ type: 'text', text: answer }], stop_reason: 'end_turn', stop_sequence: null, usage })
+  if (!body.stream)
+    return Response.json({
+      id,
+      type: 'message',
+      role: 'assistant',
+      model: body.model,
+      content: [{ type: 'text', text: answer }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage,
+    })
   return sse([
-    event('message_start', { message: { id, type: 'message', role: 'assistant', model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } }),
+    event('message_start', {
+      message: {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model: body.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...usage, output_tokens: 1 },
+      },
+    }),
     event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
     event('ping', {}),
     ...words.map((w) => event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: w } })),
@@ -64,10 +107,26 @@ function responses(body: any, answer: string, words: string[], input: number): R
   const id = `resp_demo${Date.now()}`
   const item = `msg_demo${Date.now()}`
   const created_at = Math.floor(Date.now() / 1000)
-  const usage = { input_tokens: input, input_tokens_details: { cached_tokens: 0 }, output_tokens: tokens(answer), output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + tokens(answer) }
+  const usage = {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: tokens(answer),
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: input + tokens(answer),
+  }
   const part = { type: 'output_text', text: answer, annotations: [] }
   const done = { id: item, type: 'message', status: 'completed', role: 'assistant', content: [part] }
-  const response = (status: string, output: object[], u: object | null) => ({ id, object: 'response', created_at, status, error: null, incomplete_details: null, model: body.model, output, usage: u })
+  const response = (status: string, output: object[], u: object | null) => ({
+    id,
+    object: 'response',
+    created_at,
+    status,
+    error: null,
+    incomplete_details: null,
+    model: body.model,
+    output,
+    usage: u,
+  })
   if (!body.stream) return Response.json(response('completed', [done], usage))
   let seq = 0
   const ev = (type: string, data: object) => event(type, { sequence_number: seq++, ...data })
@@ -97,7 +156,11 @@ export function startDemoUpstream(port = 0) {
       if (req.method !== 'POST' || !route) return new Response('not found', { status: 404 })
       const body = (await req.json()) as any
       const answer = `Hello from the Tollgate demo upstream. You said: ${lastUserText(body)}`
-      const input = tokens(JSON.stringify(body.messages ?? body.input ?? []) + (typeof body.system === 'string' ? body.system : '') + (body.instructions ?? ''))
+      const input = tokens(
+        JSON.stringify(body.messages ?? body.input ?? []) +
+          (typeof body.system === 'string' ? body.system : '') +
+          (body.instructions ?? ''),
+      )
       return route[1](body, answer, answer.split(/(?<= )/), input)
     },
   })

@@ -51,7 +51,11 @@ export async function readJsonBody(req: Request, maxBytes: number): Promise<unkn
 }
 
 export const unsafeText = (path: string) =>
-  new GatewayError('BAD_REQUEST', `${path}: text must not contain NUL or unpaired surrogates, and JSON must not nest deeper than ${MAX_DEPTH} levels.`, { param: path })
+  new GatewayError(
+    'BAD_REQUEST',
+    `${path}: text must not contain NUL or unpaired surrogates, and JSON must not nest deeper than ${MAX_DEPTH} levels.`,
+    { param: path },
+  )
 
 /** Enough opening braces that the nesting might exceed MAX_DEPTH (a small body needs no walk). */
 function deepCandidate(text: string): boolean {

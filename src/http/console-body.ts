@@ -16,7 +16,8 @@ export async function consoleBody(request: Request, contentType: string, maxByte
   if (text.trim() === '') return {}
   if (FORMS.has(contentType)) throw new GatewayError('BAD_REQUEST', 'Send the body as application/json.')
   const value = parseJsonText(text)
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new GatewayError('VALIDATION_FAILED', 'body: must be a JSON object.')
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new GatewayError('VALIDATION_FAILED', 'body: must be a JSON object.')
   const polluting = pollutingMember(value)
   if (polluting) throw new GatewayError('BAD_REQUEST', `${polluting}: a member of this name is not accepted.`, { param: polluting })
   return value as Record<string, unknown>
@@ -41,7 +42,10 @@ function pollutingMember(value: object): string | undefined {
 
 /** The safe-text rule over the query string and path parameters Elysia decoded (%00 → NUL). */
 export function checkParams(query: Record<string, unknown>, params: Record<string, unknown>): void {
-  for (const [where, values] of [['query', query], ['params', params]] as const)
+  for (const [where, values] of [
+    ['query', query],
+    ['params', params],
+  ] as const)
     for (const [k, v] of Object.entries(values ?? {})) {
       const texts = Array.isArray(v) ? v : [v]
       if (!isSafeText(k) || texts.some((s) => typeof s === 'string' && !isSafeText(s))) throw unsafeText(where === 'query' ? k : `:${k}`)

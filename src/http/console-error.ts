@@ -10,15 +10,32 @@ export function consoleError(status: number, code: string, message: string, head
 /** The onError hook of the console and admin API: renders the envelope and logs every error the
  *  client did not cause (a 5xx) with the request id it was answered under. */
 export function consoleErrorHook(log: Logger) {
-  return ({ code, error, set, request }: { code: string | number; error: unknown; set: { headers: Record<string, unknown> }; request: Request }) => {
+  return ({
+    code,
+    error,
+    set,
+    request,
+  }: {
+    code: string | number
+    error: unknown
+    set: { headers: Record<string, unknown> }
+    request: Request
+  }) => {
     const res = renderConsoleError(code, error)
     if (res.status >= 500)
-      log.error('console request failed', { requestId: set.headers['x-request-id'], method: request.method, path: new URL(request.url).pathname, code, err: errorText(error) })
+      log.error('console request failed', {
+        requestId: set.headers['x-request-id'],
+        method: request.method,
+        path: new URL(request.url).pathname,
+        code,
+        err: errorText(error),
+      })
     return res
   }
 }
 
-const errorText = (e: unknown) => (e instanceof Error ? `${e.name}: ${e.message}${e.cause ? ` (cause: ${String(e.cause)})` : ''}` : String(e))
+const errorText = (e: unknown) =>
+  e instanceof Error ? `${e.name}: ${e.message}${e.cause ? ` (cause: ${String(e.cause)})` : ''}` : String(e)
 
 export function renderConsoleError(code: string | number, error: unknown): Response {
   // A parse hook's own refusal (413, 401, unsafe text) arrives wrapped in Elysia's ParseError.

@@ -9,9 +9,11 @@ export interface CorsPolicy {
 }
 
 const ALLOW_METHODS = 'GET, POST, OPTIONS'
-const EXPOSE = 'x-request-id, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, x-ratelimit-limit-requests, x-ratelimit-remaining-requests, x-ratelimit-reset-requests'
+const EXPOSE =
+  'x-request-id, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, x-ratelimit-limit-requests, x-ratelimit-remaining-requests, x-ratelimit-reset-requests'
 /** What SDKs send: auth, content type, the vendors' version/beta headers and their telemetry. */
-const ALLOW_HEADERS = /^(authorization|content-type|x-api-key|anthropic-[a-z0-9-]+|openai-[a-z0-9-]+|x-stainless-[a-z0-9-]+|idempotency-key|x-request-id)$/
+const ALLOW_HEADERS =
+  /^(authorization|content-type|x-api-key|anthropic-[a-z0-9-]+|openai-[a-z0-9-]+|x-stainless-[a-z0-9-]+|idempotency-key|x-request-id)$/
 
 function allowedOrigin(policy: CorsPolicy, origin: string | null): string | undefined {
   if (!origin) return undefined
@@ -30,10 +32,18 @@ export function corsHeaders(policy: CorsPolicy, origin: string | null): Record<s
 export function preflight(policy: CorsPolicy, headers: Headers): Response {
   const base = corsHeaders(policy, headers.get('origin'))
   if (!base['access-control-allow-origin']) return new Response(null, { status: 204, headers: { vary: 'Origin' } })
-  const asked = (headers.get('access-control-request-headers') ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)
+  const asked = (headers.get('access-control-request-headers') ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean)
   const allowed = asked.filter((h) => ALLOW_HEADERS.test(h))
   return new Response(null, {
     status: 204,
-    headers: { ...base, 'access-control-allow-methods': ALLOW_METHODS, 'access-control-allow-headers': allowed.join(', '), 'access-control-max-age': '600' },
+    headers: {
+      ...base,
+      'access-control-allow-methods': ALLOW_METHODS,
+      'access-control-allow-headers': allowed.join(', '),
+      'access-control-max-age': '600',
+    },
   })
 }

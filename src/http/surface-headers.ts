@@ -7,7 +7,6 @@ import { ipMatcher } from '../lib/ip.ts'
 import { corsHeaders, type CorsPolicy } from './cors.ts'
 import { consoleSecurityHeaders } from './security-headers.ts'
 
-
 export function surfaceHeaders(config: Pick<Config, 'publicUrl' | 'trustedProxies'>, cors: CorsPolicy) {
   const trusted = ipMatcher(config.trustedProxies)
   const publicHttps = config.publicUrl?.startsWith('https:') ?? false

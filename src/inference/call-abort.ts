@@ -32,7 +32,8 @@ export function callAbort(client: AbortSignal, shutdown: AbortSignal): CallAbort
     signal: ctl.signal,
     cause: () => why,
     check() {
-      if (why) throw new GatewayError(why === 'shutdown' ? 'SHUTTING_DOWN' : 'UPSTREAM_ERROR', 'The call was cut before the upstream answered.')
+      if (why)
+        throw new GatewayError(why === 'shutdown' ? 'SHUTTING_DOWN' : 'UPSTREAM_ERROR', 'The call was cut before the upstream answered.')
     },
     release() {
       client.removeEventListener('abort', onClient)

@@ -60,7 +60,8 @@ export async function admit(deps: InferenceDeps, c: Omit<Call, 'reservedMicros' 
     lease: leaseFor(c, deps.now()),
   }
   // Counted before the first await, so a drain that starts now waits for this call (docs/drain.md).
-  if (deps.inflight.draining) throw new GatewayError('SHUTTING_DOWN', 'This instance is shutting down; retry the request.', { headers: { 'retry-after': '1' } })
+  if (deps.inflight.draining)
+    throw new GatewayError('SHUTTING_DOWN', 'This instance is shutting down; retry the request.', { headers: { 'retry-after': '1' } })
   deps.inflight.calls++
   // Redis or (for a cold account) Postgres unreachable: a fast 503 with Retry-After. An admit
   // without an answer may still reserve later, so the account's mirror is dropped after it.
@@ -150,13 +151,21 @@ export function settle(deps: InferenceDeps, call: Call, o: Outcome): bigint {
     .then(
       (applied) => {
         call.obs.storeTrip('settle', t, true)
-        if (!applied) deps.log.warn('settled after its lease expired; the abandoned record stands', { requestId: call.requestId, cost: cost.toString() })
+        if (!applied)
+          deps.log.warn('settled after its lease expired; the abandoned record stands', {
+            requestId: call.requestId,
+            cost: cost.toString(),
+          })
       },
       (err) => {
         call.obs.storeTrip('settle', t, false)
         deps.metrics.m.settleFailures.inc()
         span.fail('SETTLE_FAILED')
-        deps.log.error('settlement failed; recording it through the fallback', { requestId: call.requestId, cost: cost.toString(), err: String(err) })
+        deps.log.error('settlement failed; recording it through the fallback', {
+          requestId: call.requestId,
+          cost: cost.toString(),
+          err: String(err),
+        })
         return deps.rescue.rescue(userId, record, true, call.requestId)
       },
     )
@@ -173,7 +182,11 @@ export function settleFailure(deps: InferenceDeps, call: Call, err: GatewayError
 const ZERO: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }
 
 /** A call refused after authentication (validation, model, 402, 429) still gets its log row. */
-export function logRejected(deps: InferenceDeps, r: { requestId: string; principal: KeyPrincipal; model: string; protocol: string; stream: boolean; t0: number; at: number }, err: GatewayError): void {
+export function logRejected(
+  deps: InferenceDeps,
+  r: { requestId: string; principal: KeyPrincipal; model: string; protocol: string; stream: boolean; t0: number; at: number },
+  err: GatewayError,
+): void {
   const record = encodeRecord({
     v: 1,
     requestId: r.requestId,

@@ -4,4 +4,5 @@ import { chatInbound } from './inbound-chat.ts'
 import { protocolCall } from './protocol-call.ts'
 
 /** `onStream` lets the server lift its idle timeout for a long-lived event stream. */
-export const chatCompletions = (deps: InferenceDeps, req: Request, onStream?: () => void): Promise<Response> => protocolCall(deps, chatInbound, req, onStream)
+export const chatCompletions = (deps: InferenceDeps, req: Request, onStream?: () => void): Promise<Response> =>
+  protocolCall(deps, chatInbound, req, onStream)

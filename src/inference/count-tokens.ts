@@ -29,7 +29,13 @@ const CACHE_TTL_MS = 10 * 60_000
 const caches = new WeakMap<InferenceDeps, TtlLru<string, number>>()
 const cacheOf = (deps: InferenceDeps) => caches.get(deps) ?? (caches.set(deps, new TtlLru(10_000)), caches.get(deps)!)
 
-async function upstreamCount(deps: InferenceDeps, routes: Route[], raw: Record<string, unknown>, req: Request, requestId: string): Promise<number | undefined> {
+async function upstreamCount(
+  deps: InferenceDeps,
+  routes: Route[],
+  raw: Record<string, unknown>,
+  req: Request,
+  requestId: string,
+): Promise<number | undefined> {
   const pass = Object.fromEntries(FORWARDED.flatMap((h) => (req.headers.get(h) ? [[h, req.headers.get(h)!]] : [])))
   for (const route of routes.filter((r) => r.gateway.protocol === 'anthropic-messages')) {
     try {
@@ -38,7 +44,11 @@ async function upstreamCount(deps: InferenceDeps, routes: Route[], raw: Record<s
       const n = answer.parsed.input_tokens
       if (typeof n === 'number' && Number.isInteger(n) && n >= 0) return n
     } catch (e) {
-      deps.log.warn('count_tokens upstream failed', { requestId, gateway: route.gateway.id, cause: e instanceof GatewayError ? e.cause : String(e) })
+      deps.log.warn('count_tokens upstream failed', {
+        requestId,
+        gateway: route.gateway.id,
+        cause: e instanceof GatewayError ? e.cause : String(e),
+      })
     }
   }
   return undefined
@@ -49,11 +59,18 @@ export async function countTokens(deps: InferenceDeps, req: Request): Promise<Re
   try {
     const principal = await authenticate(deps, req.headers)
     const { ok, rate } = await deps.store.hit(`count_tokens:${principal.keyId}`, principal.rpm, WINDOW_MS, deps.now())
-    if (!ok) throw new GatewayError('RATE_LIMITED', 'Too many count_tokens requests for this key; retry after the time in Retry-After.', { headers: rateHeaders(rate, true) })
+    if (!ok)
+      throw new GatewayError('RATE_LIMITED', 'Too many count_tokens requests for this key; retry after the time in Retry-After.', {
+        headers: rateHeaders(rate, true),
+      })
     const text = await readBodyText(req, deps.config.maxBodyBytes)
     const raw = parseJsonText(text)
     const checked = validate(raw)
-    if (!checked.ok) throw new GatewayError('VALIDATION_FAILED', `${checked.issues[0]!.path}: ${checked.issues[0]!.message}`, { issues: checked.issues, param: checked.issues[0]!.path })
+    if (!checked.ok)
+      throw new GatewayError('VALIDATION_FAILED', `${checked.issues[0]!.path}: ${checked.issues[0]!.message}`, {
+        issues: checked.issues,
+        param: checked.issues[0]!.path,
+      })
     const model = resolveModel(deps, checked.value.model)
     const cacheKey = sha256Hex(`${model.id}\n${req.headers.get('anthropic-beta') ?? ''}\n${text}`)
     let tokens = cacheOf(deps).get(cacheKey)
@@ -68,6 +85,9 @@ export async function countTokens(deps: InferenceDeps, req: Request): Promise<Re
     const err = e instanceof GatewayError ? e : new GatewayError('INTERNAL', 'Internal error.', { cause: e })
     if (err.status >= 500) deps.log.error('count_tokens failed', { requestId, cause: String(err.cause ?? err.message) })
     const { status, body } = messagesErrorBody(err)
-    return new Response(body, { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...clientRetryHeaders(err), ...err.extra.headers } })
+    return new Response(body, {
+      status,
+      headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...clientRetryHeaders(err), ...err.extra.headers },
+    })
   }
 }

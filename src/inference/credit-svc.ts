@@ -3,7 +3,12 @@
 import type { Config } from '../config.ts'
 import { formatScaled } from '../lib/money.ts'
 
-export function creditSvc(config: Pick<Config, 'creditsPerUsd' | 'creditSymbol'>, costMicros: bigint, serviceMode: string, latencyMs: number): string {
+export function creditSvc(
+  config: Pick<Config, 'creditsPerUsd' | 'creditSymbol'>,
+  costMicros: bigint,
+  serviceMode: string,
+  latencyMs: number,
+): string {
   const credits = formatScaled(costMicros * BigInt(config.creditsPerUsd), 6, 8)
   return `{"cost":${credits},"currency":${JSON.stringify(config.creditSymbol)},"serviceMode":${JSON.stringify(serviceMode)},"latencyMs":${Math.round(latencyMs * 100) / 100}}`
 }

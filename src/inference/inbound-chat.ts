@@ -13,7 +13,8 @@ import { fromOpenAiChatUsage } from '../core/usage.ts'
 import type { Inbound } from './inbound.ts'
 
 const validate = compile(ChatRequest)
-const invalid = (issues: Issue[]) => new GatewayError('VALIDATION_FAILED', `${issues[0]!.path}: ${issues[0]!.message}`, { issues, param: issues[0]!.path })
+const invalid = (issues: Issue[]) =>
+  new GatewayError('VALIDATION_FAILED', `${issues[0]!.path}: ${issues[0]!.message}`, { issues, param: issues[0]!.path })
 
 export const chatInbound: Inbound<ChatRequest> = {
   name: 'chat',
@@ -35,8 +36,8 @@ export const chatInbound: Inbound<ChatRequest> = {
   encode: (r, ctx) => JSON.stringify(encodeChat(r, `chatcmpl-${ctx.requestId.slice(4)}`, ctx.slug, ctx.created)),
   passthroughJson: (text, parsed, ctx) => publicJson(text, parsed, ctx.slug),
   usageOf: (parsed) => fromOpenAiChatUsage(parsed.usage),
-  svc: (costMicros, usageSource, latencyMs, gateway, upstreamRequestId) => encodeChatSvc({ costMicros, latencyMs, gateway, upstreamRequestId, usageSource }),
+  svc: (costMicros, usageSource, latencyMs, gateway, upstreamRequestId) =>
+    encodeChatSvc({ costMicros, latencyMs, gateway, upstreamRequestId, usageSource }),
   streamEncoder: (ctx) => chatStreamEncoder(`chatcmpl-${ctx.requestId.slice(4)}`, ctx.slug, ctx.created),
   tee: (ctx) => chatTee(ctx.slug),
 }
-

@@ -21,7 +21,8 @@ export function messagesInbound(config: Config): Inbound<MessagesRequest> {
     native: 'anthropic-messages',
     idPrefix: 'req',
     validate,
-    invalid: (issues) => new GatewayError('VALIDATION_FAILED', `${issues[0]!.path}: ${issues[0]!.message}`, { issues, param: issues[0]!.path }),
+    invalid: (issues) =>
+      new GatewayError('VALIDATION_FAILED', `${issues[0]!.path}: ${issues[0]!.message}`, { issues, param: issues[0]!.path }),
     model: (b) => b.model,
     stream: (b) => b.stream === true,
     estimateInput: (b) => ({ promptChars: messagesPromptChars(b), maxTokens: b.max_tokens, choices: 1 }),

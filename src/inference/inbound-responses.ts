@@ -21,13 +21,25 @@ export function responsesInbound(config: Config): Inbound<ResponsesRequest> {
     native: 'openai-responses',
     idPrefix: 'resp',
     validate,
-    invalid: (issues) => new GatewayError('VALIDATION_FAILED', `Invalid request: ${issues[0]!.path}: ${issues[0]!.message}`, { issues, param: issues[0]!.path }),
+    invalid: (issues) =>
+      new GatewayError('VALIDATION_FAILED', `Invalid request: ${issues[0]!.path}: ${issues[0]!.message}`, {
+        issues,
+        param: issues[0]!.path,
+      }),
     check(b) {
       if (b.previous_response_id)
-        throw new GatewayError('BAD_REQUEST', 'previous_response_id is not supported: this gateway is stateless. Resend the conversation in `input` (with store: false).', { param: 'previous_response_id' })
+        throw new GatewayError(
+          'BAD_REQUEST',
+          'previous_response_id is not supported: this gateway is stateless. Resend the conversation in `input` (with store: false).',
+          { param: 'previous_response_id' },
+        )
       const c = (b as { conversation?: unknown }).conversation
       if (c !== undefined && c !== null)
-        throw new GatewayError('BAD_REQUEST', 'conversation is not supported: this gateway is stateless. Resend the conversation in `input` (with store: false).', { param: 'conversation' })
+        throw new GatewayError(
+          'BAD_REQUEST',
+          'conversation is not supported: this gateway is stateless. Resend the conversation in `input` (with store: false).',
+          { param: 'conversation' },
+        )
     },
     model: (b) => b.model,
     stream: (b) => b.stream === true,

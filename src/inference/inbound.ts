@@ -36,7 +36,14 @@ export interface Inbound<Body> {
   encode(r: CResponse, ctx: CallContext): string
   passthroughJson(text: string, parsed: Record<string, any>, ctx: CallContext): string
   usageOf(parsed: Record<string, any>): Usage | undefined
-  svc(costMicros: bigint, usageSource: 'upstream' | 'none', latencyMs: number, gateway: string, upstreamRequestId: string, ctx: CallContext): string
+  svc(
+    costMicros: bigint,
+    usageSource: 'upstream' | 'none',
+    latencyMs: number,
+    gateway: string,
+    upstreamRequestId: string,
+    ctx: CallContext,
+  ): string
   streamEncoder(ctx: CallContext): StreamEncoder
   /** The same-protocol stream stage: frames pass through, usage is read on the side. */
   tee(ctx: CallContext): FrameTransform

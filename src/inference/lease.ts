@@ -13,14 +13,16 @@ import type { InferenceDeps } from './deps.ts'
 export const LEASE_MARGIN_MS = 5_000
 
 /** Until the first upstream byte: every route's timeout in turn (failover), plus the margin. */
-export const firstByteLeaseMs = (routes: readonly Route[]): number => routes.reduce((sum, r) => sum + r.gateway.timeoutMs, 0) + LEASE_MARGIN_MS
+export const firstByteLeaseMs = (routes: readonly Route[]): number =>
+  routes.reduce((sum, r) => sum + r.gateway.timeoutMs, 0) + LEASE_MARGIN_MS
 
 /**
  * While a stream runs it is cut once either side is idle longer than its limit (the upstream's
  * gateway timeout, the client idle timeout), so a live stream renews its lease to the longer
  * limit plus the margin, every third of that.
  */
-export const streamLeaseMs = (gatewayTimeoutMs: number, clientIdleMs: number): number => Math.max(gatewayTimeoutMs, clientIdleMs) + LEASE_MARGIN_MS
+export const streamLeaseMs = (gatewayTimeoutMs: number, clientIdleMs: number): number =>
+  Math.max(gatewayTimeoutMs, clientIdleMs) + LEASE_MARGIN_MS
 
 /**
  * An abandoned request is billed its prompt estimate and no output: like a stream whose client
@@ -60,7 +62,8 @@ export function holdLease(deps: InferenceDeps, call: Call, leaseMs: number): () 
     deps.store
       .renewLease(call.principal.userId, call.requestId, deps.now() + leaseMs)
       .then((held) => {
-        if (!held && !call.settled) deps.log.warn('lease lost before settlement; the abandoned record stands', { requestId: call.requestId })
+        if (!held && !call.settled)
+          deps.log.warn('lease lost before settlement; the abandoned record stands', { requestId: call.requestId })
       })
       .catch((err) => deps.log.warn('lease renewal failed', { requestId: call.requestId, err: String(err) }))
   }

@@ -36,7 +36,12 @@ export const ADAPTERS: Record<GatewayProtocol, UpstreamAdapter> = {
 
 type Served = { native: boolean; adapter: UpstreamAdapter; gateway: Gateway } & ({ stream: UpstreamCall } | { json: UpstreamJson })
 
-export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<Body>, req: Request, onStream?: () => void): Promise<Response> {
+export async function protocolCall<Body>(
+  deps: InferenceDeps,
+  inbound: Inbound<Body>,
+  req: Request,
+  onStream?: () => void,
+): Promise<Response> {
   const t0 = performance.now()
   const at = Date.now()
   const requestId = newRequestId(inbound.idPrefix)
@@ -59,10 +64,21 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
     obs.resolved(model.id, model.provider, stream)
     const est = inbound.estimateInput(body)
     if (promptCannotFit(est.promptChars, model.contextWindow)) throw contextLengthError(model.contextWindow)
-    const estimate = estimateUsage(est.promptChars, { requested: est.maxTokens, choices: est.choices, defaultCap: deps.config.defaultMaxOutputTokens, contextWindow: model.contextWindow })
+    const estimate = estimateUsage(est.promptChars, {
+      requested: est.maxTokens,
+      choices: est.choices,
+      defaultCap: deps.config.defaultMaxOutputTokens,
+      contextWindow: model.contextWindow,
+    })
     call = await obs.admission(admit(deps, { requestId, protocol: inbound.name, stream, principal, model, estimate, t0, at, obs }))
     const admitted = call
-    const ctx: CallContext = { requestId, publicId: requestId, slug: model.id, created: Math.floor(at / 1000), serviceMode: principal.serviceMode }
+    const ctx: CallContext = {
+      requestId,
+      publicId: requestId,
+      slug: model.id,
+      created: Math.floor(at / 1000),
+      serviceMode: principal.serviceMode,
+    }
     const pass = inbound.passHeaders(req)
     let canonical: CRequest | undefined
     const attempt = async (route: Route, where: AttemptContext): Promise<Served> => {
@@ -70,13 +86,20 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
       const gw = route.gateway
       const adapter = ADAPTERS[gw.protocol]
       const native = gw.protocol === inbound.native
-      const upstreamBody = native ? adapter.passthroughBody(raw, route.upstreamModel, stream) : adapter.body((canonical ??= inbound.decode(body)), route.upstreamModel, deps.config.defaultMaxOutputTokens)
+      const upstreamBody = native
+        ? adapter.passthroughBody(raw, route.upstreamModel, stream)
+        : adapter.body((canonical ??= inbound.decode(body)), route.upstreamModel, deps.config.defaultMaxOutputTokens)
       const headers = adapter.headers(gw.apiKey, pass)
       return stream
         ? { native, adapter, gateway: gw, stream: await streamAttempt(deps, gw, adapter, headers, upstreamBody, where, abort.signal) }
         : { native, adapter, gateway: gw, json: await upstreamJson(gw, adapter.path, headers, upstreamBody, abort.signal) }
     }
-    const served = await withFailover(deps.router, model.routes, (route, ctx) => obs.attempt(route, () => attempt(route, ctx)), requestId).catch((e) => {
+    const served = await withFailover(
+      deps.router,
+      model.routes,
+      (route, ctx) => obs.attempt(route, () => attempt(route, ctx)),
+      requestId,
+    ).catch((e) => {
       throw e instanceof GatewayError && e.code === 'CONTEXT_LENGTH_EXCEEDED' ? contextLengthError(model.contextWindow) : e
     })
     abort.release()
@@ -89,16 +112,31 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
   } catch (e) {
     abort.release()
     const cut = call && abort.cause()
-    const err = cut === 'shutdown' ? new GatewayError('SHUTTING_DOWN', 'This instance is shutting down; retry the request.', { headers: { 'retry-after': '1' } }) : e instanceof GatewayError ? e : new GatewayError('INTERNAL', 'Internal error.', { cause: e })
+    const err =
+      cut === 'shutdown'
+        ? new GatewayError('SHUTTING_DOWN', 'This instance is shutting down; retry the request.', { headers: { 'retry-after': '1' } })
+        : e instanceof GatewayError
+          ? e
+          : new GatewayError('INTERNAL', 'Internal error.', { cause: e })
     if (err.code === 'INTERNAL') deps.log.error(`${inbound.name} request failed`, { requestId, err: String(err.cause ?? err) })
     // Cut while the upstream worked on it (client gone, drain over): billed its prompt estimate,
     // as a stream cut before its first frame (docs/drain.md).
-    if (call && cut) settle(deps, call, { status: cut === 'client' ? 499 : 503, errorCode: cut === 'client' ? 'CLIENT_CLOSED' : err.code, gateway: null, usage: abandonedUsage(call.estimate), usageSource: 'estimate' })
+    if (call && cut)
+      settle(deps, call, {
+        status: cut === 'client' ? 499 : 503,
+        errorCode: cut === 'client' ? 'CLIENT_CLOSED' : err.code,
+        gateway: null,
+        usage: abandonedUsage(call.estimate),
+        usageSource: 'estimate',
+      })
     else if (call) settleFailure(deps, call, err, null)
     else if (rejectLog) logRejected(deps, rejectLog, err)
     const { status, body } = inbound.renderError(err)
     obs.end(status, err.code)
-    return new Response(body, { status, headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...clientRetryHeaders(err), ...err.extra.headers } })
+    return new Response(body, {
+      status,
+      headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...clientRetryHeaders(err), ...err.extra.headers },
+    })
   }
 }
 
@@ -106,7 +144,15 @@ export async function protocolCall<Body>(deps: InferenceDeps, inbound: Inbound<B
  * A stream's upstream call; when another route remains, it is committed only once its first
  * content event arrives within the gateway's firstTokenMs (headers included).
  */
-async function streamAttempt(deps: InferenceDeps, gw: Gateway, adapter: UpstreamAdapter, headers: Record<string, string>, body: string, where: AttemptContext, signal: AbortSignal): Promise<UpstreamCall> {
+async function streamAttempt(
+  deps: InferenceDeps,
+  gw: Gateway,
+  adapter: UpstreamAdapter,
+  headers: Record<string, string>,
+  body: string,
+  where: AttemptContext,
+  signal: AbortSignal,
+): Promise<UpstreamCall> {
   const client = deps.config.upstreamStreamClient
   const deadline = gw.policy.firstTokenMs
   if (!where.hasNext || deadline >= gw.timeoutMs) return upstreamStream(gw, adapter.path, headers, body, client, { signal })
@@ -119,7 +165,14 @@ async function streamAttempt(deps: InferenceDeps, gw: Gateway, adapter: Upstream
   return awaitFirstContent(call, adapter.streamDecoder(), Math.max(1, deadline - (Date.now() - started)), gw.id)
 }
 
-function jsonResponse<B>(deps: InferenceDeps, inbound: Inbound<B>, call: Call, ctx: CallContext, served: Served & { json: UpstreamJson }, headers: Record<string, string>): Response {
+function jsonResponse<B>(
+  deps: InferenceDeps,
+  inbound: Inbound<B>,
+  call: Call,
+  ctx: CallContext,
+  served: Served & { json: UpstreamJson },
+  headers: Record<string, string>,
+): Response {
   const { text, parsed, upstreamRequestId } = served.json
   let body: string
   let reported: Usage | undefined
@@ -132,14 +185,30 @@ function jsonResponse<B>(deps: InferenceDeps, inbound: Inbound<B>, call: Call, c
     body = inbound.encode(answer, ctx)
   }
   const source = reported ? 'upstream' : 'none'
-  const cost = settle(deps, call, { status: 200, errorCode: null, gateway: served.gateway.id, usage: reported ?? call.estimate, usageSource: source })
+  const cost = settle(deps, call, {
+    status: 200,
+    errorCode: null,
+    gateway: served.gateway.id,
+    usage: reported ?? call.estimate,
+    usageSource: source,
+  })
   const svc = inbound.svc(cost, source, performance.now() - call.t0, served.gateway.id, upstreamRequestId ?? String(parsed.id ?? ''), ctx)
   call.obs.firstByte()
   call.obs.end(200, null)
-  return new Response(appendMemberJson(body, 'svc', svc), { status: 200, headers: { 'content-type': 'application/json', 'x-model': call.model.id, ...headers } })
+  return new Response(appendMemberJson(body, 'svc', svc), {
+    status: 200,
+    headers: { 'content-type': 'application/json', 'x-model': call.model.id, ...headers },
+  })
 }
 
-function streamResponse<B>(deps: InferenceDeps, inbound: Inbound<B>, call: Call, ctx: CallContext, served: Served & { stream: UpstreamCall }, headers: Record<string, string>): Response {
+function streamResponse<B>(
+  deps: InferenceDeps,
+  inbound: Inbound<B>,
+  call: Call,
+  ctx: CallContext,
+  served: Served & { stream: UpstreamCall },
+  headers: Record<string, string>,
+): Response {
   const gw = served.gateway
   const upstreamRequestId = served.stream.response.headers.get('x-request-id') ?? ''
   deps.inflight.streams++
@@ -158,9 +227,22 @@ function streamResponse<B>(deps: InferenceDeps, inbound: Inbound<B>, call: Call,
     const errorCode = o.error?.code ?? (o.end === 'disconnected' ? 'CLIENT_CLOSED' : o.end === 'client_idle' ? 'CLIENT_IDLE' : null)
     const cost = settle(deps, call, { status, errorCode, gateway: gw.id, usage, usageSource: source })
     call.obs.end(status, errorCode)
-    return inbound.svc(cost, source === 'upstream' ? 'upstream' : 'none', performance.now() - call.t0, gw.id, upstreamRequestId || (o.upstreamId ?? ''), ctx)
+    return inbound.svc(
+      cost,
+      source === 'upstream' ? 'upstream' : 'none',
+      performance.now() - call.t0,
+      gw.id,
+      upstreamRequestId || (o.upstreamId ?? ''),
+      ctx,
+    )
   }
-  const opts = { idleTimeoutMs: gw.timeoutMs, clientIdleMs: deps.config.clientIdleMs, cut: deps.inflight.cut.signal, abortUpstream: served.stream.abort, finish }
+  const opts = {
+    idleTimeoutMs: gw.timeoutMs,
+    clientIdleMs: deps.config.clientIdleMs,
+    cut: deps.inflight.cut.signal,
+    abortUpstream: served.stream.abort,
+    finish,
+  }
   const upstream = served.stream.response.body!
   const transform = served.native ? inbound.tee(ctx) : translateTransform(served.adapter.streamDecoder(), inbound.streamEncoder(ctx))
   const body = pipeStream(upstream, call.obs.watchFirstFrame(transform), opts)
@@ -177,7 +259,10 @@ export function billedUsage(call: Call, o: StreamOutcome): { usage: Usage; sourc
   if (o.usage) return { usage: o.usage, source: 'upstream' }
   if (o.end === 'completed') return { usage: call.estimate, source: 'none' }
   return {
-    usage: { ...call.estimate, outputTokens: Math.min(call.estimate.outputTokens, o.started ? estimateDeliveredTokens(o.deliveredChars) : 0) },
+    usage: {
+      ...call.estimate,
+      outputTokens: Math.min(call.estimate.outputTokens, o.started ? estimateDeliveredTokens(o.deliveredChars) : 0),
+    },
     source: 'estimate',
   }
 }

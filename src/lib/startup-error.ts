@@ -6,7 +6,16 @@ export class StartupError extends Error {}
 
 type Thing = 'database' | 'redis' | 'catalog' | 'listen'
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'CONNECT_TIMEOUT', 'ECONNRESET'])
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'CONNECT_TIMEOUT',
+  'ECONNRESET',
+])
 
 function where(url: string | undefined): string {
   try {
@@ -24,17 +33,25 @@ function database(err: unknown, url: string | undefined): string {
   const code = codeOf(err)
   if (url === undefined || url.startsWith('memory:') || url.startsWith('file:'))
     return `embedded database could not open (${messageOf(err)}): check that the data directory is writable, or set DATABASE_URL`
-  const path = (() => { try { return decodeURIComponent(new URL(url).pathname.slice(1)) } catch { return '' } })()
+  const path = (() => {
+    try {
+      return decodeURIComponent(new URL(url).pathname.slice(1))
+    } catch {
+      return ''
+    }
+  })()
   if (UNREACHABLE.has(code)) return `database unreachable at ${where(url)} (${code}): start PostgreSQL there or fix DATABASE_URL`
   if (code === '3D000') return `database "${path}" does not exist on ${where(url)}: create it (createdb ${path}) or fix DATABASE_URL`
-  if (code === '28000' || code === '28P01') return `database at ${where(url)} refused the login (${messageOf(err)}): create the role or fix the user/password in DATABASE_URL`
+  if (code === '28000' || code === '28P01')
+    return `database at ${where(url)} refused the login (${messageOf(err)}): create the role or fix the user/password in DATABASE_URL`
   return `database at ${where(url)} failed at start (${messageOf(err)}): check DATABASE_URL and the server's log`
 }
 
 function redis(err: unknown, url: string | undefined): string {
   const code = codeOf(err)
   const text = messageOf(err)
-  if (UNREACHABLE.has(code)) return `Redis unreachable at ${where(url)} (${code}): start Redis there or fix REDIS_URL (unset it to run one instance on the in-process store)`
+  if (UNREACHABLE.has(code))
+    return `Redis unreachable at ${where(url)} (${code}): start Redis there or fix REDIS_URL (unset it to run one instance on the in-process store)`
   if (/NOAUTH|WRONGPASS|invalid password/i.test(text)) return `Redis at ${where(url)} refused authentication: fix the password in REDIS_URL`
   return `Redis at ${where(url)} failed at start (${text}): check REDIS_URL`
 }
@@ -54,7 +71,11 @@ function listen(err: unknown, at: { host: string; port: number }): string {
 }
 
 /** A StartupError whose message is the one line to print. `ctx` is the URL / file / address involved. */
-export function startupFailure(thing: Thing, err: unknown, ctx: { url?: string; file?: string; host?: string; port?: number } = {}): StartupError {
+export function startupFailure(
+  thing: Thing,
+  err: unknown,
+  ctx: { url?: string; file?: string; host?: string; port?: number } = {},
+): StartupError {
   if (err instanceof StartupError) return err
   if (thing === 'database') return new StartupError(database(err, ctx.url))
   if (thing === 'redis') return new StartupError(redis(err, ctx.url))

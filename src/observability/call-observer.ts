@@ -11,7 +11,11 @@ import type { Metrics } from './telemetry.ts'
 import type { Span, Tracer } from './tracing.ts'
 
 /** gen_ai.provider.name of an upstream gateway, by the protocol it speaks. */
-const PROVIDER: Record<GatewayProtocol, string> = { 'openai-chat': 'openai', 'anthropic-messages': 'anthropic', 'openai-responses': 'openai' }
+const PROVIDER: Record<GatewayProtocol, string> = {
+  'openai-chat': 'openai',
+  'anthropic-messages': 'anthropic',
+  'openai-responses': 'openai',
+}
 
 export type RefusalReason = 'rate_limit' | 'balance' | 'key_limit'
 
@@ -32,7 +36,11 @@ export class CallObserver {
     readonly requestId: string,
     private readonly t0: number,
   ) {
-    this.span = tracer.startCall('chat', headers, { 'gen_ai.operation.name': 'chat', 'tollgate.request_id': requestId, 'tollgate.protocol': protocol })
+    this.span = tracer.startCall('chat', headers, {
+      'gen_ai.operation.name': 'chat',
+      'tollgate.request_id': requestId,
+      'tollgate.protocol': protocol,
+    })
   }
 
   /** The catalog knows the model: from here on it labels the call. */
@@ -40,7 +48,12 @@ export class CallObserver {
     this.model = modelId
     this.stream = stream ? 'true' : 'false'
     this.span.rename(`chat ${modelId}`)
-    this.span.setAttributes({ 'gen_ai.request.model': modelId, 'gen_ai.provider.name': provider, 'gen_ai.system': provider, 'tollgate.stream': stream })
+    this.span.setAttributes({
+      'gen_ai.request.model': modelId,
+      'gen_ai.provider.name': provider,
+      'gen_ai.system': provider,
+      'tollgate.stream': stream,
+    })
   }
 
   /** Admission (rate window + reservation) in its own span, in error when refused. */
@@ -77,7 +90,16 @@ export class CallObserver {
   /** One upstream attempt, timed and counted, in its own client span. */
   async attempt<T>(route: Route, run: () => Promise<T>): Promise<T> {
     const gateway = route.gateway.id
-    const span = this.span.child(`chat ${route.upstreamModel}`, { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': route.upstreamModel, 'gen_ai.provider.name': PROVIDER[route.gateway.protocol], 'tollgate.gateway': gateway }, 'client')
+    const span = this.span.child(
+      `chat ${route.upstreamModel}`,
+      {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.request.model': route.upstreamModel,
+        'gen_ai.provider.name': PROVIDER[route.gateway.protocol],
+        'tollgate.gateway': gateway,
+      },
+      'client',
+    )
     const t = performance.now()
     try {
       const value = await run()
@@ -134,7 +156,13 @@ export class CallObserver {
     if (usage.cacheWriteTokens) m.tokens.inc({ model, kind: 'cache_write' }, usage.cacheWriteTokens)
     if (usage.reasoningTokens) m.tokens.inc({ model, kind: 'reasoning' }, usage.reasoningTokens)
     if (costMicros > 0n) m.cost.inc({ model }, Number(costMicros))
-    this.span.setAttributes({ 'gen_ai.response.model': model, 'gen_ai.usage.input_tokens': usage.inputTokens, 'gen_ai.usage.output_tokens': usage.outputTokens, 'tollgate.cost_micros': Number(costMicros), 'tollgate.gateway': gateway ?? undefined })
+    this.span.setAttributes({
+      'gen_ai.response.model': model,
+      'gen_ai.usage.input_tokens': usage.inputTokens,
+      'gen_ai.usage.output_tokens': usage.outputTokens,
+      'tollgate.cost_micros': Number(costMicros),
+      'tollgate.gateway': gateway ?? undefined,
+    })
     return this.span.child('tollgate.settlement')
   }
 
@@ -149,6 +177,13 @@ export class CallObserver {
     this.span.setAttributes({ 'http.response.status_code': status })
     if (errorCode) this.span.fail(errorCode)
     this.span.end()
-    this.log.debug('call finished', { requestId: this.requestId, protocol: this.protocol, model: this.model, status, code, ms: Math.round(seconds * 1000) })
+    this.log.debug('call finished', {
+      requestId: this.requestId,
+      protocol: this.protocol,
+      model: this.model,
+      status,
+      code,
+      ms: Math.round(seconds * 1000),
+    })
   }
 }

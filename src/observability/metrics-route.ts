@@ -23,6 +23,9 @@ export function serveMetrics(metrics: Metrics, config: { metricsToken: string | 
   return Bun.serve({
     port,
     hostname: config.host,
-    fetch: (req) => (req.method === 'GET' && new URL(req.url).pathname === '/metrics' ? metricsResponse(metrics, config.metricsToken, req) : new Response('not found\n', { status: 404 })),
+    fetch: (req) =>
+      req.method === 'GET' && new URL(req.url).pathname === '/metrics'
+        ? metricsResponse(metrics, config.metricsToken, req)
+        : new Response('not found\n', { status: 404 }),
   })
 }

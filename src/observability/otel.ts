@@ -3,7 +3,17 @@
 // convention for the generic endpoint variable). Parents are passed explicitly (no global
 // context manager): the caller's W3C `traceparent` for the call span, the call span for its
 // children.
-import { DiagLogLevel, ROOT_CONTEXT, SpanKind, SpanStatusCode, diag, trace, type Context, type Span as OtelSpan, type Tracer as OtelTracer } from '@opentelemetry/api'
+import {
+  DiagLogLevel,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  diag,
+  trace,
+  type Context,
+  type Span as OtelSpan,
+  type Tracer as OtelTracer,
+} from '@opentelemetry/api'
 import { W3CTraceContextPropagator } from '@opentelemetry/core'
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
 import { resourceFromAttributes } from '@opentelemetry/resources'
@@ -28,7 +38,11 @@ function wrap(tracer: OtelTracer, span: OtelSpan): Span {
   return {
     rename: (name) => void span.updateName(name),
     setAttributes: (attrs) => void span.setAttributes(clean(attrs)),
-    child: (name, attrs, kind) => wrap(tracer, tracer.startSpan(name, { kind: kind === 'client' ? SpanKind.CLIENT : SpanKind.INTERNAL, attributes: clean(attrs) }, ctx)),
+    child: (name, attrs, kind) =>
+      wrap(
+        tracer,
+        tracer.startSpan(name, { kind: kind === 'client' ? SpanKind.CLIENT : SpanKind.INTERNAL, attributes: clean(attrs) }, ctx),
+      ),
     fail(errorType) {
       span.setAttribute('error.type', errorType)
       span.setStatus({ code: SpanStatusCode.ERROR, message: errorType })
@@ -39,7 +53,8 @@ function wrap(tracer: OtelTracer, span: OtelSpan): Span {
 
 export function otelTracer(endpoint: string, serviceName: string, log: Logger): Tracer {
   // The SDK reports export failures through its diagnostic logger, silent by default.
-  const warn = (msg: string, ...args: unknown[]) => log.warn('tracing: export or SDK problem', { detail: [msg, ...args].map(String).join(' ').slice(0, 500) })
+  const warn = (msg: string, ...args: unknown[]) =>
+    log.warn('tracing: export or SDK problem', { detail: [msg, ...args].map(String).join(' ').slice(0, 500) })
   diag.setLogger({ error: warn, warn, info() {}, debug() {}, verbose() {} }, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true })
   const exporter = new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces` })
   const provider = new TracerProvider({

@@ -26,8 +26,14 @@ function parseHead(text: string): { status: number; headers: Headers } {
 
 function requestBytes(target: URL, headers: Record<string, string>, body: string): Uint8Array {
   const payload = enc.encode(body)
-  const lines = [`POST ${target.pathname}${target.search} HTTP/1.1`, `Host: ${target.host}`, `Content-Length: ${payload.length}`, 'Accept-Encoding: identity']
-  for (const [k, v] of Object.entries(headers)) if (!/^(host|content-length|connection|accept-encoding|transfer-encoding|keep-alive)$/i.test(k)) lines.push(`${k}: ${v}`)
+  const lines = [
+    `POST ${target.pathname}${target.search} HTTP/1.1`,
+    `Host: ${target.host}`,
+    `Content-Length: ${payload.length}`,
+    'Accept-Encoding: identity',
+  ]
+  for (const [k, v] of Object.entries(headers))
+    if (!/^(host|content-length|connection|accept-encoding|transfer-encoding|keep-alive)$/i.test(k)) lines.push(`${k}: ${v}`)
   const head = enc.encode(lines.join('\r\n') + '\r\n\r\n')
   const out = new Uint8Array(head.length + payload.length)
   out.set(head)
@@ -63,7 +69,7 @@ function exchange(conn: Conn, origin: string, request: Uint8Array, signal: Abort
     let keepAlive = true
     const fail = (err: Error) => {
       signal.removeEventListener('abort', onAbort)
-      if (!settled) ((settled = true), reject(err))
+      if (!settled) (settled = true), reject(err)
       else
         try {
           controller?.error(err)
@@ -94,13 +100,13 @@ function exchange(conn: Conn, origin: string, request: Uint8Array, signal: Abort
     }
     const deliver = (parts: Uint8Array[]) => {
       // Each data event has its own buffer (Bun does not reuse it), so views are kept as is.
-      for (const p of parts) if (p.length > 0) (queued.push(p), (queuedBytes += p.length))
+      for (const p of parts) if (p.length > 0) queued.push(p), (queuedBytes += p.length)
       if (waiting || decoder!.done()) flush()
       if (decoder!.done()) {
         signal.removeEventListener('abort', onAbort)
         controller!.close()
         if (keepAlive) release(conn, origin)
-        else ((conn.data.exchange = undefined), conn.end())
+        else (conn.data.exchange = undefined), conn.end()
       } else if (queuedBytes >= BUFFER_BYTES) conn.pause()
     }
     const pull = () => {
@@ -128,7 +134,10 @@ function exchange(conn: Conn, origin: string, request: Uint8Array, signal: Abort
         { highWaterMark: 0 },
       )
       // A status that cannot carry a body (1xx, 204, 205, 304) is no answer to a stream request.
-      const response = new Response(stream, { status: status < 200 || status === 204 || status === 205 || status === 304 ? 502 : status, headers })
+      const response = new Response(stream, {
+        status: status < 200 || status === 204 || status === 205 || status === 304 ? 502 : status,
+        headers,
+      })
       settled = true
       resolve(response)
       deliver(decoder.push(rest))
@@ -147,7 +156,12 @@ function exchange(conn: Conn, origin: string, request: Uint8Array, signal: Abort
         },
         close() {
           signal.removeEventListener('abort', onAbort)
-          if (!settled) return fail(received ? new Error('upstream closed the connection before answering') : new StaleConnection('connection closed before any answer'))
+          if (!settled)
+            return fail(
+              received
+                ? new Error('upstream closed the connection before answering')
+                : new StaleConnection('connection closed before any answer'),
+            )
           if (decoder?.endOk() && !decoder.done()) return deliver([])
           if (!decoder?.done()) fail(new Error('upstream closed the connection mid-body'))
         },

@@ -35,10 +35,22 @@ export type StreamClient = 'fetch' | 'paced'
  * A streaming call: same contract as upstreamFetch. `paced` reads the body off the socket only
  * as the client consumes it (backpressure, providers/h1-stream.ts; docs/drain.md).
  */
-export const upstreamStream = (gw: Gateway, path: string, headers: Record<string, string>, body: string, client: StreamClient, opts: FetchOptions = {}): Promise<UpstreamCall> =>
-  upstreamFetch(gw, path, headers, body, { ...opts, send: client === 'paced' ? streamingPost : viaFetch })
+export const upstreamStream = (
+  gw: Gateway,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+  client: StreamClient,
+  opts: FetchOptions = {},
+): Promise<UpstreamCall> => upstreamFetch(gw, path, headers, body, { ...opts, send: client === 'paced' ? streamingPost : viaFetch })
 
-export async function upstreamFetch(gw: Gateway, path: string, headers: Record<string, string>, body: string, opts: FetchOptions = {}): Promise<UpstreamCall> {
+export async function upstreamFetch(
+  gw: Gateway,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+  opts: FetchOptions = {},
+): Promise<UpstreamCall> {
   const { timeoutMs = gw.timeoutMs, signal, send = viaFetch } = opts
   const controller = new AbortController()
   signal?.addEventListener('abort', () => controller.abort(new Error('aborted')), { once: true })
@@ -49,11 +61,15 @@ export async function upstreamFetch(gw: Gateway, path: string, headers: Record<s
   } catch (cause) {
     clearTimeout(timer)
     const timedOut = controller.signal.aborted
-    throw new GatewayError(timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR', timedOut ? 'The upstream model timed out.' : 'The upstream model could not be reached.', {
-      cause: { gateway: gw.id, error: String(cause) },
-      retryable: true,
-      upstream: { kind: timedOut ? 'timeout' : 'connect' },
-    })
+    throw new GatewayError(
+      timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR',
+      timedOut ? 'The upstream model timed out.' : 'The upstream model could not be reached.',
+      {
+        cause: { gateway: gw.id, error: String(cause) },
+        retryable: true,
+        upstream: { kind: timedOut ? 'timeout' : 'connect' },
+      },
+    )
   }
   clearTimeout(timer)
   if (response.ok) return { response, abort: () => controller.abort(new Error('aborted')) }
@@ -61,8 +77,10 @@ export async function upstreamFetch(gw: Gateway, path: string, headers: Record<s
   const status = response.status
   const cause = { gateway: gw.id, status, body: text.slice(0, 2000) }
   const upstream = { kind: 'status' as const, status, retryAfterMs: retryAfterMs(response.headers, Date.now()) }
-  if (status >= 500 || RETRYABLE_4XX.has(status)) throw new GatewayError('UPSTREAM_ERROR', 'The upstream model failed.', { cause, retryable: true, upstream })
-  if (isContextLengthAnswer(status, text)) throw new GatewayError('CONTEXT_LENGTH_EXCEEDED', 'The request does not fit the model’s context window.', { cause, upstream })
+  if (status >= 500 || RETRYABLE_4XX.has(status))
+    throw new GatewayError('UPSTREAM_ERROR', 'The upstream model failed.', { cause, retryable: true, upstream })
+  if (isContextLengthAnswer(status, text))
+    throw new GatewayError('CONTEXT_LENGTH_EXCEEDED', 'The request does not fit the model’s context window.', { cause, upstream })
   throw new GatewayError('UPSTREAM_REJECTED', `The model rejected the request parameters (status ${status}).`, { cause, upstream })
 }
 
@@ -77,7 +95,13 @@ export interface UpstreamJson {
  * A complete non-streaming answer. The body read is bounded by the gateway's timeout too, and a
  * failure here is still before the client's first byte, so it stays retryable on the next route.
  */
-export async function upstreamJson(gw: Gateway, path: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<UpstreamJson> {
+export async function upstreamJson(
+  gw: Gateway,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+  signal?: AbortSignal,
+): Promise<UpstreamJson> {
   const started = Date.now()
   const call = await upstreamFetch(gw, path, headers, body, { signal })
   const timer = setTimeout(call.abort, Math.max(1, gw.timeoutMs - (Date.now() - started)))

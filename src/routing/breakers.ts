@@ -42,7 +42,8 @@ export class Breakers {
   /** Loads the board's open breakers now and every `syncMs` (0: only now). */
   async start(syncMs: number): Promise<void> {
     await this.sync()
-    if (syncMs > 0) this.timer = setInterval(() => void this.sync().catch((e) => this.log.warn('breaker sync failed', { err: String(e) })), syncMs)
+    if (syncMs > 0)
+      this.timer = setInterval(() => void this.sync().catch((e) => this.log.warn('breaker sync failed', { err: String(e) })), syncMs)
   }
 
   stop(): void {
@@ -104,7 +105,10 @@ export class Breakers {
       for (const key of [gatewayKey(route), routeKey(route)]) this.changed(route, key, this.breaker(key, route).success())
       return
     }
-    if (failingUnit(err) === 'gateway') return this.changed(route, gatewayKey(route), this.breaker(gatewayKey(route), route).failure(this.now()))
+    if (failingUnit(err) === 'gateway') {
+      this.changed(route, gatewayKey(route), this.breaker(gatewayKey(route), route).failure(this.now()))
+      return
+    }
     // An error answer about one model shows the gateway itself is reachable.
     this.changed(route, gatewayKey(route), this.breaker(gatewayKey(route), route).success())
     this.changed(route, routeKey(route), this.breaker(routeKey(route), route).failure(this.now()))

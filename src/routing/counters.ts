@@ -1,7 +1,9 @@
 // Failover counters since the process started, for logs now and a metrics endpoint later
 // (docs/failover.md "Observing failover"). Plain numbers: reading them costs nothing.
 /** What a metrics layer is told as it happens (labels: the gateway id, never a user or model). */
-export type RoutingEvent = { kind: 'retry' | 'failover'; gateway: string } | { kind: 'breaker'; gateway: string; state: 'open' | 'closed' | 'half_open' }
+export type RoutingEvent =
+  | { kind: 'retry' | 'failover'; gateway: string }
+  | { kind: 'breaker'; gateway: string; state: 'open' | 'closed' | 'half_open' }
 
 export class FailoverCounters {
   /** Set once by the runtime (docs/observability.md); a no-op otherwise. */

@@ -20,7 +20,12 @@ export interface AttemptContext {
 
 type Tried<T> = { ok: true; value: T } | { ok: false; err: GatewayError }
 
-export async function withFailover<T>(router: Router, routes: readonly Route[], attempt: (route: Route, ctx: AttemptContext) => Promise<T>, requestId: string): Promise<Served<T>> {
+export async function withFailover<T>(
+  router: Router,
+  routes: readonly Route[],
+  attempt: (route: Route, ctx: AttemptContext) => Promise<T>,
+  requestId: string,
+): Promise<Served<T>> {
   const started = router.now()
   let last: { err: GatewayError; gateway: string } | undefined
   let tried = 0
@@ -36,7 +41,10 @@ export async function withFailover<T>(router: Router, routes: readonly Route[], 
     if (r.ok) return { value: r.value, route }
     last = { err: r.err, gateway: route.gateway.id }
   }
-  if (tried === 0) throw new GatewayError('UPSTREAM_ERROR', 'Every upstream gateway for this model is failing; try again shortly.', { cause: 'all breakers open' })
+  if (tried === 0)
+    throw new GatewayError('UPSTREAM_ERROR', 'Every upstream gateway for this model is failing; try again shortly.', {
+      cause: 'all breakers open',
+    })
   throw new GatewayError('UPSTREAM_ERROR', 'Every upstream gateway for this model failed; try again shortly.', { cause: last?.err })
 }
 
@@ -50,10 +58,18 @@ async function tryRoute<T>(router: Router, route: Route, run: () => Promise<T>, 
       router.breakers.record(route)
       return { ok: true, value }
     } catch (e) {
-      const err = e instanceof GatewayError ? e : new GatewayError('UPSTREAM_ERROR', 'The upstream model failed.', { cause: e, retryable: true })
+      const err =
+        e instanceof GatewayError ? e : new GatewayError('UPSTREAM_ERROR', 'The upstream model failed.', { cause: e, retryable: true })
       router.breakers.record(route, err)
       if (err.extra.upstream?.kind === 'first-token') router.counters.firstTokenTimeouts++
-      router.log.warn('upstream attempt failed', { requestId, gateway, attempt: retries + 1, code: err.code, upstream: err.extra.upstream, cause: err.cause })
+      router.log.warn('upstream attempt failed', {
+        requestId,
+        gateway,
+        attempt: retries + 1,
+        code: err.code,
+        upstream: err.extra.upstream,
+        cause: err.cause,
+      })
       if (!err.retryable) throw err
       const next = afterFailure(route.gateway.policy, err, retries, router.now() - started, route.gateway.timeoutMs)
       if (next.action === 'next') {

@@ -50,15 +50,22 @@ export async function awaitFirstContent(call: UpstreamCall, decoder: StreamDecod
       if (seesContent(parser, decoder, r.value)) break
     }
   } catch (cause) {
-    throw new GatewayError(timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR', timedOut ? 'The upstream model sent no answer in time.' : 'The upstream connection failed before the answer began.', {
-      cause: { gateway: gatewayId, error: String(cause) },
-      retryable: true,
-      upstream: { kind: timedOut ? 'first-token' : 'connect' },
-    })
+    throw new GatewayError(
+      timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR',
+      timedOut ? 'The upstream model sent no answer in time.' : 'The upstream connection failed before the answer began.',
+      {
+        cause: { gateway: gatewayId, error: String(cause) },
+        retryable: true,
+        upstream: { kind: timedOut ? 'first-token' : 'connect' },
+      },
+    )
   } finally {
     clearTimeout(timer)
   }
-  return { abort: call.abort, response: new Response(replay(read, ended ? undefined : reader), { status: call.response.status, headers: call.response.headers }) }
+  return {
+    abort: call.abort,
+    response: new Response(replay(read, ended ? undefined : reader), { status: call.response.status, headers: call.response.headers }),
+  }
 }
 
 function replay(read: Uint8Array[], rest: ReadableStreamDefaultReader<Uint8Array> | undefined): ReadableStream<Uint8Array> {

@@ -30,7 +30,14 @@ export function backoffMs(policy: GatewayPolicy, retry: number, random: () => nu
  * if its wait and a whole attempt fit in the deadline — so with the defaults a 30 s hang is not
  * repeated, while a quick 5xx is.
  */
-export function afterFailure(policy: GatewayPolicy, err: GatewayError, retriesDone: number, elapsedMs: number, attemptMs = 0, random: () => number = Math.random): AfterFailure {
+export function afterFailure(
+  policy: GatewayPolicy,
+  err: GatewayError,
+  retriesDone: number,
+  elapsedMs: number,
+  attemptMs = 0,
+  random: () => number = Math.random,
+): AfterFailure {
   if (!sameRouteMayHelp(err)) return { action: 'next', reason: err.extra.upstream?.kind ?? 'failed' }
   if (retriesDone >= policy.retries) return { action: 'next', reason: 'retries exhausted' }
   const asked = err.extra.upstream?.retryAfterMs

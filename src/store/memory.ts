@@ -91,7 +91,15 @@ export function createMemoryStore(): Store {
       acct.reserved += input.reserveMicros
       acct.keyReserved.set(input.keyId, kres + input.reserveMicros)
       const l = input.lease
-      if (l) leases.set(l.id, { userId: input.userId, keyId: input.keyId, reserve: input.reserveMicros, cost: l.abandonCostMicros, record: l.abandonRecord, deadline: l.deadlineMs })
+      if (l)
+        leases.set(l.id, {
+          userId: input.userId,
+          keyId: input.keyId,
+          reserve: input.reserveMicros,
+          cost: l.abandonCostMicros,
+          record: l.abandonRecord,
+          deadline: l.deadlineMs,
+        })
       return { ok: true, rate: { ...rate, remaining: Math.max(0, input.rpm - count - 1) } }
     },
     async loadAccount(userId, keyId, balanceMicros, keySpentMicros) {

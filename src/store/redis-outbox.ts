@@ -42,7 +42,13 @@ async function readAllShards(redis: RedisClient, streams: string[], consumer: st
  * polls every OUTBOX_POLL_MS until something arrives or `blockMs` has passed. With 16 shards
  * that is 320 cheap commands a second per idle instance (docs/scaling.md).
  */
-export async function readShards(redis: RedisClient, streams: string[], consumer: string, max: number, blockMs: number): Promise<OutboxEntry[]> {
+export async function readShards(
+  redis: RedisClient,
+  streams: string[],
+  consumer: string,
+  max: number,
+  blockMs: number,
+): Promise<OutboxEntry[]> {
   const deadline = Date.now() + blockMs
   for (;;) {
     const entries = await readAllShards(redis, streams, consumer, max)
@@ -57,12 +63,24 @@ export async function ackShards(redis: RedisClient, streams: string[], entries: 
   const byShard = new Map<number, string[]>()
   for (const e of entries) byShard.set(e.shard, [...(byShard.get(e.shard) ?? []), e.id])
   await Promise.all(
-    [...byShard].map(([shard, ids]) => redis.pipeline().xack(streams[shard]!, GROUP, ...ids).xdel(streams[shard]!, ...ids).exec()),
+    [...byShard].map(([shard, ids]) =>
+      redis
+        .pipeline()
+        .xack(streams[shard]!, GROUP, ...ids)
+        .xdel(streams[shard]!, ...ids)
+        .exec(),
+    ),
   )
 }
 
 /** Entries handed to a consumer that died, idle longer than minIdleMs, re-delivered to `consumer`. */
-export async function reclaimShards(redis: RedisClient, streams: string[], consumer: string, minIdleMs: number, max: number): Promise<OutboxEntry[]> {
+export async function reclaimShards(
+  redis: RedisClient,
+  streams: string[],
+  consumer: string,
+  minIdleMs: number,
+  max: number,
+): Promise<OutboxEntry[]> {
   const out: OutboxEntry[] = []
   for (const [shard, key] of streams.entries()) {
     const [, items] = (await redis.xautoclaim(key, GROUP, consumer, minIdleMs, '0', 'COUNT', max)) as [string, StreamItems]

@@ -4,12 +4,23 @@ import { abandonedKey, accountKey, counterKey, leaseDataKey, leasesKey, outboxKe
 import { ABANDONED_MARK_MS, leaseData } from './lease.ts'
 import { connectRedis, type RedisClient, type RedisTarget } from './redis-client.ts'
 import { ackShards, createGroups, readShards, reclaimShards } from './redis-outbox.ts'
-import { WINDOW_MS, shardOf, windowOf, type AccountState, type AdmitInput, type AdmitResult, type SettleInput, type Store } from './types.ts'
+import {
+  WINDOW_MS,
+  shardOf,
+  windowOf,
+  type AccountState,
+  type AdmitInput,
+  type AdmitResult,
+  type SettleInput,
+  type Store,
+} from './types.ts'
 
 const script = (name: string) => Bun.file(new URL(`./lua/${name}.lua`, import.meta.url)).text()
 
 type Scripted = RedisClient & {
-  tgAdmit(...args: [string, string, string, string, string, number, string, string, number, string, string, string]): Promise<[number, number]>
+  tgAdmit(
+    ...args: [string, string, string, string, string, number, string, string, number, string, string, string]
+  ): Promise<[number, number]>
   tgSettle(...args: [string, string, string, string, string, string, string, string, string, string]): Promise<[number, number]>
   tgRelease(...args: [string, string, string, string, string, string, number, number]): Promise<number>
   tgRenew(k1: string, id: string, deadline: number): Promise<number>
@@ -37,7 +48,11 @@ const hotPathOptions = (commandTimeoutMs: number) => ({
 })
 
 /** `target`: a redis:// URL, or { cluster: seed node URLs } for a Redis/Valkey Cluster (redis-client.ts). */
-export async function createRedisStore(target: RedisTarget, keySpace: KeySpace = { prefix: 'tg:', shards: 16 }, commandTimeoutMs = 1_500): Promise<Store> {
+export async function createRedisStore(
+  target: RedisTarget,
+  keySpace: KeySpace = { prefix: 'tg:', shards: 16 },
+  commandTimeoutMs = 1_500,
+): Promise<Store> {
   ensureTracingChannelHasSubscribers()
   const redis = (await connectRedis(target, hotPathOptions(commandTimeoutMs))) as Scripted
   redis.defineCommand('tgAdmit', { numberOfKeys: 4, lua: await script('admit') })
@@ -114,7 +129,13 @@ export async function createRedisStore(target: RedisTarget, keySpace: KeySpace =
         const data = await redis.hmget(leaseDataKey(keySpace, s), ...ids)
         for (const [i, id] of ids.entries()) {
           const userId = data[i]?.split('\t', 1)[0] ?? ''
-          const keys = [leasesKey(keySpace, s), leaseDataKey(keySpace, s), accountKey(keySpace, s, userId), outboxKey(keySpace, s), abandonedKey(keySpace, s, id)] as const
+          const keys = [
+            leasesKey(keySpace, s),
+            leaseDataKey(keySpace, s),
+            accountKey(keySpace, s, userId),
+            outboxKey(keySpace, s),
+            abandonedKey(keySpace, s, id),
+          ] as const
           released += await redis.tgRelease(...keys, id, nowMs, ABANDONED_MARK_MS)
         }
       }

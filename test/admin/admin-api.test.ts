@@ -9,7 +9,11 @@ import { expectChatError, postChat } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureJson } from '../helpers/fixtures.ts'
 
-const admin = (extra: Record<string, string> = {}) => ({ authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json', ...extra })
+const admin = (extra: Record<string, string> = {}) => ({
+  authorization: `Bearer ${ADMIN_TOKEN}`,
+  'content-type': 'application/json',
+  ...extra,
+})
 
 /** Every admin route, with a body that would be valid. */
 const ROUTES = (userId: string, keyId: string): [string, string, unknown][] => [
@@ -39,8 +43,10 @@ for (const backends of ALL_BACKENDS) {
 
     const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = admin()) =>
       gw.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
-    const newUser = async (email = `${crypto.randomUUID()}@example.com`) => (await (await send('POST', '/api/admin/users', { email })).json()) as { id: string; email: string }
-    const credit = (userId: string, body: unknown, headers: Record<string, string> = {}) => send('POST', `/api/admin/users/${userId}/credits`, body, admin(headers))
+    const newUser = async (email = `${crypto.randomUUID()}@example.com`) =>
+      (await (await send('POST', '/api/admin/users', { email })).json()) as { id: string; email: string }
+    const credit = (userId: string, body: unknown, headers: Record<string, string> = {}) =>
+      send('POST', `/api/admin/users/${userId}/credits`, body, admin(headers))
     const newKey = async (body: Record<string, unknown>) => {
       const res = await send('POST', '/api/admin/keys', body)
       expect(res.status).toBe(200)
@@ -87,8 +93,10 @@ for (const backends of ALL_BACKENDS) {
 
     test('credits refuse a zero, out-of-range, too precise or non-numeric amount, and an unknown user', async () => {
       const user = await newUser()
-      for (const amount of [0, 10_000.01, -10_000.01, 0.0000001]) await expectConsoleError(await credit(user.id, { amount }), 400, 'BAD_REQUEST')
-      for (const body of [{ amount: 'ten' }, {}, { amount: 1, note: 'x'.repeat(501) }]) await expectConsoleError(await credit(user.id, body), 422, 'VALIDATION_FAILED')
+      for (const amount of [0, 10_000.01, -10_000.01, 0.0000001])
+        await expectConsoleError(await credit(user.id, { amount }), 400, 'BAD_REQUEST')
+      for (const body of [{ amount: 'ten' }, {}, { amount: 1, note: 'x'.repeat(501) }])
+        await expectConsoleError(await credit(user.id, body), 422, 'VALIDATION_FAILED')
       await expectConsoleError(await credit('usr_nobody', { amount: 1 }), 404, 'NOT_FOUND')
       expect(await gw.books(user.id)).toEqual({ balance: 0n, ledgerSum: 0n })
     })
@@ -103,11 +111,16 @@ for (const backends of ALL_BACKENDS) {
       const other = await newUser()
       expect(await (await credit(other.id, { amount: 1 }, { 'idempotency-key': 'grant-1' })).json()).toEqual({ balance: 1 })
       // Ten concurrent repeats: exactly one moves money.
-      const statuses = await Promise.all(Array.from({ length: 10 }, () => credit(user.id, { amount: 3 }, { 'idempotency-key': 'grant-2' }).then((r) => r.status)))
+      const statuses = await Promise.all(
+        Array.from({ length: 10 }, () => credit(user.id, { amount: 3 }, { 'idempotency-key': 'grant-2' }).then((r) => r.status)),
+      )
       expect(statuses.filter((s) => s === 200)).toHaveLength(1)
       expect(statuses.filter((s) => s === 409)).toHaveLength(9)
       expect(await gw.books(user.id)).toEqual({ balance: 10_000_000n, ledgerSum: 10_000_000n })
-      const grants = await gw.runtime.deps.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.userId, user.id), eq(ledgerEntries.kind, 'adjustment')))
+      const grants = await gw.runtime.deps.db
+        .select()
+        .from(ledgerEntries)
+        .where(and(eq(ledgerEntries.userId, user.id), eq(ledgerEntries.kind, 'adjustment')))
       expect(grants).toHaveLength(2)
     })
 
@@ -154,7 +167,13 @@ for (const backends of ALL_BACKENDS) {
       const user = await newUser()
       await expectConsoleError(await send('POST', '/api/admin/keys', { userId: 'usr_nobody' }), 404, 'NOT_FOUND')
       await expectConsoleError(await send('POST', '/api/admin/keys', { userId: user.id, expiresAt: 'next tuesday' }), 400, 'BAD_REQUEST')
-      for (const body of [{}, { userId: user.id, rpm: 0 }, { userId: user.id, rpm: 1.5 }, { userId: user.id, limit: -1 }, { userId: user.id, name: 'x'.repeat(101) }])
+      for (const body of [
+        {},
+        { userId: user.id, rpm: 0 },
+        { userId: user.id, rpm: 1.5 },
+        { userId: user.id, limit: -1 },
+        { userId: user.id, name: 'x'.repeat(101) },
+      ])
         await expectConsoleError(await send('POST', '/api/admin/keys', body), 422, 'VALIDATION_FAILED')
     })
 

@@ -75,7 +75,7 @@ for (const backends of ALL_BACKENDS) {
       expect((await send('GET', '/api/admin/users/usr_nobody/keys')).status).toBe(404)
     })
 
-    test('disable refuses the user\'s keys and console sign-in at once, changes no money; enable lets them in again', async () => {
+    test("disable refuses the user's keys and console sign-in at once, changes no money; enable lets them in again", async () => {
       const email = `off-${crypto.randomUUID()}@list.test`
       const user = await newUser(email, 3)
       const { key } = (await send('POST', '/api/admin/keys', { userId: user.id })).body
@@ -85,7 +85,11 @@ for (const backends of ALL_BACKENDS) {
 
       expect(await send('POST', `/api/admin/users/${user.id}/disable`)).toEqual({ status: 200, body: { id: user.id, disabled: true } })
       await expectChatError(await postChat(gw, key), 401, 'UNAUTHORIZED')
-      const login = await gw.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse battery' }) })
+      const login = await gw.request('/api/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'correct horse battery' }),
+      })
       expect(login.status).toBe(401)
       const listed = await send('GET', `/api/admin/users?email=${encodeURIComponent(email)}`)
       expect(listed.body.items[0].disabled).toBe(true)
@@ -101,7 +105,11 @@ for (const backends of ALL_BACKENDS) {
     test('POST /catalog/reload upserts CATALOG_FILE and serves it at once; a broken file → 400 naming it, catalog unchanged', async () => {
       const user = await newUser(`cat-${crypto.randomUUID()}@list.test`, 2)
       const { key } = (await send('POST', '/api/admin/keys', { userId: user.id })).body
-      await expectChatError(await postChat(gw, key, { model: 'acme/chat-2', messages: [{ role: 'user', content: 'hi' }] }), 503, 'MODEL_UNAVAILABLE')
+      await expectChatError(
+        await postChat(gw, key, { model: 'acme/chat-2', messages: [{ role: 'user', content: 'hi' }] }),
+        503,
+        'MODEL_UNAVAILABLE',
+      )
       const next = baseCatalog()
       next.gateways.push({ id: 'gw-env', protocol: 'openai-chat', baseUrl: `${up.url}/v1`, apiKey: 'env:TOLLGATE_TEST_UNSET_KEY' })
       next.models.push({ ...next.models[0]!, id: 'acme/chat-2', name: 'Chat 2' })
@@ -122,7 +130,11 @@ for (const backends of ALL_BACKENDS) {
       const refused = await send('POST', '/api/admin/catalog/reload')
       expect(refused.status).toBe(400)
       expect(refused.body.error.message).toContain('more than 9 decimals')
-      await expectChatError(await postChat(gw, key, { model: 'acme/chat-3', messages: [{ role: 'user', content: 'hi' }] }), 503, 'MODEL_UNAVAILABLE')
+      await expectChatError(
+        await postChat(gw, key, { model: 'acme/chat-3', messages: [{ role: 'user', content: 'hi' }] }),
+        503,
+        'MODEL_UNAVAILABLE',
+      )
       expect((await postChat(gw, key, { model: 'acme/chat-2', messages: [{ role: 'user', content: 'hi' }] })).status).toBe(200)
     })
   })

@@ -47,7 +47,13 @@ for (const kind of (['postgres', 'pglite'] as const).filter((k) => SERVICES || k
     async function fundedUser() {
       const { db } = database
       const user = await createUser(db, `${crypto.randomUUID()}@test.local`, null)
-      await applyMovement(db, createMemoryStore(), { userId: user.id, amountMicros: 1_000n, kind: 'adjustment', method: 'test', reference: `t:${user.id}` })
+      await applyMovement(db, createMemoryStore(), {
+        userId: user.id,
+        amountMicros: 1_000n,
+        kind: 'adjustment',
+        method: 'test',
+        reference: `t:${user.id}`,
+      })
       const keyId = `key_${crypto.randomUUID()}`
       await db.insert(apiKeys).values({ id: keyId, userId: user.id, keyHash: crypto.randomUUID(), prefix: 'sk-x' })
       return { userId: user.id, keyId }
@@ -64,7 +70,11 @@ for (const kind of (['postgres', 'pglite'] as const).filter((k) => SERVICES || k
 
     test('writes logs and usage entries; the same batch again changes nothing', async () => {
       const u = await fundedUser()
-      const batch = [record(u.userId, u.keyId, `req_${crypto.randomUUID()}`, '100'), record(u.userId, u.keyId, `req_${crypto.randomUUID()}`, '0'), record(u.userId, u.keyId, `req_${crypto.randomUUID()}`, '50')]
+      const batch = [
+        record(u.userId, u.keyId, `req_${crypto.randomUUID()}`, '100'),
+        record(u.userId, u.keyId, `req_${crypto.randomUUID()}`, '0'),
+        record(u.userId, u.keyId, `req_${crypto.randomUUID()}`, '50'),
+      ]
       expect(await writeRecords(database.db, batch.map(encodeRecord))).toBe(2)
       expect(await books(u.userId)).toEqual({ balance: 850n, sum: 850n })
       expect(await writeRecords(database.db, batch.map(encodeRecord))).toBe(0)
@@ -80,8 +90,24 @@ for (const kind of (['postgres', 'pglite'] as const).filter((k) => SERVICES || k
     test('applyMovement with a used reference moves nothing', async () => {
       const u = await fundedUser()
       const store = createMemoryStore()
-      expect(await applyMovement(database.db, store, { userId: u.userId, amountMicros: 5n, kind: 'adjustment', method: 'test', reference: `dup:${u.userId}` })).toBe(1_005n)
-      expect(await applyMovement(database.db, store, { userId: u.userId, amountMicros: 5n, kind: 'adjustment', method: 'test', reference: `dup:${u.userId}` })).toBeUndefined()
+      expect(
+        await applyMovement(database.db, store, {
+          userId: u.userId,
+          amountMicros: 5n,
+          kind: 'adjustment',
+          method: 'test',
+          reference: `dup:${u.userId}`,
+        }),
+      ).toBe(1_005n)
+      expect(
+        await applyMovement(database.db, store, {
+          userId: u.userId,
+          amountMicros: 5n,
+          kind: 'adjustment',
+          method: 'test',
+          reference: `dup:${u.userId}`,
+        }),
+      ).toBeUndefined()
       expect(await books(u.userId)).toEqual({ balance: 1_005n, sum: 1_005n })
     })
   })

@@ -21,7 +21,12 @@ for (const kind of (['postgres+redis', 'pglite+memory'] as const).filter((k) => 
         const keys = freshKeyPrefix()
         database = await openDatabase(fresh.url)
         store = await createRedisStore(REDIS_URL, { prefix: keys.prefix, shards: 4 })
-        cleanup.push(() => store.close(), () => database.close(), fresh.drop, keys.clear)
+        cleanup.push(
+          () => store.close(),
+          () => database.close(),
+          fresh.drop,
+          keys.clear,
+        )
       } else {
         database = await openDatabase('memory://')
         store = createMemoryStore()
@@ -41,8 +46,20 @@ for (const kind of (['postgres+redis', 'pglite+memory'] as const).filter((k) => 
         await store.forgetAccount(user.id)
         await Promise.all([
           loadMirror(db, store, user.id, keyId),
-          applyMovement(db, store, { userId: user.id, amountMicros: 1_000n, kind: 'adjustment', method: 'test', reference: `r:${user.id}:${round}:a` }),
-          applyMovement(db, store, { userId: user.id, amountMicros: 7n, kind: 'adjustment', method: 'test', reference: `r:${user.id}:${round}:b` }),
+          applyMovement(db, store, {
+            userId: user.id,
+            amountMicros: 1_000n,
+            kind: 'adjustment',
+            method: 'test',
+            reference: `r:${user.id}:${round}:a`,
+          }),
+          applyMovement(db, store, {
+            userId: user.id,
+            amountMicros: 7n,
+            kind: 'adjustment',
+            method: 'test',
+            reference: `r:${user.id}:${round}:b`,
+          }),
         ])
         await loadMirror(db, store, user.id, keyId) // a no-op when the race already loaded it
         const [row] = await db.select().from(accounts).where(eq(accounts.userId, user.id))

@@ -56,7 +56,10 @@ describe('SettleRescue', () => {
     expect(rescue.counters.appended).toBe(2)
     expect(rescue.counters.retries).toBeGreaterThan(0)
     expect(state.forgotten).toEqual(['usr_b']) // only the settlement drops the mirror
-    expect((await store.readOutbox('t', 10, 0)).map((e) => e.record)).toEqual(['{"v":1,"requestId":"req_b"}', '{"v":1,"requestId":"req_log"}'])
+    expect((await store.readOutbox('t', 10, 0)).map((e) => e.record)).toEqual([
+      '{"v":1,"requestId":"req_b"}',
+      '{"v":1,"requestId":"req_log"}',
+    ])
     await rescue.close()
   })
 

@@ -31,7 +31,10 @@ for (const backends of ALL_BACKENDS) {
           contextWindow: 200_000,
           capabilities: ['text', 'vision', 'streaming'],
           pricing: { input: 3, output: 15 },
-          routes: [{ gateway: 'gw-off', model: 'v-off' }, { gateway: 'gw-a', model: 'v-a' }],
+          routes: [
+            { gateway: 'gw-off', model: 'v-off' },
+            { gateway: 'gw-a', model: 'v-a' },
+          ],
         },
         { ...base, id: 'acme/old', deprecated: true },
         { ...base, id: 'acme/unpriced', pricing: { input: null, output: null } },
@@ -72,7 +75,12 @@ for (const backends of ALL_BACKENDS) {
       expect(Number.isInteger(chat.created)).toBe(true)
       expect(chat.created).toBeGreaterThanOrEqual(startedAt - 60)
       expect(chat.created).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000))
-      expect(vision).toMatchObject({ owned_by: 'vendor-x', context_window: 200_000, capabilities: ['text', 'vision', 'streaming'], pricing: { input: 3e-6, output: 1.5e-5, currency: 'USD' } })
+      expect(vision).toMatchObject({
+        owned_by: 'vendor-x',
+        context_window: 200_000,
+        capabilities: ['text', 'vision', 'streaming'],
+        pricing: { input: 3e-6, output: 1.5e-5, currency: 'USD' },
+      })
       // x-api-key works as well.
       const viaHeader = await gw.request('/v1/models', { headers: { 'x-api-key': u.key } })
       expect(((await viaHeader.json()) as any).data).toEqual(a.data)
@@ -97,7 +105,11 @@ for (const backends of ALL_BACKENDS) {
         pricing: { input: 150, output: 600, cache_read: 75, cache_write: 187.5, unit: '1M_tokens', currency: 'credits' },
       })
       // No cache prices: cached tokens pay the input price.
-      expect(vision).toMatchObject({ capabilities: ['chat', 'vision'], service_mode: 'performance', pricing: { input: 3000, output: 15_000, cache_read: 3000, cache_write: 3000, unit: '1M_tokens' } })
+      expect(vision).toMatchObject({
+        capabilities: ['chat', 'vision'],
+        service_mode: 'performance',
+        pricing: { input: 3000, output: 15_000, cache_read: 3000, cache_write: 3000, unit: '1M_tokens' },
+      })
       expect((await list(u.key, '?shape=B')).service_mode).toBe('performance')
     })
 
@@ -115,7 +127,11 @@ for (const backends of ALL_BACKENDS) {
     })
 
     test('401 UNAUTHORIZED without a valid key, in the chat envelope', async () => {
-      for (const headers of [{}, { authorization: 'Bearer sk-nope000000000000000000000000000000000000' }, { 'x-api-key': 'nope' }] as Record<string, string>[]) {
+      for (const headers of [
+        {},
+        { authorization: 'Bearer sk-nope000000000000000000000000000000000000' },
+        { 'x-api-key': 'nope' },
+      ] as Record<string, string>[]) {
         const res = await gw.request('/v1/models', { headers })
         const error = await expectChatError(res, 401, 'UNAUTHORIZED')
         expect(error.message).toBe('Invalid, revoked or expired API key.')

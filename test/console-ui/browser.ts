@@ -11,7 +11,16 @@ export const SCREENSHOTS = join(import.meta.dir, 'screenshots')
 export const DESKTOP = { width: 1280, height: 800 }
 export const PHONE = { width: 390, height: 844 }
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 
 export interface TestBrowser {
   context: BrowserContext
@@ -23,7 +32,14 @@ export interface TestBrowser {
 
 export async function launch(baseURL: string): Promise<TestBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'tollgate-chromium-'))
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, baseURL, viewport: DESKTOP, timeout: 60_000 })
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    baseURL,
+    viewport: DESKTOP,
+    timeout: 60_000,
+  })
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL })
   context.setDefaultTimeout(20_000)
   const page = context.pages()[0] ?? (await context.newPage())
@@ -52,9 +68,15 @@ export async function launch(baseURL: string): Promise<TestBrowser> {
  */
 export async function screenshots(page: Page, name: string) {
   mkdirSync(SCREENSHOTS, { recursive: true })
-  for (const [suffix, size] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+  for (const [suffix, size] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
     await page.setViewportSize(size)
-    const { height, width } = await page.evaluate(() => ({ height: document.documentElement.scrollHeight, width: document.documentElement.scrollWidth }))
+    const { height, width } = await page.evaluate(() => ({
+      height: document.documentElement.scrollHeight,
+      width: document.documentElement.scrollWidth,
+    }))
     // Responsive: nothing makes the page itself scroll sideways (tables and code scroll inside).
     if (width > size.width) throw new Error(`${name} is ${width}px wide at ${size.width}px`)
     await page.setViewportSize({ width: size.width, height: Math.max(size.height, height) })

@@ -127,7 +127,10 @@ for (const [i, backends] of ALL_BACKENDS.entries()) {
       expect(await text(page, '#balance')).toBe(usd((10_000_000 - costMicros) / 1e6))
       expect(await text(page, '#reserved')).toBe('$0.00')
       expect(await page.getByRole('img', { name: /Spend over the last 30 days/ }).getAttribute('aria-label')).toContain(usd(log.cost))
-      await page.getByRole('region', { name: 'Recent calls' }).getByRole('row', { name: new RegExp(requestId) }).waitFor()
+      await page
+        .getByRole('region', { name: 'Recent calls' })
+        .getByRole('row', { name: new RegExp(requestId) })
+        .waitFor()
       // No layout shift while the overview loads and fills in.
       await page.reload()
       await page.getByRole('img', { name: /Spend over the last 30 days/ }).waitFor()

@@ -21,7 +21,10 @@ describe('console UI serving', () => {
   let up: FakeUpstream
   beforeAll(async () => {
     up = startFakeUpstream({ kind: 'json', body: fixtureJson('openai-chat', 'json-text.json') })
-    gw = await startTestGateway({ db: 'pglite', store: 'memory' }, simpleCatalog([{ id: 'gw-a', url: up.url }]), { ...CONSOLE_ENV, SANDBOX_PAYMENTS_SECRET: 'sandbox-secret-serving' })
+    gw = await startTestGateway({ db: 'pglite', store: 'memory' }, simpleCatalog([{ id: 'gw-a', url: up.url }]), {
+      ...CONSOLE_ENV,
+      SANDBOX_PAYMENTS_SECRET: 'sandbox-secret-serving',
+    })
   })
   afterAll(async () => {
     await gw.stop()
@@ -32,7 +35,9 @@ describe('console UI serving', () => {
     const root = await gw.request('/')
     expect(root.status).toBe(302)
     expect(root.headers.get('location')).toBe('/console')
-    const pages = await Promise.all(['/console', '/console/keys', '/console/transactions/txn_x', '/console/nowhere'].map((p) => gw.request(p)))
+    const pages = await Promise.all(
+      ['/console', '/console/keys', '/console/transactions/txn_x', '/console/nowhere'].map((p) => gw.request(p)),
+    )
     const bodies = await Promise.all(pages.map((r) => r.text()))
     for (const r of pages) {
       expect(r.status).toBe(200)
@@ -65,7 +70,10 @@ describe('console UI serving', () => {
     expect((await gw.request('/console/assets/app-nope.js')).status).toBe(404)
     const gz = (s: string) => gzipSync(s).length
     const weight = gz(html) + gz(jsText) + gz(await css.text())
-    if (process.env.TEST_LOG_LEVEL) console.log(`console page weight: ${weight} bytes gzipped (html ${gz(html)}, js ${gz(jsText)}, css ${gz(await (await gw.request(style)).text())})`)
+    if (process.env.TEST_LOG_LEVEL)
+      console.log(
+        `console page weight: ${weight} bytes gzipped (html ${gz(html)}, js ${gz(jsText)}, css ${gz(await (await gw.request(style)).text())})`,
+      )
     expect(weight).toBeLessThan(BUDGET_BYTES)
     // The console pages stay out of the API document.
     const doc = await json(gw.request('/api/openapi/json'))
@@ -76,7 +84,12 @@ describe('console UI serving', () => {
     const client = resolve(import.meta.dir, '../../src/console-ui/client')
     const files = [...new Glob('**/*.ts').scanSync({ cwd: client })]
     expect(files.length).toBeGreaterThan(10)
-    const imports = files.flatMap((f) => [...readFileSync(join(client, f), 'utf8').matchAll(/^(?:import|export)\s[^\n]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => ({ f, spec: m[1]! })))
+    const imports = files.flatMap((f) =>
+      [...readFileSync(join(client, f), 'utf8').matchAll(/^(?:import|export)\s[^\n]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => ({
+        f,
+        spec: m[1]!,
+      })),
+    )
     expect(imports.length).toBeGreaterThan(40)
     const outside = imports
       .filter(({ f, spec }) => !spec.startsWith('.') || relative(client, resolve(dirname(join(client, f)), spec)).startsWith('..'))

@@ -55,7 +55,8 @@ export async function nav(page: Page, name: string, heading: string | RegExp) {
 }
 
 /** The error slot under the control labelled `label`. */
-export const fieldError = (page: Page, label: string) => page.locator('.field', { has: page.getByLabel(label, { exact: true }) }).locator('.field-error')
+export const fieldError = (page: Page, label: string) =>
+  page.locator('.field', { has: page.getByLabel(label, { exact: true }) }).locator('.field-error')
 export const text = async (page: Page, selector: string) => (await page.locator(selector).textContent())?.trim()
 /** A console API GET from inside the page (its session cookie). */
 export const apiGet = (page: Page, path: string) => page.evaluate((p) => fetch(p).then((r) => r.json()), path)

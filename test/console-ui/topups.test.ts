@@ -28,7 +28,14 @@ for (const backends of ALL_BACKENDS) {
       const me = await signUpInPage(page)
       // 55 credits of 1 cent: more than one page (50) of transactions.
       const { db, store } = ui.gw.runtime.deps
-      for (let n = 0; n < 55; n++) await applyMovement(db, store, { userId: me.id, amountMicros: 10_000n, kind: 'adjustment', method: 'test', reference: `ui-more:${me.id}:${n}` })
+      for (let n = 0; n < 55; n++)
+        await applyMovement(db, store, {
+          userId: me.id,
+          amountMicros: 10_000n,
+          kind: 'adjustment',
+          method: 'test',
+          reference: `ui-more:${me.id}:${n}`,
+        })
 
       await nav(page, 'Top up', 'Top up')
       await page.getByLabel('Amount (USD)').fill('7')
@@ -58,7 +65,9 @@ for (const backends of ALL_BACKENDS) {
       const { page } = b
       await signUpInPage(page)
       // Stripe's hosted page, as far as this test needs it.
-      await page.route('https://checkout.stripe.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Stripe</title><p>Stripe Checkout</p>' }))
+      await page.route('https://checkout.stripe.test/**', (route) =>
+        route.fulfill({ contentType: 'text/html', body: '<title>Stripe</title><p>Stripe Checkout</p>' }),
+      )
       await nav(page, 'Top up', 'Top up')
       const before: number = (await apiGet(page, '/api/wallet/account')).balance
       await page.getByLabel('Card (Stripe Checkout)').check()
@@ -74,7 +83,11 @@ for (const backends of ALL_BACKENDS) {
       await page.getByText('Waiting for the payment provider to confirm the payment…').waitFor()
       const payload = checkoutEvent('checkout.session.completed', session)
       const signature = await new Stripe('sk_test_unused').webhooks.generateTestHeaderStringAsync({ payload, secret: WEBHOOK_SECRET })
-      const hook = await fetch(`${base}/api/webhooks/stripe`, { method: 'POST', headers: { 'stripe-signature': signature, 'content-type': 'application/json' }, body: payload })
+      const hook = await fetch(`${base}/api/webhooks/stripe`, {
+        method: 'POST',
+        headers: { 'stripe-signature': signature, 'content-type': 'application/json' },
+        body: payload,
+      })
       expect(hook.status).toBe(200)
       await page.getByText('Payment received. Your balance has been credited.').waitFor()
       expect(await text(page, '#balance')).toBe(usd((Math.round(before * 1e6) + 20_000_000) / 1e6))

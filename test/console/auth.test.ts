@@ -41,14 +41,20 @@ for (const backends of ALL_BACKENDS) {
       expect(dup.status).toBe(409)
       expect((await json(dup)).error.code).toBe('CONFLICT')
       const email = `race-${crypto.randomUUID()}@test.local`
-      const results = await Promise.all(Array.from({ length: 4 }, () => browser(gw).post('/api/auth/register', { email, password: 'long enough pw' })))
+      const results = await Promise.all(
+        Array.from({ length: 4 }, () => browser(gw).post('/api/auth/register', { email, password: 'long enough pw' })),
+      )
       expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409])
       expect(await gw.runtime.deps.db.select().from(users).where(eq(users.email, email))).toHaveLength(1)
     })
 
     test('register: body schema failures are 422 VALIDATION_FAILED; nothing is created', async () => {
       const b = browser(gw)
-      for (const body of [{ email: 'not-an-email', password: 'long enough pw' }, { email: 'short@pw.io', password: 'short' }, { email: 'x@y.io' }]) {
+      for (const body of [
+        { email: 'not-an-email', password: 'long enough pw' },
+        { email: 'short@pw.io', password: 'short' },
+        { email: 'x@y.io' },
+      ]) {
         const res = await b.post('/api/auth/register', body)
         expect(res.status).toBe(422)
         expect((await json(res)).error.code).toBe('VALIDATION_FAILED')
@@ -72,7 +78,8 @@ for (const backends of ALL_BACKENDS) {
           return { status: res.status, body: await res.json(), cookie: res.headers.get('set-cookie') }
         }),
       )
-      for (const a of answers) expect(a).toEqual({ status: 401, body: { error: { code: 'UNAUTHORIZED', message: 'Invalid email or password.' } }, cookie: null })
+      for (const a of answers)
+        expect(a).toEqual({ status: 401, body: { error: { code: 'UNAUTHORIZED', message: 'Invalid email or password.' } }, cookie: null })
     })
 
     test('login with any email case; me; logout deletes the session server-side and clears the cookie', async () => {
@@ -102,7 +109,10 @@ for (const backends of ALL_BACKENDS) {
 
     test('sessions expire: past expires_at the cookie is refused', async () => {
       const u = await signUp(gw)
-      await gw.runtime.deps.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, u.id))
+      await gw.runtime.deps.db
+        .update(sessions)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(sessions.userId, u.id))
       expect((await u.get('/api/auth/me')).status).toBe(401)
       expect((await u.get('/api/wallet/account')).status).toBe(401)
       // Signing in again works and leaves only the live session row behind.
@@ -124,14 +134,26 @@ for (const backends of ALL_BACKENDS) {
     test('state-changing calls refuse cross-site requests; same-origin and non-browser clients pass', async () => {
       const u = await signUp(gw)
       const post = (headers: Record<string, string>) =>
-        u.fetch('/api/keys', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ name: 'x' }) })
-      for (const headers of [{ origin: 'https://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: u.base.replace('http:', 'https:') }] as Record<string, string>[]) {
+        u.fetch('/api/keys', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({ name: 'x' }),
+        })
+      for (const headers of [
+        { origin: 'https://evil.example' },
+        { origin: 'null' },
+        { 'sec-fetch-site': 'cross-site' },
+        { 'sec-fetch-site': 'same-site' },
+        { origin: u.base.replace('http:', 'https:') },
+      ] as Record<string, string>[]) {
         const res = await post(headers)
         expect(res.status).toBe(403)
         expect((await json(res)).error.code).toBe('FORBIDDEN')
       }
       // A cross-site login or logout is refused too (login CSRF).
-      expect((await browser(gw).post('/api/auth/login', { email: u.email, password: u.password }, { origin: 'https://evil.example' })).status).toBe(403)
+      expect(
+        (await browser(gw).post('/api/auth/login', { email: u.email, password: u.password }, { origin: 'https://evil.example' })).status,
+      ).toBe(403)
       expect((await u.post('/api/auth/logout', undefined, { origin: 'https://evil.example' })).status).toBe(403)
       expect((await u.get('/api/auth/me')).status).toBe(200)
       expect((await post({ origin: u.base })).status).toBe(201)
@@ -139,7 +161,11 @@ for (const backends of ALL_BACKENDS) {
       expect((await post({})).status).toBe(201)
       expect((await json(u.get('/api/keys'))).items).toHaveLength(3)
       // A form post (the cross-site kind a browser sends without preflight) is not parsed as JSON.
-      const form = await u.fetch('/api/keys', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: u.base }, body: 'name=x' })
+      const form = await u.fetch('/api/keys', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: u.base },
+        body: 'name=x',
+      })
       expect(form.status).toBe(400)
     })
   })
@@ -148,14 +174,20 @@ for (const backends of ALL_BACKENDS) {
 describe('console cookies behind TLS', () => {
   let gw: TestGateway
   beforeAll(async () => {
-    gw = await startTestGateway({ db: 'pglite', store: 'memory' }, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), { TRUSTED_PROXIES: '127.0.0.0/8' })
+    gw = await startTestGateway({ db: 'pglite', store: 'memory' }, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), {
+      TRUSTED_PROXIES: '127.0.0.0/8',
+    })
   })
   afterAll(() => gw.stop())
 
   test('Secure when a trusted proxy says X-Forwarded-Proto: https; the https origin is then the same origin', async () => {
     const b = browser(gw)
     const https = b.base.replace('http:', 'https:')
-    const res = await b.post('/api/auth/register', { email: `${crypto.randomUUID()}@t.io`, password: 'long enough pw' }, { 'x-forwarded-proto': 'https', origin: https })
+    const res = await b.post(
+      '/api/auth/register',
+      { email: `${crypto.randomUUID()}@t.io`, password: 'long enough pw' },
+      { 'x-forwarded-proto': 'https', origin: https },
+    )
     expect(res.status).toBe(201)
     expect(res.headers.get('set-cookie')).toEndWith('; Secure')
     const out = await b.post('/api/auth/logout', undefined, { 'x-forwarded-proto': 'https', origin: https })
@@ -170,21 +202,33 @@ describe('console cookies from an untrusted peer', () => {
   let gw: TestGateway
   beforeAll(async () => {
     // No trusted proxies: X-Forwarded-* from the socket peer are the client's own claims.
-    gw = await startTestGateway({ db: 'pglite', store: 'memory' }, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), { TRUSTED_PROXIES: '10.0.0.0/8' })
+    gw = await startTestGateway({ db: 'pglite', store: 'memory' }, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), {
+      TRUSTED_PROXIES: '10.0.0.0/8',
+    })
   })
   afterAll(() => gw.stop())
 
   test('X-Forwarded-Proto from an untrusted peer does not make the cookie Secure', async () => {
-    const res = await browser(gw).post('/api/auth/register', { email: `${crypto.randomUUID()}@t.io`, password: 'long enough pw' }, { 'x-forwarded-proto': 'https' })
+    const res = await browser(gw).post(
+      '/api/auth/register',
+      { email: `${crypto.randomUUID()}@t.io`, password: 'long enough pw' },
+      { 'x-forwarded-proto': 'https' },
+    )
     expect(res.status).toBe(201)
     expect(res.headers.get('set-cookie')).not.toContain('Secure')
   })
 
   test('an https PUBLIC_URL makes the cookie Secure and is an allowed origin', async () => {
-    const tls = await startTestGateway({ db: 'pglite', store: 'memory' }, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), { PUBLIC_URL: 'https://console.example.com' })
+    const tls = await startTestGateway({ db: 'pglite', store: 'memory' }, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), {
+      PUBLIC_URL: 'https://console.example.com',
+    })
     try {
       const b = browser(tls)
-      const res = await b.post('/api/auth/register', { email: `${crypto.randomUUID()}@t.io`, password: 'long enough pw' }, { origin: 'https://console.example.com' })
+      const res = await b.post(
+        '/api/auth/register',
+        { email: `${crypto.randomUUID()}@t.io`, password: 'long enough pw' },
+        { origin: 'https://console.example.com' },
+      )
       expect(res.status).toBe(201)
       expect(res.headers.get('set-cookie')).toEndWith('; Secure')
     } finally {

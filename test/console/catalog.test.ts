@@ -20,18 +20,50 @@ for (const backends of ALL_BACKENDS) {
       const base = catalog.models[0]!
       catalog.gateways.push({ id: 'gw-off', protocol: 'openai-chat', baseUrl: `${up.url}/v1`, enabled: false })
       catalog.models.push(
-        { ...base, id: 'zeta/big', name: 'Zeta Big', description: 'A LARGE context model', provider: 'zeta', family: 'big', contextWindow: 1_000_000, capabilities: ['text', 'vision'], pricing: { input: 5, output: 15 } },
-        { ...base, id: 'acme/mini', name: 'Acme Mini', description: "cheap 100% _fast_ model' OR 1=1 --", provider: 'acme', family: 'mini', contextWindow: 8_000, pricing: { input: 0.01, output: 0.02 } },
+        {
+          ...base,
+          id: 'zeta/big',
+          name: 'Zeta Big',
+          description: 'A LARGE context model',
+          provider: 'zeta',
+          family: 'big',
+          contextWindow: 1_000_000,
+          capabilities: ['text', 'vision'],
+          pricing: { input: 5, output: 15 },
+        },
+        {
+          ...base,
+          id: 'acme/mini',
+          name: 'Acme Mini',
+          description: "cheap 100% _fast_ model' OR 1=1 --",
+          provider: 'acme',
+          family: 'mini',
+          contextWindow: 8_000,
+          pricing: { input: 0.01, output: 0.02 },
+        },
         { ...base, id: 'acme/old', name: 'Old Chat', description: 'Deprecated', deprecated: true },
         { ...base, id: 'acme/unpriced', name: 'Unpriced Chat', description: 'No price yet', pricing: { input: null, output: null } },
-        { ...base, id: 'acme/orphan', name: 'Orphan Chat', description: 'Only a disabled gateway', routes: [{ gateway: 'gw-off', model: 'x' }] },
+        {
+          ...base,
+          id: 'acme/orphan',
+          name: 'Orphan Chat',
+          description: 'Only a disabled gateway',
+          routes: [{ gateway: 'gw-off', model: 'x' }],
+        },
       )
       gw = await startTestGateway(backends, catalog, CONSOLE_ENV)
       // Popularity: two calls to acme/mini this week.
       const user = await createUser(gw.runtime.deps.db, `pop-${crypto.randomUUID()}@t.io`, null)
-      await applyMovement(gw.runtime.deps.db, gw.runtime.deps.store, { userId: user.id, amountMicros: 1_000_000n, kind: 'adjustment', method: 'test', reference: `pop:${user.id}` })
+      await applyMovement(gw.runtime.deps.db, gw.runtime.deps.store, {
+        userId: user.id,
+        amountMicros: 1_000_000n,
+        kind: 'adjustment',
+        method: 'test',
+        reference: `pop:${user.id}`,
+      })
       const { key } = await issueKey(gw.runtime.deps, { userId: user.id })
-      for (let i = 0; i < 2; i++) await gw.request('/v1/chat/completions', { method: 'POST', headers: bearer(key), body: chatBody({ model: 'acme/mini' }) })
+      for (let i = 0; i < 2; i++)
+        await gw.request('/v1/chat/completions', { method: 'POST', headers: bearer(key), body: chatBody({ model: 'acme/mini' }) })
       await gw.settled()
     })
     afterAll(async () => {
@@ -143,7 +175,10 @@ for (const backends of ALL_BACKENDS) {
 describe('OpenAPI document for /api', () => {
   let gw: TestGateway
   beforeAll(async () => {
-    gw = await startTestGateway({ db: 'pglite', store: 'memory' }, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), { ...CONSOLE_ENV, SANDBOX_PAYMENTS_SECRET: 'x-secret' })
+    gw = await startTestGateway({ db: 'pglite', store: 'memory' }, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), {
+      ...CONSOLE_ENV,
+      SANDBOX_PAYMENTS_SECRET: 'x-secret',
+    })
   })
   afterAll(() => gw.stop())
 

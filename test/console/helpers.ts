@@ -42,7 +42,11 @@ export function browser(gw: TestGateway, ip = freshIp()): Browser {
     },
     get: (path) => b.fetch(path),
     post: (path, body, headers = {}) =>
-      b.fetch(path, { method: 'POST', headers: { ...JSON_HEADERS, origin: base, ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }),
+      b.fetch(path, {
+        method: 'POST',
+        headers: { ...JSON_HEADERS, origin: base, ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
     del: (path) => b.fetch(path, { method: 'DELETE', headers: { origin: base } }),
   }
   return b
@@ -54,7 +58,11 @@ export interface SignedIn extends Browser {
   password: string
 }
 
-export async function signUp(gw: TestGateway, email = `${crypto.randomUUID()}@test.local`, password = 'correct horse battery'): Promise<SignedIn> {
+export async function signUp(
+  gw: TestGateway,
+  email = `${crypto.randomUUID()}@test.local`,
+  password = 'correct horse battery',
+): Promise<SignedIn> {
   const b = browser(gw)
   const res = await b.post('/api/auth/register', { email, password })
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${await res.text()}`)
@@ -66,7 +74,15 @@ export const json = async <T = any>(res: Response | Promise<Response>): Promise<
 
 export interface FakeStripe {
   url: string
-  sessions: { id: string; amount: number; currency: string; transactionId: string; idempotencyKey: string | null; successUrl: string | null; cancelUrl: string | null }[]
+  sessions: {
+    id: string
+    amount: number
+    currency: string
+    transactionId: string
+    idempotencyKey: string | null
+    successUrl: string | null
+    cancelUrl: string | null
+  }[]
   /** Answer the next create with this HTTP status (then back to normal). */
   failNext(status: number): void
   stop(): void
@@ -81,8 +97,10 @@ export function startFakeStripe(): FakeStripe {
     hostname: '127.0.0.1',
     async fetch(req) {
       const url = new URL(req.url)
-      if (req.method !== 'POST' || url.pathname !== '/v1/checkout/sessions') return Response.json({ error: { message: 'not found' } }, { status: 404 })
-      if (!req.headers.get('authorization')?.startsWith('Bearer sk_test_')) return Response.json({ error: { type: 'invalid_request_error', message: 'bad key' } }, { status: 401 })
+      if (req.method !== 'POST' || url.pathname !== '/v1/checkout/sessions')
+        return Response.json({ error: { message: 'not found' } }, { status: 404 })
+      if (!req.headers.get('authorization')?.startsWith('Bearer sk_test_'))
+        return Response.json({ error: { type: 'invalid_request_error', message: 'bad key' } }, { status: 401 })
       if (failWith !== undefined) {
         const status = failWith
         failWith = undefined
@@ -119,7 +137,12 @@ export function startFakeStripe(): FakeStripe {
 export type StripeSession = { id: string; amount: number; currency: string; transactionId: string }
 
 /** A Stripe event about a checkout session, as Stripe would send it (a fresh event id each time). */
-export function checkoutEvent(type: string, s: StripeSession, paymentStatus: 'paid' | 'unpaid' = 'paid', eventId = `evt_${crypto.randomUUID().replaceAll('-', '')}`) {
+export function checkoutEvent(
+  type: string,
+  s: StripeSession,
+  paymentStatus: 'paid' | 'unpaid' = 'paid',
+  eventId = `evt_${crypto.randomUUID().replaceAll('-', '')}`,
+) {
   return JSON.stringify({
     id: eventId,
     object: 'event',

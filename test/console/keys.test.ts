@@ -25,7 +25,13 @@ for (const backends of ALL_BACKENDS) {
 
     const chat = (key: string) => gw.request('/v1/chat/completions', { method: 'POST', headers: bearer(key), body: chatBody() })
     const fund = (u: SignedIn, micros: bigint) =>
-      applyMovement(gw.runtime.deps.db, gw.runtime.deps.store, { userId: u.id, amountMicros: micros, kind: 'adjustment', method: 'test', reference: `fund:${u.id}:${micros}` })
+      applyMovement(gw.runtime.deps.db, gw.runtime.deps.store, {
+        userId: u.id,
+        amountMicros: micros,
+        kind: 'adjustment',
+        method: 'test',
+        reference: `fund:${u.id}:${micros}`,
+      })
 
     test('create: 201 with the secret once; only its SHA-256 and prefix are stored; the list never shows it', async () => {
       const u = await signUp(gw)
@@ -33,7 +39,19 @@ for (const backends of ALL_BACKENDS) {
       expect(res.status).toBe(201)
       const key = await json(res)
       expect(key.key).toMatch(/^sk-[0-9A-Za-z]{40}$/)
-      expect(key).toMatchObject({ name: 'ci', prefix: key.key.slice(0, 10), status: 'active', limit: 2.5, spent: 0, remaining: 2.5, rpm: 30, serviceMode: 'performance', expiresAt: null, lastUsedAt: null, revokedAt: null })
+      expect(key).toMatchObject({
+        name: 'ci',
+        prefix: key.key.slice(0, 10),
+        status: 'active',
+        limit: 2.5,
+        spent: 0,
+        remaining: 2.5,
+        rpm: 30,
+        serviceMode: 'performance',
+        expiresAt: null,
+        lastUsedAt: null,
+        revokedAt: null,
+      })
       const [row] = await gw.runtime.deps.db.select().from(apiKeys).where(eq(apiKeys.id, key.id))
       expect(row!.keyHash).toBe(new Bun.CryptoHasher('sha256').update(key.key).digest('hex'))
       expect(JSON.stringify(row, (_, v) => (typeof v === 'bigint' ? String(v) : v))).not.toContain(key.key)
@@ -85,7 +103,10 @@ for (const backends of ALL_BACKENDS) {
       const key = await json(u.post('/api/keys', { expiresAt: new Date(Date.now() + 3_600_000).toISOString() }))
       expect(key.status).toBe('active')
       expect((await chat(key.key)).status).toBe(200)
-      await gw.runtime.deps.db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1_000) }).where(eq(apiKeys.id, key.id))
+      await gw.runtime.deps.db
+        .update(apiKeys)
+        .set({ expiresAt: new Date(Date.now() - 1_000) })
+        .where(eq(apiKeys.id, key.id))
       gw.runtime.deps.auth.invalidate(key.id)
       expect((await chat(key.key)).status).toBe(401)
       expect((await json(u.get('/api/keys'))).items[0].status).toBe('expired')
@@ -99,7 +120,15 @@ for (const backends of ALL_BACKENDS) {
       const greedy = await u.post('/api/keys', { rpm: 601 })
       expect(greedy.status).toBe(400)
       expect((await json(greedy)).error.message).toContain('600')
-      for (const body of [{ limit: -1 }, { limit: 'ten' }, { rpm: 0 }, { rpm: 1.5 }, { expiresAt: 'tomorrow' }, { serviceMode: 'turbo' }, { name: 'x'.repeat(101) }]) {
+      for (const body of [
+        { limit: -1 },
+        { limit: 'ten' },
+        { rpm: 0 },
+        { rpm: 1.5 },
+        { expiresAt: 'tomorrow' },
+        { serviceMode: 'turbo' },
+        { name: 'x'.repeat(101) },
+      ]) {
         const res = await u.post('/api/keys', body)
         expect(res.status).toBe(422)
         expect((await json(res)).error.code).toBe('VALIDATION_FAILED')

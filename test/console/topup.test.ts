@@ -38,7 +38,11 @@ for (const backends of ALL_BACKENDS) {
     })
 
     const hook = async (payload: string, signature: string | Promise<string>) =>
-      gw.request('/api/webhooks/stripe', { method: 'POST', headers: { 'stripe-signature': await signature, 'content-type': 'application/json' }, body: payload })
+      gw.request('/api/webhooks/stripe', {
+        method: 'POST',
+        headers: { 'stripe-signature': await signature, 'content-type': 'application/json' },
+        body: payload,
+      })
     const account = (u: SignedIn) => json(u.get('/api/wallet/account'))
     const txn = (u: SignedIn, id: string) => json(u.get(`/api/wallet/transactions/${id}`))
 
@@ -62,14 +66,17 @@ for (const backends of ALL_BACKENDS) {
       for (const amount of [4.99, 500.01, 10.001, -5, 0, 1e9]) {
         const res = await u.post('/api/wallet/topup', { amount, provider: 'stripe' })
         expect(res.status).toBe(400)
-        expect(await json(res)).toEqual({ error: { code: 'BAD_REQUEST', message: 'amount must be between 5.00 and 500.00 USD, in whole cents.' } })
+        expect(await json(res)).toEqual({
+          error: { code: 'BAD_REQUEST', message: 'amount must be between 5.00 and 500.00 USD, in whole cents.' },
+        })
       }
       for (const provider of ['paypal', 'STRIPE', 'x']) {
         const res = await u.post('/api/wallet/topup', { amount: 10, provider })
         expect(res.status).toBe(402)
         expect((await json(res)).error.code).toBe('PAYMENT_REQUIRED')
       }
-      for (const body of [{ amount: '10', provider: 'stripe' }, { amount: 10 }, {}]) expect((await u.post('/api/wallet/topup', body)).status).toBe(422)
+      for (const body of [{ amount: '10', provider: 'stripe' }, { amount: 10 }, {}])
+        expect((await u.post('/api/wallet/topup', body)).status).toBe(422)
       expect((await browser(gw).post('/api/wallet/topup', { amount: 10, provider: 'stripe' })).status).toBe(401)
       expect((await json(u.get('/api/wallet/transactions'))).items).toEqual([])
       expect(fake.sessions.filter((s) => s.transactionId === '')).toEqual([])
@@ -82,7 +89,13 @@ for (const backends of ALL_BACKENDS) {
       const t = await stripeTopup(u, 25.5)
       expect(t.checkoutUrl).toBe(`https://checkout.stripe.test/c/pay/${t.session.id}`)
       expect(t.session).toMatchObject({ amount: 2550, currency: 'usd', idempotencyKey: `topup-${t.transactionId}` })
-      expect(await txn(u, t.transactionId)).toMatchObject({ kind: 'topup', status: 'pending', amount: 25.5, method: 'stripe', completedAt: null })
+      expect(await txn(u, t.transactionId)).toMatchObject({
+        kind: 'topup',
+        status: 'pending',
+        amount: 25.5,
+        method: 'stripe',
+        completedAt: null,
+      })
       expect((await account(u)).pendingTopups).toEqual({ count: 1, amount: 25.5 })
       expect((await account(u)).balance).toBe(0)
 
@@ -242,8 +255,15 @@ for (const backends of ALL_BACKENDS) {
       const u = await signUp(gw)
       const started = await json(u.post('/api/wallet/topup', { amount: 6, provider: 'sandbox' }))
       const path = new URL(started.checkoutUrl).pathname
-      const event = JSON.stringify({ id: 'sbx_evt_forged', type: 'payment.succeeded', transactionId: started.transactionId, amountCents: 600, currency: 'usd' })
-      const post = (signature: string) => gw.request('/api/webhooks/sandbox', { method: 'POST', headers: { 'x-sandbox-signature': signature }, body: event })
+      const event = JSON.stringify({
+        id: 'sbx_evt_forged',
+        type: 'payment.succeeded',
+        transactionId: started.transactionId,
+        amountCents: 600,
+        currency: 'usd',
+      })
+      const post = (signature: string) =>
+        gw.request('/api/webhooks/sandbox', { method: 'POST', headers: { 'x-sandbox-signature': signature }, body: event })
       expect((await post(`t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`)).status).toBe(400)
       expect((await post(signSandboxEvent('wrong-secret', event))).status).toBe(400)
       expect((await post(signSandboxEvent(SANDBOX_SECRET, event, Math.floor(Date.now() / 1000) - 600))).status).toBe(400)

@@ -46,7 +46,8 @@ describe('clientInfo', () => {
 
 describe('isCrossSite', () => {
   const url = new URL('http://gw.example:8080/api/keys')
-  const check = (method: string, headers: Record<string, string>, own = { https: false, publicUrl: undefined as string | undefined }) => isCrossSite(method, url, new Headers(headers), own)
+  const check = (method: string, headers: Record<string, string>, own = { https: false, publicUrl: undefined as string | undefined }) =>
+    isCrossSite(method, url, new Headers(headers), own)
 
   test.each([
     ['GET is never refused', 'GET', { origin: 'https://evil.example' }, false],
@@ -66,7 +67,9 @@ describe('isCrossSite', () => {
   test('behind TLS the https origin is ours, the http one is not; PUBLIC_URL is ours', () => {
     expect(check('POST', { origin: 'https://gw.example:8080' }, { https: true, publicUrl: undefined })).toBe(false)
     expect(check('POST', { origin: 'http://gw.example:8080' }, { https: true, publicUrl: undefined })).toBe(true)
-    expect(check('POST', { origin: 'https://console.example.com' }, { https: false, publicUrl: 'https://console.example.com/app/' })).toBe(false)
+    expect(check('POST', { origin: 'https://console.example.com' }, { https: false, publicUrl: 'https://console.example.com/app/' })).toBe(
+      false,
+    )
   })
 })
 
@@ -80,7 +83,13 @@ describe('cursor', () => {
     expect(decodeCursor('')).toBeUndefined()
   })
 
-  test.each(['bm9wZQ', Buffer.from('12.').toString('base64url'), Buffer.from('x.id').toString('base64url'), Buffer.from("1.a' or 1=1").toString('base64url'), '%%%'])('refuses %p with 400', (text) => {
+  test.each([
+    'bm9wZQ',
+    Buffer.from('12.').toString('base64url'),
+    Buffer.from('x.id').toString('base64url'),
+    Buffer.from("1.a' or 1=1").toString('base64url'),
+    '%%%',
+  ])('refuses %p with 400', (text) => {
     expect(() => decodeCursor(text)).toThrow('cursor is not a cursor this API returned.')
   })
 })
@@ -110,23 +119,53 @@ describe('top-up policy', () => {
 
 describe('Stripe events → top-up actions', () => {
   const event = (type: string, session: Partial<Stripe.Checkout.Session>) =>
-    ({ id: 'evt_1', type, data: { object: { id: 'cs_1', metadata: { transactionId: 'txn_1' }, amount_total: 1000, currency: 'usd', payment_status: 'paid', ...session } } }) as unknown as Stripe.Event
+    ({
+      id: 'evt_1',
+      type,
+      data: {
+        object: {
+          id: 'cs_1',
+          metadata: { transactionId: 'txn_1' },
+          amount_total: 1000,
+          currency: 'usd',
+          payment_status: 'paid',
+          ...session,
+        },
+      },
+    }) as unknown as Stripe.Event
 
   test.each([
     ['checkout.session.completed', {}, { kind: 'paid', transactionId: 'txn_1', sessionId: 'cs_1', amountCents: 1000, currency: 'usd' }],
-    ['checkout.session.async_payment_succeeded', {}, { kind: 'paid', transactionId: 'txn_1', sessionId: 'cs_1', amountCents: 1000, currency: 'usd' }],
+    [
+      'checkout.session.async_payment_succeeded',
+      {},
+      { kind: 'paid', transactionId: 'txn_1', sessionId: 'cs_1', amountCents: 1000, currency: 'usd' },
+    ],
     ['checkout.session.completed', { payment_status: 'unpaid' }, { kind: 'ignored', transactionId: 'txn_1', reason: 'payment unpaid' }],
-    ['checkout.session.completed', { payment_status: 'no_payment_required' }, { kind: 'ignored', transactionId: 'txn_1', reason: 'payment no_payment_required' }],
+    [
+      'checkout.session.completed',
+      { payment_status: 'no_payment_required' },
+      { kind: 'ignored', transactionId: 'txn_1', reason: 'payment no_payment_required' },
+    ],
     ['checkout.session.expired', {}, { kind: 'failed', transactionId: 'txn_1', sessionId: 'cs_1', reason: 'checkout expired' }],
     ['checkout.session.async_payment_failed', {}, { kind: 'failed', transactionId: 'txn_1', sessionId: 'cs_1', reason: 'payment failed' }],
-    ['checkout.session.completed', { metadata: {}, client_reference_id: 'txn_2' }, { kind: 'paid', transactionId: 'txn_2', sessionId: 'cs_1', amountCents: 1000, currency: 'usd' }],
+    [
+      'checkout.session.completed',
+      { metadata: {}, client_reference_id: 'txn_2' },
+      { kind: 'paid', transactionId: 'txn_2', sessionId: 'cs_1', amountCents: 1000, currency: 'usd' },
+    ],
     ['payment_intent.succeeded', {}, { kind: 'ignored', transactionId: null, reason: 'not a checkout event' }],
   ] as const)('%s %p', (type, session, action) => {
     expect(checkoutAction(event(type, session as Partial<Stripe.Checkout.Session>))).toEqual(action as never)
   })
 
   test('cents become micro-USD; a non-integer amount can never match', () => {
-    const paid = (amountCents: number) => topupEvent('stripe', { id: 'e', type: 't', action: { kind: 'paid', transactionId: 'x', sessionId: 's', amountCents, currency: 'usd' } }).action
+    const paid = (amountCents: number) =>
+      topupEvent('stripe', {
+        id: 'e',
+        type: 't',
+        action: { kind: 'paid', transactionId: 'x', sessionId: 's', amountCents, currency: 'usd' },
+      }).action
     expect(paid(2550)).toMatchObject({ paidMicros: 25_500_000n })
     expect(paid(10.5)).toMatchObject({ paidMicros: -1n })
     expect(paid(Number.NaN)).toMatchObject({ paidMicros: -1n })

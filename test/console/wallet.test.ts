@@ -25,7 +25,13 @@ for (const backends of ALL_BACKENDS) {
     })
 
     const credit = (userId: string, micros: bigint, ref: string) =>
-      applyMovement(gw.runtime.deps.db, gw.runtime.deps.store, { userId, amountMicros: micros, kind: 'adjustment', method: 'test', reference: ref })
+      applyMovement(gw.runtime.deps.db, gw.runtime.deps.store, {
+        userId,
+        amountMicros: micros,
+        kind: 'adjustment',
+        method: 'test',
+        reference: ref,
+      })
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }
     const refund = (body: unknown) => gw.request('/api/admin/refunds', { method: 'POST', headers: admin, body: JSON.stringify(body) })
 
@@ -77,9 +83,19 @@ for (const backends of ALL_BACKENDS) {
       const u = await signUp(gw)
       await gw.runtime.deps.db.transaction(async (tx) => {
         for (let i = 0; i < 7; i++)
-          await tx.insert(ledgerEntries).values({ id: `txn_same_${u.id.slice(-6)}_${i}`, userId: u.id, kind: 'adjustment', status: 'failed', amountMicros: 1n, method: 'test', reference: `same:${u.id}:${i}` })
+          await tx.insert(ledgerEntries).values({
+            id: `txn_same_${u.id.slice(-6)}_${i}`,
+            userId: u.id,
+            kind: 'adjustment',
+            status: 'failed',
+            amountMicros: 1n,
+            method: 'test',
+            reference: `same:${u.id}:${i}`,
+          })
       })
-      const rows = await gw.runtime.deps.db.execute(sql`select count(distinct created_at)::int as n from ledger_entries where user_id = ${u.id}`)
+      const rows = await gw.runtime.deps.db.execute(
+        sql`select count(distinct created_at)::int as n from ledger_entries where user_id = ${u.id}`,
+      )
       const distinct = (Array.isArray(rows) ? rows : (rows as { rows: any[] }).rows)[0].n
       expect(distinct).toBe(1)
       const { seen } = await pageAll(u, '/api/wallet/transactions', 3)
@@ -115,7 +131,14 @@ for (const backends of ALL_BACKENDS) {
       expect(call.status).toBe(200)
       const requestId = call.headers.get('x-request-id')!
       await gw.settled()
-      expect(await json(u.get('/api/wallet/account'))).toMatchObject({ balance: 1.999779, reserved: 0, available: 1.999779, currency: 'USD', spentThisMonth: 0.000221, pendingTopups: { count: 0, amount: 0 } })
+      expect(await json(u.get('/api/wallet/account'))).toMatchObject({
+        balance: 1.999779,
+        reserved: 0,
+        available: 1.999779,
+        currency: 'USD',
+        spentThisMonth: 0.000221,
+        pendingTopups: { count: 0, amount: 0 },
+      })
       const usage = (await json(u.get('/api/wallet/transactions?kind=usage'))).items
       expect(usage).toHaveLength(1)
       expect(usage[0]).toMatchObject({ kind: 'usage', status: 'completed', amount: -0.000221, currency: 'USD', method: 'api', requestId })
@@ -137,7 +160,17 @@ for (const backends of ALL_BACKENDS) {
       const logs = await json(u.get('/api/logs?limit=10'))
       expect(logs.nextCursor).toBeNull()
       expect(logs.items).toHaveLength(1)
-      expect(logs.items[0]).toMatchObject({ id: requestId, keyId, model: 'acme/chat-1', gateway: 'gw-a', protocol: expect.any(String), status: 200, cost: 0.000221, inputTokens: 16, outputTokens: 363 })
+      expect(logs.items[0]).toMatchObject({
+        id: requestId,
+        keyId,
+        model: 'acme/chat-1',
+        gateway: 'gw-a',
+        protocol: expect.any(String),
+        status: 200,
+        cost: 0.000221,
+        inputTokens: 16,
+        outputTokens: 363,
+      })
       expect(logs.items[0]).not.toHaveProperty('userId')
       expect(JSON.stringify(logs)).not.toContain('upstream-secret')
       expect(await json(u.get(`/api/logs/${requestId}`))).toEqual(logs.items[0])
@@ -169,7 +202,16 @@ for (const backends of ALL_BACKENDS) {
       expect((await refund({ transactionId: adj.id })).status).toBe(400)
       // A completed top-up, as the webhook leaves it.
       const topupId = `txn_topup_${u.id.slice(-8)}`
-      await gw.runtime.deps.db.insert(ledgerEntries).values({ id: topupId, userId: u.id, kind: 'topup', status: 'completed', amountMicros: 10_000_000n, method: 'stripe', reference: `topup:${topupId}`, completedAt: new Date() })
+      await gw.runtime.deps.db.insert(ledgerEntries).values({
+        id: topupId,
+        userId: u.id,
+        kind: 'topup',
+        status: 'completed',
+        amountMicros: 10_000_000n,
+        method: 'stripe',
+        reference: `topup:${topupId}`,
+        completedAt: new Date(),
+      })
       await gw.runtime.deps.db.execute(sql`update accounts set balance_micros = balance_micros + 10000000 where user_id = ${u.id}`)
       await gw.runtime.deps.store.adjustBalance(u.id, 10_000_000n)
       expect(await json(refund({ transactionId: topupId, amount: 4 }))).toMatchObject({ amount: 4, balance: 9 })
@@ -177,7 +219,15 @@ for (const backends of ALL_BACKENDS) {
       expect(await json(refund({ transactionId: topupId }))).toMatchObject({ amount: 6, balance: 3 })
       expect((await refund({ transactionId: topupId })).status).toBe(400)
       expect((await refund({ transactionId: 'txn_nope' })).status).toBe(404)
-      expect((await gw.request('/api/admin/refunds', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ transactionId: topupId }) })).status).toBe(401)
+      expect(
+        (
+          await gw.request('/api/admin/refunds', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ transactionId: topupId }),
+          })
+        ).status,
+      ).toBe(401)
       const detail = await json(u.get(`/api/wallet/transactions/${topupId}`))
       expect(detail.refunded).toBe(10)
       const refunds = (await json(u.get('/api/wallet/transactions?kind=refund'))).items.map((i: any) => i.amount)
@@ -191,7 +241,8 @@ for (const backends of ALL_BACKENDS) {
       const u = await signUp(gw)
       await credit(u.id, 1_000_000n, `logs:${u.id}`)
       const { key } = await issueKey(gw.runtime.deps, { userId: u.id })
-      for (let i = 0; i < 5; i++) expect((await gw.request('/v1/chat/completions', { method: 'POST', headers: bearer(key), body: chatBody() })).status).toBe(200)
+      for (let i = 0; i < 5; i++)
+        expect((await gw.request('/v1/chat/completions', { method: 'POST', headers: bearer(key), body: chatBody() })).status).toBe(200)
       await gw.settled()
       const { seen, pages } = await pageAll(u, '/api/logs', 2)
       expect(pages).toBe(3)

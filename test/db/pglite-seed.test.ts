@@ -41,7 +41,9 @@ test('a data directory started from the seed is migrated and keeps its data acro
 
 test('memory:// starts from the seed with the full schema', async () => {
   const database = await openDatabase('memory://')
-  const rows = await database.db.execute(sql`select count(*)::int as n from information_schema.tables where table_name in ('users', 'ledger_entries', 'request_logs')`)
+  const rows = await database.db.execute(
+    sql`select count(*)::int as n from information_schema.tables where table_name in ('users', 'ledger_entries', 'request_logs')`,
+  )
   await database.close()
   expect(JSON.stringify(rows)).toContain('3')
 })

@@ -48,7 +48,9 @@ describe('commands in the docs, statically', () => {
   test('the README environment table lists exactly the variables src/config.ts reads', () => {
     const readme = readFileSync(`${ROOT}README.md`, 'utf8')
     const table = readme.slice(readme.indexOf('### Environment'), readme.indexOf('### Catalog file'))
-    const listed = new Set([...table.matchAll(/^\| (.+?) \|/gm)].flatMap((row) => [...row[1]!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]!)))
+    const listed = new Set(
+      [...table.matchAll(/^\| (.+?) \|/gm)].flatMap((row) => [...row[1]!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]!)),
+    )
     expect([...listed].sort()).toEqual([...CONFIG_VARIABLES].sort())
   })
 })
@@ -70,7 +72,9 @@ describeServices('commands in the docs, run against a real instance', () => {
   beforeAll(async () => {
     cwd = await mkdtemp(join(tmpdir(), 'tg-docs-'))
     await Bun.write(join(cwd, 'catalog.json'), Bun.file(`${ROOT}deploy/catalog.json`))
-    gw = await startTestGateway({ db: 'postgres', store: 'redis' }, await readCatalogFile(`${ROOT}deploy/catalog.json`), { CATALOG_FILE: join(cwd, 'catalog.json') })
+    gw = await startTestGateway({ db: 'postgres', store: 'redis' }, await readCatalogFile(`${ROOT}deploy/catalog.json`), {
+      CATALOG_FILE: join(cwd, 'catalog.json'),
+    })
     restore = await freshDatabase()
   }, 60_000)
   afterAll(async () => {
@@ -82,10 +86,25 @@ describeServices('commands in the docs, run against a real instance', () => {
   test('docs/deploy.md then docs/providers.md, in order: health, Redis, backup and restore, retention, admin tasks, catalog reload', async () => {
     for (const b of shell) if (b.doc !== 'README.md' && b.notRun === undefined) expect(b.text).not.toContain('localhost:8080')
     const { db } = gw.runtime.deps
-    const row = (id: string, days: number) => ({ id, userId: 'usr_x', keyId: 'key_x', model: 'm', protocol: 'chat', stream: false, status: 200, usageSource: 'upstream', latencyMs: 1, createdAt: new Date(Date.now() - days * 86_400_000) })
+    const row = (id: string, days: number) => ({
+      id,
+      userId: 'usr_x',
+      keyId: 'key_x',
+      model: 'm',
+      protocol: 'chat',
+      stream: false,
+      status: 200,
+      usageSource: 'upstream',
+      latencyMs: 1,
+      createdAt: new Date(Date.now() - days * 86_400_000),
+    })
     await db.insert(requestLogs).values([row('req_old', 100), row('req_recent', 1)])
     const runnable = shell.filter((b) => b.doc !== 'README.md' && b.notRun === undefined)
-    const out = await runBlocks(runnable, { TOLLGATE_URL: gw.listen(), ADMIN_TOKEN, DATABASE_URL: gw.runtime.deps.config.databaseUrl!, REDIS_URL, RESTORE_URL: restore.url }, cwd)
+    const out = await runBlocks(
+      runnable,
+      { TOLLGATE_URL: gw.listen(), ADMIN_TOKEN, DATABASE_URL: gw.runtime.deps.config.databaseUrl!, REDIS_URL, RESTORE_URL: restore.url },
+      cwd,
+    )
     expect(out.size).toBe(runnable.length)
 
     // Restore: the check printed 0 accounts whose balance differs from the ledger.
@@ -95,7 +114,9 @@ describeServices('commands in the docs, run against a real instance', () => {
     const logs = await db.select({ id: requestLogs.id }).from(requestLogs).where(sql`${requestLogs.id} in ('req_old', 'req_recent')`)
     expect(logs.map((l) => l.id)).toEqual(['req_recent'])
     // Admin tasks: alice exists with her credit, enabled again, with one key.
-    const users = (await (await gw.request('/api/admin/users?email=alice@example.com', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as any
+    const users = (await (
+      await gw.request('/api/admin/users?email=alice@example.com', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+    ).json()) as any
     expect(users.items).toHaveLength(1)
     expect(users.items[0]).toMatchObject({ balance: 25, disabled: false })
     // Catalog reload: the answer names the counts of deploy/catalog.json.

@@ -34,13 +34,20 @@ describe('deploy/ files', () => {
       for (const k of Object.keys(env)) expect(CONFIG_VARIABLES.has(k) || refs.has(k)).toBe(true)
       for (const r of refs) expect(Object.keys(env)).toContain(r)
       // Interpolated as compose would with a filled-in .env.
-      const filled = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v).replace(/\$\{(\w+)[^}]*\}/g, (_m, n) => (n === 'ADMIN_TOKEN' ? 'a'.repeat(48) : n === 'PUBLIC_URL' ? 'https://llm.example.com' : 'x'))]))
+      const filled = Object.fromEntries(
+        Object.entries(env).map(([k, v]) => [
+          k,
+          String(v).replace(/\$\{(\w+)[^}]*\}/g, (_m, n) =>
+            n === 'ADMIN_TOKEN' ? 'a'.repeat(48) : n === 'PUBLIC_URL' ? 'https://llm.example.com' : 'x',
+          ),
+        ]),
+      )
       const config = loadConfig(filled)
       expect(new URL(config.databaseUrl!).hostname).toBe('postgres')
       expect(new URL(config.redisUrl!).hostname).toBe('redis')
       expect(config.trustedProxies).toEqual([compose.services.proxy.networks.default.ipv4_address])
       // The orchestrator waits longer than the drain before SIGKILL.
-      expect(Number.parseInt(compose.services[name].stop_grace_period) * 1000).toBeGreaterThan(config.shutdownGraceMs)
+      expect(Number.parseInt(compose.services[name].stop_grace_period, 10) * 1000).toBeGreaterThan(config.shutdownGraceMs)
       const mount = compose.services[name].volumes.find((v: string) => v.startsWith('./catalog.json:'))
       expect(mount.split(':')[1]).toBe(config.catalogFile)
     }

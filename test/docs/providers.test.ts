@@ -11,7 +11,11 @@ import { fixtureJson } from '../helpers/fixtures.ts'
 import { ROOT } from './blocks.ts'
 
 const ENDPOINT = { 'openai-chat': '/chat/completions', 'anthropic-messages': '/messages', 'openai-responses': '/responses' } as const
-const ANSWER = { 'openai-chat': ['openai-chat', 'json-text.json'], 'anthropic-messages': ['anthropic-messages', 'json-text.json'], 'openai-responses': ['openai-responses', 'json-text.json'] } as const
+const ANSWER = {
+  'openai-chat': ['openai-chat', 'json-text.json'],
+  'anthropic-messages': ['anthropic-messages', 'json-text.json'],
+  'openai-responses': ['openai-responses', 'json-text.json'],
+} as const
 const KEYS = { OPENAI_API_KEY: 'sk-openai-test-value', ANTHROPIC_API_KEY: 'sk-ant-test-value', OPENROUTER_API_KEY: 'sk-or-test-value' }
 
 describe('the worked catalog of docs/providers.md', () => {
@@ -23,7 +27,10 @@ describe('the worked catalog of docs/providers.md', () => {
     doc = await readCatalogFile(`${ROOT}deploy/catalog.json`)
     up = startFakeUpstream()
     // Same paths, this machine's fake upstream as the host.
-    const local: CatalogFile = { models: [...doc.models], gateways: doc.gateways.map((g) => ({ ...g, baseUrl: `${up.url}${new URL(g.baseUrl).pathname}` })) }
+    const local: CatalogFile = {
+      models: [...doc.models],
+      gateways: doc.gateways.map((g) => ({ ...g, baseUrl: `${up.url}${new URL(g.baseUrl).pathname}` })),
+    }
     local.gateways.push({ id: 'no-version', protocol: 'openai-chat', baseUrl: up.url, apiKey: 'env:OPENAI_API_KEY' })
     local.models.push({ ...local.models[0]!, id: 'test/no-version', routes: [{ gateway: 'no-version', model: 'm' }] })
     gw = await startTestGateway({ db: 'pglite', store: 'memory' }, local, KEYS)
@@ -35,7 +42,11 @@ describe('the worked catalog of docs/providers.md', () => {
   }, 60_000)
 
   const call = (model: string) =>
-    gw.request('/v1/chat/completions', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }) })
+    gw.request('/v1/chat/completions', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
+    })
 
   test('each model reaches its first route at baseUrl + endpoint, with the referenced key', async () => {
     for (const m of doc.models) {

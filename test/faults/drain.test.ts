@@ -2,10 +2,19 @@
 // once; every admitted call — waiting for the upstream or streaming — finishes and settles
 // within the grace; what is still open when it ends gets the protocol's error and is billed for
 // what was delivered. Real processes on real Postgres and Redis.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { completionWithUsage } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
-import { booksOf, chatRequest, fundedUser, reservedIn, spawnGateway, until, writeCatalog, type GatewayProcess } from '../helpers/process-gateway.ts'
+import {
+  booksOf,
+  chatRequest,
+  fundedUser,
+  reservedIn,
+  spawnGateway,
+  until,
+  writeCatalog,
+  type GatewayProcess,
+} from '../helpers/process-gateway.ts'
 import { freshDatabase, freshKeyPrefix, REDIS_URL, describeServices } from '../helpers/services.ts'
 import { tickingStream } from './upstreams.ts'
 
@@ -39,7 +48,12 @@ describeServices('fault: SIGTERM during calls', () => {
     let release!: () => void
     const gate = new Promise<void>((r) => (release = r))
     const seenBefore = up.seen.length
-    up.script(...Array.from({ length: 20 }, () => ({ kind: 'fn' as const, handle: async () => (await gate, Response.json(completionWithUsage(9, 5))) })))
+    up.script(
+      ...Array.from({ length: 20 }, () => ({
+        kind: 'fn' as const,
+        handle: async () => (await gate, Response.json(completionWithUsage(9, 5))),
+      })),
+    )
     const calls = Array.from({ length: 20 }, () => chatRequest(gw.url, user.key, false))
     await until(async () => up.seen.length - seenBefore === 20, 30_000, 'all 20 calls at the upstream')
 
@@ -54,7 +68,10 @@ describeServices('fault: SIGTERM during calls', () => {
     expect(up.seen.length - seenBefore).toBe(20)
 
     release()
-    const answers = await Promise.all(calls).catch((e) => { console.log(gw.stderr()); throw e })
+    const answers = await Promise.all(calls).catch((e) => {
+      console.log(gw.stderr())
+      throw e
+    })
     const bodies = await Promise.all(answers.map((r) => r.json() as Promise<any>))
     expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200))
     for (const b of bodies) expect(b.choices[0].message.content).toBe('hello')

@@ -5,7 +5,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { completionWithUsage } from '../helpers/chat.ts'
-import { booksOf, chatRequest, fundedUser, reservedIn, spawnGateway, until, writeCatalog, type GatewayProcess } from '../helpers/process-gateway.ts'
+import {
+  booksOf,
+  chatRequest,
+  fundedUser,
+  reservedIn,
+  spawnGateway,
+  until,
+  writeCatalog,
+  type GatewayProcess,
+} from '../helpers/process-gateway.ts'
 import { freshDatabase, freshKeyPrefix, REDIS_URL, describeServices } from '../helpers/services.ts'
 import { finiteTicking, tickingStream } from './upstreams.ts'
 import { ALL_BACKENDS, bearer, chatBody, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
@@ -26,7 +35,13 @@ describeServices('fault: an instance SIGKILLed with 20 open streams', () => {
     up = startFakeUpstream(tickingStream(100))
     db = await freshDatabase()
     keys = freshKeyPrefix()
-    const env = { DATABASE_URL: db.url, REDIS_URL, REDIS_PREFIX: keys.prefix, CATALOG_FILE: await writeCatalog(up.url, GATEWAY_TIMEOUT_MS), CLIENT_IDLE_TIMEOUT_MS: String(CLIENT_IDLE_MS) }
+    const env = {
+      DATABASE_URL: db.url,
+      REDIS_URL,
+      REDIS_PREFIX: keys.prefix,
+      CATALOG_FILE: await writeCatalog(up.url, GATEWAY_TIMEOUT_MS),
+      CLIENT_IDLE_TIMEOUT_MS: String(CLIENT_IDLE_MS),
+    }
     a = await spawnGateway(env)
     b = await spawnGateway(env)
   }, 60_000)
@@ -67,7 +82,11 @@ describeServices('fault: an instance SIGKILLed with 20 open streams', () => {
 
     await until(async () => (await reservedIn(REDIS_URL, keys.prefix, user.userId)) === 0n, 60_000, 'the leases to be released')
     const releasedAfterMs = Date.now() - killedAt
-    await until(async () => (await booksOf(db.url, user.userId)).logs.filter((l) => ids.includes(l.id)).length === 20, 30_000, 'the abandoned logs')
+    await until(
+      async () => (await booksOf(db.url, user.userId)).logs.filter((l) => ids.includes(l.id)).length === 20,
+      30_000,
+      'the abandoned logs',
+    )
     const books = await booksOf(db.url, user.userId)
     const abandoned = books.logs.filter((l) => ids.includes(l.id))
     expect(abandoned.map((l) => [l.status, l.errorCode])).toEqual(Array(20).fill([500, 'ABANDONED']))
@@ -102,7 +121,9 @@ for (const backends of ALL_BACKENDS) {
     beforeAll(async () => {
       up = startFakeUpstream(finiteTicking(80, 100))
       // Gateway timeout 1 s, client idle 1 s: the first lease and each renewal last 6 s.
-      gw = await startTestGateway(backends, simpleCatalog([{ id: 'gw-a', url: up.url, timeoutMs: 1_000 }]), { CLIENT_IDLE_TIMEOUT_MS: '1000' })
+      gw = await startTestGateway(backends, simpleCatalog([{ id: 'gw-a', url: up.url, timeoutMs: 1_000 }]), {
+        CLIENT_IDLE_TIMEOUT_MS: '1000',
+      })
     })
     afterAll(async () => {
       await gw.stop()

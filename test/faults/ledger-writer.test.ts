@@ -51,7 +51,26 @@ for (const backends of ALL_BACKENDS) {
           // the defence behind it, so such a record is put in the outbox directly, as a rejected call.
           expect(bad.status).toBe(400)
           const requestId = `req_poison_${i}_${crypto.randomUUID()}`
-          await gw.runtime.deps.store.appendOutbox(u.userId, encodeRecord({ v: 1, requestId, userId: u.userId, keyId: u.keyId, model: poison, gateway: null, protocol: 'chat', stream: false, status: 503, errorCode: 'MODEL_UNAVAILABLE', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }, cost: '0', usageSource: 'none', latencyMs: 1, at: Date.now() }))
+          await gw.runtime.deps.store.appendOutbox(
+            u.userId,
+            encodeRecord({
+              v: 1,
+              requestId,
+              userId: u.userId,
+              keyId: u.keyId,
+              model: poison,
+              gateway: null,
+              protocol: 'chat',
+              stream: false,
+              status: 503,
+              errorCode: 'MODEL_UNAVAILABLE',
+              usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
+              cost: '0',
+              usageSource: 'none',
+              latencyMs: 1,
+              at: Date.now(),
+            }),
+          )
           rejected.push(requestId)
         }
         const good = await postChat(gw, u.key)
@@ -88,7 +107,23 @@ for (const backends of ALL_BACKENDS) {
       }
       // A usage record of a user that does not exist violates the ledger's foreign key (23503).
       const orphanId = `req_orphan_${crypto.randomUUID()}`
-      const orphan = encodeRecord({ v: 1, requestId: orphanId, userId: 'usr_gone', keyId: 'key_gone', model: 'acme/chat-1', gateway: 'gw-a', protocol: 'chat', stream: false, status: 200, errorCode: null, usage: { inputTokens: 5, outputTokens: 100, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }, cost: '61', usageSource: 'upstream', latencyMs: 3, at: Date.now() })
+      const orphan = encodeRecord({
+        v: 1,
+        requestId: orphanId,
+        userId: 'usr_gone',
+        keyId: 'key_gone',
+        model: 'acme/chat-1',
+        gateway: 'gw-a',
+        protocol: 'chat',
+        stream: false,
+        status: 200,
+        errorCode: null,
+        usage: { inputTokens: 5, outputTokens: 100, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
+        cost: '61',
+        usageSource: 'upstream',
+        latencyMs: 3,
+        at: Date.now(),
+      })
       await store.appendOutbox(u.userId, orphan)
       await store.appendOutbox(u.userId, 'not a record \u0000 {')
       for (let i = 0; i < 5; i++) {
@@ -144,7 +179,10 @@ describeServices('ledger writer after Redis lost its data (NOGROUP), postgres + 
       billed.push({ requestId: res.headers.get('x-request-id')!, cost: COST })
     }
     const last = billed.at(-1)!.requestId
-    await eventually(async () => (await gw.runtime.deps.db.select().from(requestLogs).where(eq(requestLogs.id, last))).length === 1, 'records written after NOGROUP')
+    await eventually(
+      async () => (await gw.runtime.deps.db.select().from(requestLogs).where(eq(requestLogs.id, last))).length === 1,
+      'records written after NOGROUP',
+    )
     expect(gw.runtime.writer.counters.groupRepairs).toBeGreaterThanOrEqual(1)
     await gw.settled()
     await expectExactBooks(gw, u.userId, CREDIT, billed)
@@ -163,7 +201,10 @@ describeServices('ledger writer after Redis lost its data (NOGROUP), postgres + 
     let res: Response | undefined
     await eventually(async () => (res = await postChat(gw, u.key)).status === 200, 'a call served by the empty Redis')
     billed.push({ requestId: res!.headers.get('x-request-id')!, cost: COST })
-    await eventually(async () => (await gw.runtime.deps.db.select().from(requestLogs).where(eq(requestLogs.id, billed[1]!.requestId))).length === 1, 'the record written by the running writer')
+    await eventually(
+      async () => (await gw.runtime.deps.db.select().from(requestLogs).where(eq(requestLogs.id, billed[1]!.requestId))).length === 1,
+      'the record written by the running writer',
+    )
     expect(gw.runtime.writer.counters.groupRepairs).toBeGreaterThan(repairs)
     await gw.settled()
     await expectExactBooks(gw, u.userId, CREDIT, billed)

@@ -45,7 +45,13 @@ for (const backends of ALL_BACKENDS) {
 
     async function userWith(micros: bigint) {
       const u = await gw.user(0)
-      await applyMovement(gw.runtime.deps.db, gw.runtime.deps.store, { userId: u.userId, amountMicros: micros, kind: 'adjustment', method: 'test', reference: `credit:${u.userId}` })
+      await applyMovement(gw.runtime.deps.db, gw.runtime.deps.store, {
+        userId: u.userId,
+        amountMicros: micros,
+        kind: 'adjustment',
+        method: 'test',
+        reference: `credit:${u.userId}`,
+      })
       return u
     }
 
@@ -78,7 +84,12 @@ for (const backends of ALL_BACKENDS) {
       await expectChatError(await postChat(gw, u.key, { max_tokens: 100 }), 402, 'PAYMENT_REQUIRED')
       expect(up.seen.length).toBe(seen)
       await gw.settled()
-      await expectExactBooks(gw, u.userId, credit, answered.map((r) => ({ requestId: r.headers.get('x-request-id')!, cost: COST })))
+      await expectExactBooks(
+        gw,
+        u.userId,
+        credit,
+        answered.map((r) => ({ requestId: r.headers.get('x-request-id')!, cost: COST })),
+      )
       const { balance } = await gw.books(u.userId)
       expect(balance).toBe(-BigInt(n) * (COST - reserved))
       expect(await reservedNow(gw, u.userId)).toBe(0n)

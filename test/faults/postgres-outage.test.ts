@@ -3,7 +3,7 @@
 // served stale, the catalog and the account mirror live in memory and Redis), a key or account
 // never loaded gets a fast 503 with Retry-After, and when Postgres returns the outbox backlog
 // drains with the books exact. (The embedded PGlite runs in-process: it has no outage.)
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { completionWithUsage, expectChatError, postChat } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { bearer, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
@@ -76,7 +76,10 @@ describeServices('Postgres unreachable (postgres behind a TCP proxy + redis)', (
       }
 
       proxy.restore()
-      await untilLogged(gw, billed.map((b) => b.requestId)) // the running writer drains the backlog itself
+      await untilLogged(
+        gw,
+        billed.map((b) => b.requestId),
+      ) // the running writer drains the backlog itself
       expect(gw.runtime.writer.counters.failedBatches).toBeGreaterThan(0)
       expect(gw.runtime.writer.counters.deadLettered).toBe(0) // an outage is not a bad record
       await gw.settled()

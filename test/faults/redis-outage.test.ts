@@ -2,7 +2,7 @@
 // envelope with Retry-After (no 500, no hang on an offline queue), requests are served again
 // once Redis is back, and the books stay exact (503s bill nothing; their log rows still reach
 // Postgres through the settlement fallback). A paused Redis (SIGSTOP) hits the command timeout.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { eq, inArray } from 'drizzle-orm'
 import { ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
 import { completionWithUsage, expectChatError, expectNoUpstreamIdentity, postChat } from '../helpers/chat.ts'
@@ -22,7 +22,10 @@ describeServices('Redis unreachable (postgres + own redis-server with AOF)', () 
   beforeAll(async () => {
     redis = await startThrowawayRedis(6391, { aof: true })
     up = startFakeUpstream({ kind: 'json', body: completionWithUsage(5, 100) })
-    gw = await startTestGateway({ db: 'postgres', store: 'redis' }, simpleCatalog([{ id: 'gw-a', url: up.url }]), { REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: '400' })
+    gw = await startTestGateway({ db: 'postgres', store: 'redis' }, simpleCatalog([{ id: 'gw-a', url: up.url }]), {
+      REDIS_URL: redis.url,
+      REDIS_COMMAND_TIMEOUT_MS: '400',
+    })
   }, 30_000)
   afterAll(async () => {
     await gw.stop()
@@ -30,7 +33,8 @@ describeServices('Redis unreachable (postgres + own redis-server with AOF)', () 
     await redis.stop()
   })
 
-  const post = (key: string, path: string, body: unknown) => gw.request(path, { method: 'POST', headers: bearer(key), body: JSON.stringify(body) })
+  const post = (key: string, path: string, body: unknown) =>
+    gw.request(path, { method: 'POST', headers: bearer(key), body: JSON.stringify(body) })
 
   test('killed: 503 with Retry-After in each protocol’s envelope; served again when it returns; books exact', async () => {
     const u = await gw.user(1)
@@ -47,7 +51,11 @@ describeServices('Redis unreachable (postgres + own redis-server with AOF)', () 
     expectNoUpstreamIdentity(chatText, chat.headers, ['6391', 'ECONNREFUSED', 'redis'])
     await expectChatError(chat, 503, 'SERVICE_UNAVAILABLE')
 
-    const messages = await post(u.key, '/v1/messages', { model: 'acme/chat-1', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] })
+    const messages = await post(u.key, '/v1/messages', {
+      model: 'acme/chat-1',
+      max_tokens: 50,
+      messages: [{ role: 'user', content: 'hi' }],
+    })
     expect(messages.status).toBe(503)
     expect(messages.headers.get('retry-after')).toBe('1')
     expect(await messages.json()).toEqual({ type: 'error', error: { type: 'api_error', message: expect.any(String) } })

@@ -24,7 +24,10 @@ describeServices('Redis killed while calls wait for the upstream (postgres + own
   beforeAll(async () => {
     redis = await startThrowawayRedis(6392, { aof: true })
     up = startFakeUpstream({ kind: 'json', body: ANSWER })
-    gw = await startTestGateway({ db: 'postgres', store: 'redis' }, simpleCatalog([{ id: 'gw-a', url: up.url, timeoutMs: 30_000 }]), { REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: '400' })
+    gw = await startTestGateway({ db: 'postgres', store: 'redis' }, simpleCatalog([{ id: 'gw-a', url: up.url, timeoutMs: 30_000 }]), {
+      REDIS_URL: redis.url,
+      REDIS_COMMAND_TIMEOUT_MS: '400',
+    })
   }, 30_000)
   afterAll(async () => {
     await gw.stop()
@@ -82,7 +85,9 @@ for (const backends of ALL_BACKENDS) {
     })
 
     for (const ran of [true, false]) {
-      test(ran ? 'the settle ran but its reply was lost: billed once, not twice' : 'the settle never ran: billed once, reservation released', async () => {
+      test(ran
+        ? 'the settle ran but its reply was lost: billed once, not twice'
+        : 'the settle never ran: billed once, reservation released', async () => {
         const u = await gw.user(1)
         const { store, rescue } = gw.runtime.deps
         const before = rescue.counters.rescued

@@ -10,7 +10,16 @@ import { requestLogs } from '../../src/db/schema/index.ts'
 import net from 'node:net'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { completionWithUsage } from '../helpers/chat.ts'
-import { booksOf, chatRequest, fundedUser, reservedIn, spawnGateway, until, writeCatalog, type GatewayProcess } from '../helpers/process-gateway.ts'
+import {
+  booksOf,
+  chatRequest,
+  fundedUser,
+  reservedIn,
+  spawnGateway,
+  until,
+  writeCatalog,
+  type GatewayProcess,
+} from '../helpers/process-gateway.ts'
 import { freshDatabase, freshKeyPrefix, REDIS_URL, describeServices } from '../helpers/services.ts'
 import { hangCounting, longStream } from './upstreams.ts'
 import { ALL_BACKENDS, bearer, chatBody, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
@@ -25,7 +34,9 @@ function stalledClient(port: number, key: string): Promise<net.Socket> {
   const body = JSON.stringify({ model: 'acme/chat-1', stream: true, messages: [{ role: 'user', content: 'Say hello' }] })
   return new Promise((resolve, reject) => {
     const socket = net.createConnection({ port, host: '127.0.0.1' }, () => {
-      socket.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+      socket.write(
+        `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      )
     })
     socket.once('data', () => {
       socket.pause()
@@ -55,7 +66,14 @@ describeServices('fault: 200 clients that stop reading 23 MB streams', () => {
     up = startFakeUpstream({ kind: 'fn', handle: (req, body) => (body.user === 'fast' ? short : long).handle(req, body) })
     db = await freshDatabase()
     keys = freshKeyPrefix()
-    gw = await spawnGateway({ DATABASE_URL: db.url, REDIS_URL, REDIS_PREFIX: keys.prefix, CATALOG_FILE: await writeCatalog(up.url, 30_000), CLIENT_IDLE_TIMEOUT_MS: String(CLIENT_IDLE_MS), UPSTREAM_STREAM_CLIENT: 'paced' })
+    gw = await spawnGateway({
+      DATABASE_URL: db.url,
+      REDIS_URL,
+      REDIS_PREFIX: keys.prefix,
+      CATALOG_FILE: await writeCatalog(up.url, 30_000),
+      CLIENT_IDLE_TIMEOUT_MS: String(CLIENT_IDLE_MS),
+      UPSTREAM_STREAM_CLIENT: 'paced',
+    })
   }, 60_000)
   afterAll(async () => {
     for (const s of sockets) s.destroy()
@@ -68,7 +86,8 @@ describeServices('fault: 200 clients that stop reading 23 MB streams', () => {
   test('memory stays bounded, another client is served meanwhile, idle clients are cut and billed what was delivered', async () => {
     const user = await fundedUser(gw.url, 100)
     const port = Number(new URL(gw.url).port)
-    for (let i = 0; i < CLIENTS; i += 20) sockets.push(...(await Promise.all(Array.from({ length: Math.min(20, CLIENTS - i) }, () => stalledClient(port, user.key)))))
+    for (let i = 0; i < CLIENTS; i += 20)
+      sockets.push(...(await Promise.all(Array.from({ length: Math.min(20, CLIENTS - i) }, () => stalledClient(port, user.key)))))
     expect(sockets).toHaveLength(CLIENTS)
 
     // Another client, while all 200 sit unread: a whole stream and a few answers come through.
@@ -117,7 +136,13 @@ for (const backends of ALL_BACKENDS) {
     const upstreamAborted = new Promise<void>((r) => (resolveAbort = r))
     beforeAll(async () => {
       up = startFakeUpstream(hangCounting(() => (aborted++, resolveAbort())))
-      gw = await startTestGateway(backends, simpleCatalog([{ id: 'gw-a', url: up.url, timeoutMs: 60_000 }, { id: 'gw-b', url: up.url, timeoutMs: 60_000 }]))
+      gw = await startTestGateway(
+        backends,
+        simpleCatalog([
+          { id: 'gw-a', url: up.url, timeoutMs: 60_000 },
+          { id: 'gw-b', url: up.url, timeoutMs: 60_000 },
+        ]),
+      )
     })
     afterAll(async () => {
       await gw.stop()
@@ -128,7 +153,12 @@ for (const backends of ALL_BACKENDS) {
       const u = await gw.user(1)
       const url = gw.listen()
       const client = new AbortController()
-      const pending = fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: bearer(u.key), body: chatBody(), signal: client.signal }).catch((e: Error) => e)
+      const pending = fetch(`${url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: bearer(u.key),
+        body: chatBody(),
+        signal: client.signal,
+      }).catch((e: Error) => e)
       await until(async () => up.seen.length === 1, 30_000, 'the call at the upstream')
       expect(await reservedOf(gw, u.userId)).toBeGreaterThan(0n)
       client.abort()

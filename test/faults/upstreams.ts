@@ -55,22 +55,25 @@ export function longStream(totalBytes: number, onAbort: () => void): Extract<Beh
         ended = true
       })
       return new Response(
-        new ReadableStream({
-          pull(c) {
-            if (sent >= totalBytes) {
+        new ReadableStream(
+          {
+            pull(c) {
+              if (sent >= totalBytes) {
+                ended = true
+                c.enqueue(enc.encode(FINAL))
+                c.close()
+                return
+              }
+              sent += read.length
+              c.enqueue(read)
+            },
+            cancel() {
+              if (!ended) onAbort()
               ended = true
-              c.enqueue(enc.encode(FINAL))
-              c.close()
-              return
-            }
-            sent += read.length
-            c.enqueue(read)
+            },
           },
-          cancel() {
-            if (!ended) onAbort()
-            ended = true
-          },
-        }, { highWaterMark: 0 }),
+          { highWaterMark: 0 },
+        ),
         { headers: { 'content-type': 'text/event-stream' } },
       )
     },

@@ -8,10 +8,18 @@ import { bearer, chatBody, type TestGateway } from './gateway.ts'
 
 /** POST /v1/chat/completions with a Bearer key; `body` patches the default body, or is sent as is. */
 export const postChat = (gw: TestGateway, key: string, body: string | Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
-  gw.request('/v1/chat/completions', { method: 'POST', headers: { ...bearer(key), ...headers }, body: typeof body === 'string' ? body : chatBody(body) })
+  gw.request('/v1/chat/completions', {
+    method: 'POST',
+    headers: { ...bearer(key), ...headers },
+    body: typeof body === 'string' ? body : chatBody(body),
+  })
 
 /** The chat envelope {status:"error", error:{code, message}} with its status; returns `error`. */
-export async function expectChatError(res: Response, status: number, code: string): Promise<{ code: string; message: string; [k: string]: unknown }> {
+export async function expectChatError(
+  res: Response,
+  status: number,
+  code: string,
+): Promise<{ code: string; message: string; [k: string]: unknown }> {
   expect(res.status).toBe(status)
   expect(res.headers.get('content-type')).toContain('application/json')
   expect(res.headers.get('x-request-id')).toMatch(/^req_/)
@@ -27,7 +35,16 @@ export async function expectChatError(res: Response, status: number, code: strin
  * What an upstream may never show a client: its host, the catalog's upstream model name, its API
  * key, the fixtures' provider model, and the fake upstream's raw error text.
  */
-export const UPSTREAM_SECRETS = ['upstream-secret-model', 'sk-upstream-secret', '127.0.0.1', 'localhost', 'upstream.example.internal', 'fake upstream failure', 'gpt-4o', 'openrouter']
+export const UPSTREAM_SECRETS = [
+  'upstream-secret-model',
+  'sk-upstream-secret',
+  '127.0.0.1',
+  'localhost',
+  'upstream.example.internal',
+  'fake upstream failure',
+  'gpt-4o',
+  'openrouter',
+]
 
 export function expectNoUpstreamIdentity(text: string, headers: Headers, extra: string[] = []) {
   const all = (text + '\n' + JSON.stringify([...headers.entries()])).toLowerCase()
@@ -45,7 +62,8 @@ export async function logOf(gw: TestGateway, requestId: string) {
 }
 
 /** Micro-USD an account has reserved right now in the hot store. */
-export const reservedOf = async (gw: TestGateway, userId: string): Promise<bigint> => (await gw.runtime.deps.store.account(userId))?.reservedMicros ?? 0n
+export const reservedOf = async (gw: TestGateway, userId: string): Promise<bigint> =>
+  (await gw.runtime.deps.store.account(userId))?.reservedMicros ?? 0n
 
 /** A chat completion with fixed usage, as an OpenAI-chat upstream answers it. */
 export const completionWithUsage = (promptTokens: number, completionTokens: number, content = 'hello') => ({

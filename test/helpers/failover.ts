@@ -11,7 +11,14 @@ export type Gw = { id: string; url: string; timeoutMs: number; policy: PolicyFil
 
 export function scenarioCatalog(gateways: Gw[], models: { id: string; routes: string[]; contextWindow?: number }[]): CatalogFile {
   return {
-    gateways: gateways.map((g) => ({ id: g.id, protocol: 'openai-chat' as const, baseUrl: `${g.url}/v1`, apiKey: 'sk-upstream-secret', timeoutMs: g.timeoutMs, policy: g.policy })),
+    gateways: gateways.map((g) => ({
+      id: g.id,
+      protocol: 'openai-chat' as const,
+      baseUrl: `${g.url}/v1`,
+      apiKey: 'sk-upstream-secret',
+      timeoutMs: g.timeoutMs,
+      policy: g.policy,
+    })),
     models: models.map((m) => ({
       id: m.id,
       name: m.id,
@@ -28,7 +35,10 @@ export const NO_RETRY = SINGLE_ATTEMPT
 
 /** Milliseconds between consecutive arrivals of the last `n` requests an upstream saw. */
 export const gaps = (seen: { at: number }[], n: number): number[] =>
-  seen.slice(-n).slice(1).map((s, i) => s.at - seen.slice(-n)[i]!.at)
+  seen
+    .slice(-n)
+    .slice(1)
+    .map((s, i) => s.at - seen.slice(-n)[i]!.at)
 
 /**
  * The call was answered by `gateway`, logged and billed once from the upstream's usage, its

@@ -40,7 +40,12 @@ export interface FakeUpstream {
 
 const enc = new TextEncoder()
 
-function sseResponse(text: string, chunkSize: number | undefined, delayMs: number | undefined, headers: Record<string, string> | undefined): Response {
+function sseResponse(
+  text: string,
+  chunkSize: number | undefined,
+  delayMs: number | undefined,
+  headers: Record<string, string> | undefined,
+): Response {
   const bytes = enc.encode(text)
   const size = chunkSize ?? bytes.length
   return new Response(
@@ -71,7 +76,8 @@ export function startFakeUpstream(fallback: Behaviour = { kind: 'status', status
     seen: [],
     fallback,
     aborted: 0,
-    whenAborted: (count) => (state.aborted >= count ? Promise.resolve() : new Promise((resolve) => void abortWaiters.push({ count, resolve }))),
+    whenAborted: (count) =>
+      state.aborted >= count ? Promise.resolve() : new Promise((resolve) => void abortWaiters.push({ count, resolve })),
     script: (...b) => void queue.push(...b),
     stop: () => server.stop(true),
   }
@@ -97,10 +103,13 @@ export function startFakeUpstream(fallback: Behaviour = { kind: 'status', status
         case 'sse':
           return sseResponse(b.text, b.chunkSize, b.delayMs, b.headers)
         case 'status':
-          return new Response(JSON.stringify(b.body ?? { error: { message: 'fake upstream failure at upstream.example.internal', type: 'server_error' } }), {
-            status: b.status,
-            headers: { 'content-type': 'application/json', ...b.headers },
-          })
+          return new Response(
+            JSON.stringify(b.body ?? { error: { message: 'fake upstream failure at upstream.example.internal', type: 'server_error' } }),
+            {
+              status: b.status,
+              headers: { 'content-type': 'application/json', ...b.headers },
+            },
+          )
         case 'hang':
           await new Promise((resolve) => req.signal.addEventListener('abort', resolve))
           return new Response('late')

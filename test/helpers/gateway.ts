@@ -43,9 +43,18 @@ export interface TestGateway {
 
 export type GatewayInstance = Pick<TestGateway, 'runtime' | 'app' | 'request'>
 
-export function simpleCatalog(gateways: { id: string; url: string; timeoutMs?: number }[], extra: Partial<CatalogFile['models'][number]> = {}): CatalogFile {
+export function simpleCatalog(
+  gateways: { id: string; url: string; timeoutMs?: number }[],
+  extra: Partial<CatalogFile['models'][number]> = {},
+): CatalogFile {
   return {
-    gateways: gateways.map((g) => ({ id: g.id, protocol: 'openai-chat' as const, baseUrl: `${g.url}/v1`, apiKey: 'sk-upstream-secret', timeoutMs: g.timeoutMs ?? 2_000 })),
+    gateways: gateways.map((g) => ({
+      id: g.id,
+      protocol: 'openai-chat' as const,
+      baseUrl: `${g.url}/v1`,
+      apiKey: 'sk-upstream-secret',
+      timeoutMs: g.timeoutMs ?? 2_000,
+    })),
     models: [
       {
         id: 'acme/chat-1',
@@ -81,7 +90,12 @@ export async function startTestGateway(backends: Backends, catalog: CatalogFile,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     ...env,
   })
-  const runtimeOptions = { log: process.env.TEST_LOG_LEVEL ? undefined : silentLogger, keySpace: keys ? { prefix: keys.prefix, shards: 4 } : undefined, catalogRefreshMs: 0, writerBlockMs: 20 }
+  const runtimeOptions = {
+    log: process.env.TEST_LOG_LEVEL ? undefined : silentLogger,
+    keySpace: keys ? { prefix: keys.prefix, shards: 4 } : undefined,
+    catalogRefreshMs: 0,
+    writerBlockMs: 20,
+  }
   const runtime = await createRuntime(config, runtimeOptions)
   const peers: Runtime[] = []
   await upsertCatalog(runtime.deps.db, parseCatalogFile(catalog))
@@ -100,7 +114,14 @@ export async function startTestGateway(backends: Backends, catalog: CatalogFile,
     async user(usd, key = {}) {
       const { db, store } = runtime.deps
       const user = await createUser(db, `u-${crypto.randomUUID()}@test.local`, null)
-      if (usd !== 0) await applyMovement(db, store, { userId: user.id, amountMicros: usdToMicros(usd)!, kind: 'adjustment', method: 'test', reference: `test:${user.id}` })
+      if (usd !== 0)
+        await applyMovement(db, store, {
+          userId: user.id,
+          amountMicros: usdToMicros(usd)!,
+          kind: 'adjustment',
+          method: 'test',
+          reference: `test:${user.id}`,
+        })
       const issued = await issueKey(runtime.deps, { userId: user.id, limit: key.limit, rpm: key.rpm, expiresAt: key.expiresAt })
       return { userId: user.id, keyId: issued.id, key: issued.key }
     },

@@ -13,7 +13,12 @@ export interface InstanceProcess {
 }
 
 export async function startInstance(env: Record<string, string>): Promise<InstanceProcess> {
-  const proc = Bun.spawn(['bun', ENTRY], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env }, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' })
+  const proc = Bun.spawn(['bun', ENTRY], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env },
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
   let text = ''
   const url = new Promise<string>((resolve, reject) => {
     void (async () => {

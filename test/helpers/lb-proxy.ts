@@ -24,7 +24,10 @@ export function startLbProxy(backends: string[], checkMs = 50): LbProxy {
   const check = async () => {
     await Promise.all(
       backends.map(async (b) => {
-        const ok = await fetch(`${b}/readyz`, { signal: AbortSignal.timeout(2_000), keepalive: false }).then((r) => r.ok, () => false)
+        const ok = await fetch(`${b}/readyz`, { signal: AbortSignal.timeout(2_000), keepalive: false }).then(
+          (r) => r.ok,
+          () => false,
+        )
         if (ok) up.add(b)
         else up.delete(b)
       }),
@@ -57,5 +60,10 @@ export function startLbProxy(backends: string[], checkMs = 50): LbProxy {
       return new Response('no healthy backend', { status: 502 })
     },
   })
-  return { url: `http://127.0.0.1:${server.port}`, healthy: () => backends.filter((b) => up.has(b)), served, stop: () => (clearInterval(timer), void server.stop(true)) }
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    healthy: () => backends.filter((b) => up.has(b)),
+    served,
+    stop: () => (clearInterval(timer), void server.stop(true)),
+  }
 }

@@ -22,7 +22,17 @@ export async function writeCatalog(upstreamUrl: string, timeoutMs: number): Prom
     path,
     JSON.stringify({
       gateways: [{ id: 'gw-a', protocol: 'openai-chat', baseUrl: `${upstreamUrl}/v1`, timeoutMs }],
-      models: [{ id: 'acme/chat-1', name: 'Chat', provider: 'acme', contextWindow: 100_000, capabilities: ['text'], pricing: { input: 1, output: 2 }, routes: [{ gateway: 'gw-a', model: 'm' }] }],
+      models: [
+        {
+          id: 'acme/chat-1',
+          name: 'Chat',
+          provider: 'acme',
+          contextWindow: 100_000,
+          capabilities: ['text'],
+          pricing: { input: 1, output: 2 },
+          routes: [{ gateway: 'gw-a', model: 'm' }],
+        },
+      ],
     }),
   )
   return path
@@ -59,10 +69,22 @@ export async function spawnGateway(env: Record<string, string>): Promise<Gateway
 /** A user funded with `usd` of credit and one API key, through the admin API. */
 export async function fundedUser(url: string, usd: number): Promise<{ userId: string; key: string }> {
   const admin = { authorization: `Bearer ${PROC_ADMIN}`, 'content-type': 'application/json' }
-  const user = (await (await fetch(`${url}/api/admin/users`, { method: 'POST', headers: admin, body: JSON.stringify({ email: `${crypto.randomUUID()}@test.local` }) })).json()) as { id: string }
-  const credited = await fetch(`${url}/api/admin/users/${user.id}/credits`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: usd }) })
+  const user = (await (
+    await fetch(`${url}/api/admin/users`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ email: `${crypto.randomUUID()}@test.local` }),
+    })
+  ).json()) as { id: string }
+  const credited = await fetch(`${url}/api/admin/users/${user.id}/credits`, {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ amount: usd }),
+  })
   if (!credited.ok) throw new Error(`credit failed: ${await credited.text()}`)
-  const { key } = (await (await fetch(`${url}/api/admin/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ userId: user.id, rpm: 10_000 }) })).json()) as { key: string }
+  const { key } = (await (
+    await fetch(`${url}/api/admin/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ userId: user.id, rpm: 10_000 }) })
+  ).json()) as { key: string }
   return { userId: user.id, key }
 }
 
@@ -85,12 +107,18 @@ export async function booksOf(dbUrl: string, userId: string): Promise<Books> {
   const sql = postgres(dbUrl, { max: 1, onnotice: () => {} })
   try {
     const [acct] = await sql`select balance_micros::text as b from accounts where user_id = ${userId}`
-    const [sum] = await sql`select coalesce(sum(amount_micros), 0)::text as s from ledger_entries where user_id = ${userId} and status = 'completed'`
+    const [sum] =
+      await sql`select coalesce(sum(amount_micros), 0)::text as s from ledger_entries where user_id = ${userId} and status = 'completed'`
     const logs = await sql`select id, status, error_code, cost_micros::text as cost from request_logs where user_id = ${userId}`
     return {
       balance: BigInt(acct?.b ?? '0'),
       ledgerSum: BigInt(sum?.s ?? '0'),
-      logs: logs.map((r) => ({ id: r.id as string, status: r.status as number, errorCode: r.error_code as string | null, cost: BigInt(r.cost as string) })),
+      logs: logs.map((r) => ({
+        id: r.id as string,
+        status: r.status as number,
+        errorCode: r.error_code as string | null,
+        cost: BigInt(r.cost as string),
+      })),
     }
   } finally {
     await sql.end()

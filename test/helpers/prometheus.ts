@@ -45,14 +45,19 @@ export class Exposition {
         const [, word, name, rest] = line.match(/^# (HELP|TYPE) (\S+) ?(.*)$/) ?? []
         if (!word || !NAME.test(name!)) throw new Error(`bad comment ${JSON.stringify(line)}`)
         if (word === 'TYPE') {
-          if (!['counter', 'gauge', 'histogram', 'summary', 'untyped'].includes(rest!) || this.types.has(name!)) throw new Error(`bad TYPE ${JSON.stringify(line)}`)
+          if (!['counter', 'gauge', 'histogram', 'summary', 'untyped'].includes(rest!) || this.types.has(name!))
+            throw new Error(`bad TYPE ${JSON.stringify(line)}`)
           this.types.set(name!, rest as Kind)
         }
         continue
       }
       const m = line.match(SAMPLE)
       if (!m || !NUMBER.test(m[3]!)) throw new Error(`not a sample: ${JSON.stringify(line)}`)
-      const sample = { name: m[1]!, labels: m[2] ? parseLabels(m[2], line) : {}, value: Number(m[3]!.replace(/^\+?Inf$/, 'Infinity').replace(/^-Inf$/, '-Infinity')) }
+      const sample = {
+        name: m[1]!,
+        labels: m[2] ? parseLabels(m[2], line) : {},
+        value: Number(m[3]!.replace(/^\+?Inf$/, 'Infinity').replace(/^-Inf$/, '-Infinity')),
+      }
       if (!this.familyOf(sample.name)) throw new Error(`sample of an undeclared family: ${JSON.stringify(line)}`)
       if (seen.has(key(sample.name, sample.labels))) throw new Error(`series twice: ${JSON.stringify(line)}`)
       seen.add(key(sample.name, sample.labels))
@@ -69,8 +74,12 @@ export class Exposition {
 
   private checkHistogram(name: string): void {
     for (const c of this.samples.filter((s) => s.name === `${name}_count`)) {
-      const buckets = this.samples.filter((s) => s.name === `${name}_bucket` && key('', { ...s.labels, le: '' }) === key('', { ...c.labels, le: '' }))
-      const values = buckets.sort((a, b) => Number(a.labels.le!.replace('+Inf', 'Infinity')) - Number(b.labels.le!.replace('+Inf', 'Infinity'))).map((b) => b.value)
+      const buckets = this.samples.filter(
+        (s) => s.name === `${name}_bucket` && key('', { ...s.labels, le: '' }) === key('', { ...c.labels, le: '' }),
+      )
+      const values = buckets
+        .sort((a, b) => Number(a.labels.le!.replace('+Inf', 'Infinity')) - Number(b.labels.le!.replace('+Inf', 'Infinity')))
+        .map((b) => b.value)
       for (let i = 1; i < values.length; i++) if (values[i]! < values[i - 1]!) throw new Error(`${name}: buckets not cumulative`)
       if (buckets.at(-1)?.labels.le !== '+Inf' || values.at(-1) !== c.value) throw new Error(`${name}: +Inf bucket differs from _count`)
     }
@@ -101,10 +110,14 @@ export class Exposition {
   }
 
   private sum(sampleName: string, labels: Labels): number {
-    return this.samples.filter((s) => s.name === sampleName && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((a, s) => a + s.value, 0)
+    return this.samples
+      .filter((s) => s.name === sampleName && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+      .reduce((a, s) => a + s.value, 0)
   }
 }
 
 /** How much a counter or a histogram's count moved between two scrapes. */
 export const delta = (before: Exposition, after: Exposition, name: string, labels: Labels = {}) =>
-  after.kind(name) === 'histogram' ? after.count(name, labels) - before.count(name, labels) : after.value(name, labels) - before.value(name, labels)
+  after.kind(name) === 'histogram'
+    ? after.count(name, labels) - before.count(name, labels)
+    : after.value(name, labels) - before.value(name, labels)

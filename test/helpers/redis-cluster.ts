@@ -36,8 +36,27 @@ export async function startLocalCluster(basePort: number, masters = 3): Promise<
   const ports = Array.from({ length: masters * 2 }, (_, i) => basePort + i)
   const procs: Subprocess[] = ports.map((port) =>
     Bun.spawn(
-      ['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`,
-        '--cluster-node-timeout', '5000', '--dir', dir, '--appendonly', 'no', '--save', '', '--dbfilename', `dump-${port}.rdb`],
+      [
+        'redis-server',
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        `nodes-${port}.conf`,
+        '--cluster-node-timeout',
+        '5000',
+        '--dir',
+        dir,
+        '--appendonly',
+        'no',
+        '--save',
+        '',
+        '--dbfilename',
+        `dump-${port}.rdb`,
+      ],
       { stdout: 'ignore', stderr: 'ignore' },
     ),
   )
@@ -50,7 +69,8 @@ export async function startLocalCluster(basePort: number, masters = 3): Promise<
   try {
     for (const port of ports) await until(`redis on ${port}`, async () => (await cli(port, 'ping')).trim() === 'PONG', 20_000)
     await run(['redis-cli', '--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes'])
-    for (const port of ports) await until(`cluster state ok on ${port}`, async () => (await cli(port, 'cluster', 'info')).includes('cluster_state:ok'))
+    for (const port of ports)
+      await until(`cluster state ok on ${port}`, async () => (await cli(port, 'cluster', 'info')).includes('cluster_state:ok'))
     // Every replica attached and in sync, so a manual failover can be coordinated.
     await until('replicas in sync', async () => {
       const roles = await Promise.all(ports.map((p) => cli(p, 'info', 'replication')))
@@ -66,7 +86,10 @@ export async function startLocalCluster(basePort: number, masters = 3): Promise<
     cli,
     async replicaOfKey(key) {
       const slot = Number((await cli(ports[0]!, 'cluster', 'keyslot', key)).trim())
-      const lines = (await cli(ports[0]!, 'cluster', 'nodes')).trim().split('\n').map((l) => l.split(' '))
+      const lines = (await cli(ports[0]!, 'cluster', 'nodes'))
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' '))
       const master = lines.find((l) => l[2]!.includes('master') && l.slice(8).some((r) => inRange(r, slot)))!
       const replica = lines.find((l) => l[2]!.includes('slave') && l[3] === master[0])!
       return { master: portOf(master[1]!), replica: portOf(replica[1]!) }

@@ -44,7 +44,23 @@ async function answersPing(port: number): Promise<boolean> {
 export async function startThrowawayRedis(port: number, opts: { aof: boolean } = { aof: true }): Promise<ThrowawayRedis> {
   let dir = mkdtempSync(join(tmpdir(), `tg-redis-${port}-`))
   let proc: ReturnType<typeof Bun.spawn> | undefined
-  const args = () => ['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', opts.aof ? 'yes' : 'no', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction']
+  const args = () => [
+    'redis-server',
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    opts.aof ? 'yes' : 'no',
+    '--appendfsync',
+    'always',
+    '--maxmemory-policy',
+    'noeviction',
+  ]
   const start = async (keepData = true) => {
     if (!keepData) {
       rmSync(dir, { recursive: true, force: true })

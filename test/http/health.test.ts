@@ -6,7 +6,8 @@ import type { InferenceDeps } from '../../src/inference/deps.ts'
 import { ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 
 /** `obj` with one method replaced (the original keeps its prototype and state). */
-const withMethod = <T extends object>(obj: T, name: string, fn: (...args: any[]) => unknown): T => Object.create(obj, { [name]: { value: fn } })
+const withMethod = <T extends object>(obj: T, name: string, fn: (...args: any[]) => unknown): T =>
+  Object.create(obj, { [name]: { value: fn } })
 const failing = () => Promise.reject(new Error('down'))
 
 for (const backends of ALL_BACKENDS) {
@@ -19,7 +20,8 @@ for (const backends of ALL_BACKENDS) {
       await gw.stop()
     })
 
-    const ready = (deps: InferenceDeps, draining = false) => createApp(deps, { draining }).handle(new Request('http://tollgate.test/readyz'))
+    const ready = (deps: InferenceDeps, draining = false) =>
+      createApp(deps, { draining }).handle(new Request('http://tollgate.test/readyz'))
 
     test('GET /healthz → 200 {status: ok}, no key needed', async () => {
       const res = await gw.request('/healthz')

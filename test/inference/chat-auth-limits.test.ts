@@ -26,7 +26,8 @@ for (const backends of ALL_BACKENDS) {
       up.stop()
     })
 
-    const call = (headers: Record<string, string>, body = chatBody()) => gw.request('/v1/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body })
+    const call = (headers: Record<string, string>, body = chatBody()) =>
+      gw.request('/v1/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body })
 
     /** A second key for an existing user, through the admin API. */
     async function extraKey(userId: string, patch: Record<string, unknown> = {}): Promise<{ id: string; key: string }> {
@@ -37,7 +38,10 @@ for (const backends of ALL_BACKENDS) {
 
     test('the key is accepted as Authorization: Bearer (any case) and as x-api-key', async () => {
       const u = await gw.user(1)
-      for (const headers of [{ authorization: `Bearer ${u.key}` }, { authorization: `bearer ${u.key}` }, { 'x-api-key': u.key }] as Record<string, string>[]) {
+      for (const headers of [{ authorization: `Bearer ${u.key}` }, { authorization: `bearer ${u.key}` }, { 'x-api-key': u.key }] as Record<
+        string,
+        string
+      >[]) {
         const res = await call(headers)
         expect(res.status).toBe(200)
         expect(((await res.json()) as any).svc.gateway).toBe('gw-a')
@@ -72,12 +76,14 @@ for (const backends of ALL_BACKENDS) {
           const res = await call(headers, body)
           expect(res.status).toBe(401)
           expect(res.headers.get('x-request-id')).toMatch(/^req_/)
-          expect(((await res.json()) as any)).toEqual({ status: 'error', error: UNAUTHORIZED })
+          expect((await res.json()) as any).toEqual({ status: 'error', error: UNAUTHORIZED })
         }
       }
       expect(up.seen.length).toBe(seen)
       await gw.settled()
-      const logs = await gw.runtime.deps.db.query.requestLogs.findMany({ where: (l, { inArray }) => inArray(l.userId, [u.userId, expired.userId, revoked.userId]) })
+      const logs = await gw.runtime.deps.db.query.requestLogs.findMany({
+        where: (l, { inArray }) => inArray(l.userId, [u.userId, expired.userId, revoked.userId]),
+      })
       expect(logs).toEqual([])
       expect(await gw.books(expired.userId)).toEqual({ balance: 1_000_000n, ledgerSum: 1_000_000n })
     })

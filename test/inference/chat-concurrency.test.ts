@@ -5,7 +5,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { asc, eq } from 'drizzle-orm'
 import { accounts, ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
-import { ALL_BACKENDS, bearer, chatBody, simpleCatalog, startTestGateway, type GatewayInstance, type TestGateway } from '../helpers/gateway.ts'
+import {
+  ALL_BACKENDS,
+  bearer,
+  chatBody,
+  simpleCatalog,
+  startTestGateway,
+  type GatewayInstance,
+  type TestGateway,
+} from '../helpers/gateway.ts'
 import { completionWithUsage, reservedOf, sseFrames } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 
@@ -15,7 +23,8 @@ const RESERVE = 61n
 const PARALLEL = 50
 const COVERED = 10
 
-const chunk = (extra: Record<string, unknown>) => `data: ${JSON.stringify({ id: 'chatcmpl-s', object: 'chat.completion.chunk', created: 1, model: 'upstream-secret-model', ...extra })}\n\n`
+const chunk = (extra: Record<string, unknown>) =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-s', object: 'chat.completion.chunk', created: 1, model: 'upstream-secret-model', ...extra })}\n\n`
 const STREAM =
   chunk({ choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }) +
   chunk({ choices: [{ index: 0, delta: { content: 'hello' }, finish_reason: null }] }) +
@@ -34,7 +43,9 @@ for (const backends of ALL_BACKENDS) {
         kind: 'fn',
         handle: async (_req, body) => {
           await Bun.sleep(5) // the calls overlap upstream
-          return body.stream ? new Response(STREAM, { headers: { 'content-type': 'text/event-stream' } }) : Response.json(completionWithUsage(5, 100))
+          return body.stream
+            ? new Response(STREAM, { headers: { 'content-type': 'text/event-stream' } })
+            : Response.json(completionWithUsage(5, 100))
         },
       })
       gw = await startTestGateway(backends, simpleCatalog([{ id: 'gw-a', url: up.url }]))
@@ -44,10 +55,18 @@ for (const backends of ALL_BACKENDS) {
       up.stop()
     })
 
-    async function fire(instances: Pick<GatewayInstance, 'request'>[], key: string, extra: Record<string, unknown> = {}): Promise<Result[]> {
+    async function fire(
+      instances: Pick<GatewayInstance, 'request'>[],
+      key: string,
+      extra: Record<string, unknown> = {},
+    ): Promise<Result[]> {
       return Promise.all(
         Array.from({ length: PARALLEL }, (_, i) =>
-          instances[i % instances.length]!.request('/v1/chat/completions', { method: 'POST', headers: bearer(key), body: chatBody({ max_tokens: 100, ...extra }) }).then(async (r) => ({
+          instances[i % instances.length]!.request('/v1/chat/completions', {
+            method: 'POST',
+            headers: bearer(key),
+            body: chatBody({ max_tokens: 100, ...extra }),
+          }).then(async (r) => ({
             status: r.status,
             id: r.headers.get('x-request-id')!,
             text: await r.text(),

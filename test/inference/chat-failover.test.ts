@@ -12,7 +12,10 @@ import { startFakeUpstream, type Behaviour, type FakeUpstream } from '../helpers
 import { fixtureJson, fixtureSse } from '../helpers/fixtures.ts'
 
 const LEAKY_ERROR = {
-  error: { message: 'upstream-secret-model is overloaded at http://upstream.example.internal (key sk-upstream-secret); contact support@provider', type: 'server_error' },
+  error: {
+    message: 'upstream-secret-model is overloaded at http://upstream.example.internal (key sk-upstream-secret); contact support@provider',
+    type: 'server_error',
+  },
 }
 
 // Failures of gw-a that move the call to gw-b.
@@ -21,7 +24,10 @@ const RETRIED: [string, Behaviour][] = [
   ['502', { kind: 'status', status: 502 }],
   ['503', { kind: 'status', status: 503, body: LEAKY_ERROR }],
   ['504', { kind: 'status', status: 504 }],
-  ['429 (the gateway’s own quota)', { kind: 'status', status: 429, body: fixtureJson('openai-chat', 'error-429-openrouter-rate-limited.json') }],
+  [
+    '429 (the gateway’s own quota)',
+    { kind: 'status', status: 429, body: fixtureJson('openai-chat', 'error-429-openrouter-rate-limited.json') },
+  ],
   ['401 (the gateway’s key refused)', { kind: 'status', status: 401, body: fixtureJson('openai-chat', 'error-401-invalid-api-key.json') }],
   ['timeout (no answer within timeoutMs)', { kind: 'hang' }],
   ['an unreadable body', { kind: 'json', body: '{"id": "chatcmpl-1", "choi' }],
@@ -136,7 +142,11 @@ for (const backends of ALL_BACKENDS) {
         expect(JSON.parse(frames.at(-2)!.slice(6)).svc).toMatchObject({ gateway: 'gw-b', usageSource: 'upstream' })
         expect(text).not.toContain('"error"')
         expectNoUpstreamIdentity(text, res.headers, hosts())
-        expect(b.seen.at(-1)!.body).toMatchObject({ model: 'upstream-secret-model-gw-b', stream: true, stream_options: { include_usage: true } })
+        expect(b.seen.at(-1)!.body).toMatchObject({
+          model: 'upstream-secret-model-gw-b',
+          stream: true,
+          stream_options: { include_usage: true },
+        })
         await gw.settled()
         expect(await logOf(gw, res.headers.get('x-request-id')!)).toMatchObject({ status: 200, gateway: 'gw-b', stream: true })
       }
@@ -144,8 +154,18 @@ for (const backends of ALL_BACKENDS) {
 
     test('every gateway failing → 502 UPSTREAM_ERROR without upstream detail; reservation released, nothing billed', async () => {
       const cases: { model: string; stream: boolean; script: () => void }[] = [
-        { model: 'acme/chat-1', stream: false, script: () => (a.script({ kind: 'status', status: 500, body: LEAKY_ERROR }), b.script({ kind: 'status', status: 503, body: LEAKY_ERROR })) },
-        { model: 'acme/chat-1', stream: true, script: () => (a.script({ kind: 'hang' }), b.script({ kind: 'status', status: 502, body: LEAKY_ERROR })) },
+        {
+          model: 'acme/chat-1',
+          stream: false,
+          script: () => (
+            a.script({ kind: 'status', status: 500, body: LEAKY_ERROR }), b.script({ kind: 'status', status: 503, body: LEAKY_ERROR })
+          ),
+        },
+        {
+          model: 'acme/chat-1',
+          stream: true,
+          script: () => (a.script({ kind: 'hang' }), b.script({ kind: 'status', status: 502, body: LEAKY_ERROR })),
+        },
         { model: 'acme/all-broken', stream: false, script: () => a.script({ kind: 'status', status: 500, body: LEAKY_ERROR }) },
         { model: 'acme/a-only', stream: false, script: () => a.script({ kind: 'hang' }) },
         { model: 'acme/a-only', stream: true, script: () => a.script({ kind: 'reset' }) },
@@ -162,7 +182,15 @@ for (const backends of ALL_BACKENDS) {
         await gw.settled()
         expect(await gw.books(u.userId)).toEqual({ balance: 1_000_000n, ledgerSum: 1_000_000n })
         const log = await logOf(gw, res.headers.get('x-request-id')!)
-        expect(log).toMatchObject({ status: 502, errorCode: 'UPSTREAM_ERROR', costMicros: 0n, inputTokens: 0, outputTokens: 0, model: c.model, stream: c.stream })
+        expect(log).toMatchObject({
+          status: 502,
+          errorCode: 'UPSTREAM_ERROR',
+          costMicros: 0n,
+          inputTokens: 0,
+          outputTokens: 0,
+          model: c.model,
+          stream: c.stream,
+        })
       }
     })
 
@@ -179,7 +207,15 @@ for (const backends of ALL_BACKENDS) {
         const raw = await res.clone().text()
         await expectChatError(res, 400, 'BAD_REQUEST')
         expect(b.seen.length).toBe(seenB)
-        expectNoUpstreamIdentity(raw, res.headers, [...hosts(), 'Unsupported parameter', 'max_tokens', 'max_completion_tokens', 'unsupported_parameter', 'invalid_request_error', 'overloaded'])
+        expectNoUpstreamIdentity(raw, res.headers, [
+          ...hosts(),
+          'Unsupported parameter',
+          'max_tokens',
+          'max_completion_tokens',
+          'unsupported_parameter',
+          'invalid_request_error',
+          'overloaded',
+        ])
         expect(await reservedOf(gw, u.userId)).toBe(0n)
         await gw.settled()
         expect(await gw.books(u.userId)).toEqual({ balance: 1_000_000n, ledgerSum: 1_000_000n })

@@ -41,10 +41,28 @@ for (const backends of ALL_BACKENDS) {
       }
       const none = { gateway: null, inputTokens: 0, outputTokens: 0, costMicros: 0n, usageSource: 'none' }
 
-      await run(u.key, {}, 200, { model: 'acme/chat-1', gateway: 'gw-a', stream: false, errorCode: null, inputTokens: 5, outputTokens: 100, costMicros: 61n, usageSource: 'upstream' })
+      await run(u.key, {}, 200, {
+        model: 'acme/chat-1',
+        gateway: 'gw-a',
+        stream: false,
+        errorCode: null,
+        inputTokens: 5,
+        outputTokens: 100,
+        costMicros: 61n,
+        usageSource: 'upstream',
+      })
       up.script({ kind: 'sse', text: fixtureSse('openai-chat', 'stream-text-usage.sse') })
       // stream-text-usage.sse: 16 + 10 tokens → 2.4 + 6 = 8.4 → 9 micro-USD.
-      await run(u.key, { stream: true }, 200, { model: 'acme/chat-1', gateway: 'gw-a', stream: true, errorCode: null, inputTokens: 16, outputTokens: 10, costMicros: 9n, usageSource: 'upstream' })
+      await run(u.key, { stream: true }, 200, {
+        model: 'acme/chat-1',
+        gateway: 'gw-a',
+        stream: true,
+        errorCode: null,
+        inputTokens: 16,
+        outputTokens: 10,
+        costMicros: 9n,
+        usageSource: 'upstream',
+      })
       await run(u.key, { temperature: 9 }, 422, { ...none, model: 'acme/chat-1', errorCode: 'VALIDATION_FAILED' })
       await run(u.key, '{"model": "acme/chat-1",', 400, { ...none, model: '', errorCode: 'BAD_REQUEST' })
       await run(u.key, { model: 'acme/nope', stream: true }, 503, { ...none, model: 'acme/nope', stream: true })
@@ -60,7 +78,14 @@ for (const backends of ALL_BACKENDS) {
         const id = c.res.headers.get('x-request-id')!
         expect(id).toMatch(/^req_/)
         const row = await logOf(gw, id)
-        expect(row).toMatchObject({ id, userId: u.userId, keyId: c.key === u.key ? u.keyId : capped.id, protocol: 'chat', stream: false, ...c.expect })
+        expect(row).toMatchObject({
+          id,
+          userId: u.userId,
+          keyId: c.key === u.key ? u.keyId : capped.id,
+          protocol: 'chat',
+          stream: false,
+          ...c.expect,
+        })
         expect(Number.isInteger(row.latencyMs)).toBe(true)
         expect(row.latencyMs).toBeGreaterThanOrEqual(0)
         expect(row.createdAt.getTime()).toBeGreaterThanOrEqual(t0 - 1_000)

@@ -9,10 +9,19 @@ import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.t
 import { fixtureJson, fixtureSse } from '../helpers/fixtures.ts'
 
 const hi = [{ role: 'user' as const, content: 'hi' }]
-const tools = [{ type: 'function' as const, function: { name: 'secret_retrieval_tool', parameters: { type: 'object', properties: { password: { type: 'string' } } } } }]
+const tools = [
+  {
+    type: 'function' as const,
+    function: { name: 'secret_retrieval_tool', parameters: { type: 'object', properties: { password: { type: 'string' } } } },
+  },
+]
 
 /** The rejection of a call, or undefined when it succeeded. */
-const failure = (p: Promise<unknown>): Promise<any> => p.then(() => undefined, (e: unknown) => e)
+const failure = (p: Promise<unknown>): Promise<any> =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
 
 for (const backends of ALL_BACKENDS) {
   describe(`openai SDK end to end on ${backends.db}+${backends.store}`, () => {

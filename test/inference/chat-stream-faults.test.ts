@@ -75,7 +75,8 @@ for (const backends of ALL_BACKENDS) {
       expect(res.status).toBe(200)
       const frames = expectOneErrorFrame(await res.text(), res.headers)
       expect(frames).toHaveLength(PREFIX_FRAMES + 1)
-      for (const f of frames.slice(0, -1)) expect(JSON.parse(f.slice(6))).toMatchObject({ object: 'chat.completion.chunk', model: 'acme/chat-1' })
+      for (const f of frames.slice(0, -1))
+        expect(JSON.parse(f.slice(6))).toMatchObject({ object: 'chat.completion.chunk', model: 'acme/chat-1' })
       const log = await expectPartlyBilled(u, res.headers.get('x-request-id')!, 502)
       expect(log.errorCode).toBe('UPSTREAM_ERROR')
     })
@@ -130,7 +131,13 @@ for (const backends of ALL_BACKENDS) {
       expectOneErrorFrame(text, res.headers)
       await gw.settled()
       // The error chunk carried usage: 43 prompt + 10 completion tokens → 43*0.15 + 10*0.6 = 12.45 → 13 micro-USD.
-      expect(await logOf(gw, res.headers.get('x-request-id')!)).toMatchObject({ status: 502, usageSource: 'upstream', inputTokens: 43, outputTokens: 10, costMicros: 13n })
+      expect(await logOf(gw, res.headers.get('x-request-id')!)).toMatchObject({
+        status: 502,
+        usageSource: 'upstream',
+        inputTokens: 43,
+        outputTokens: 10,
+        costMicros: 13n,
+      })
       expect(await gw.books(u.userId)).toEqual({ balance: 1_000_000n - 13n, ledgerSum: 1_000_000n - 13n })
     })
 

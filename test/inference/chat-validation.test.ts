@@ -101,7 +101,16 @@ for (const backends of ALL_BACKENDS) {
       const u = await gw.user(1)
       const edges: Record<string, unknown>[] = [
         { temperature: 0, top_p: 0, n: 1, presence_penalty: -2, frequency_penalty: -2, max_tokens: 1 },
-        { temperature: 2, top_p: 1, n: 8, presence_penalty: 2, frequency_penalty: 2, max_completion_tokens: 1, seed: -3, stop: ['a', 'b', 'c', 'd'] },
+        {
+          temperature: 2,
+          top_p: 1,
+          n: 8,
+          presence_penalty: 2,
+          frequency_penalty: 2,
+          max_completion_tokens: 1,
+          seed: -3,
+          stop: ['a', 'b', 'c', 'd'],
+        },
         { stop: 'END', user: 'end-user-1', max_tokens: null, stream_options: null },
       ]
       for (const patch of edges) {

@@ -17,7 +17,9 @@ for (const backends of ALL_BACKENDS) {
     let base: string
     let key: string
     let attempts = 0
-    const counting: typeof fetch = Object.assign((input: RequestInfo | URL, init?: RequestInit) => (attempts++, fetch(input, init)), { preconnect: fetch.preconnect })
+    const counting: typeof fetch = Object.assign((input: RequestInfo | URL, init?: RequestInit) => (attempts++, fetch(input, init)), {
+      preconnect: fetch.preconnect,
+    })
     beforeAll(async () => {
       up = startFakeUpstream({ kind: 'json', body: fixtureJson('openai-chat', 'json-text.json') })
       const catalog = simpleCatalog([{ id: 'gw-a', url: up.url }])
@@ -33,7 +35,10 @@ for (const backends of ALL_BACKENDS) {
 
     const once = async (call: () => Promise<unknown>, status: number) => {
       attempts = 0
-      const err: any = await call().then(() => undefined, (e: unknown) => e)
+      const err: any = await call().then(
+        () => undefined,
+        (e: unknown) => e,
+      )
       expect(err?.status).toBe(status)
       expect(attempts).toBe(1)
     }
@@ -60,7 +65,11 @@ for (const backends of ALL_BACKENDS) {
       const failed = await fetch(`${base}/v1/chat/completions`, { method: 'POST', headers: bearer(key), body: chatBody() })
       expect(failed.status).toBe(502)
       expect(failed.headers.get('x-should-retry')).toBeNull()
-      const typo = await fetch(`${base}/v1/chat/completions`, { method: 'POST', headers: bearer(key), body: chatBody({ model: 'acme/typo' }) })
+      const typo = await fetch(`${base}/v1/chat/completions`, {
+        method: 'POST',
+        headers: bearer(key),
+        body: chatBody({ model: 'acme/typo' }),
+      })
       expect(typo.headers.get('x-should-retry')).toBe('false')
       const limited = await gw.user(1, { rpm: 1 })
       await fetch(`${base}/v1/chat/completions`, { method: 'POST', headers: bearer(limited.key), body: chatBody() })

@@ -13,7 +13,13 @@ test('an Error in a field is written as its name, message and cause; bigint as a
   const log = createLogger('debug', (l) => lines.push(l))
   log.warn('x', { requestId: 'req_1', cause: new Error('boom', { cause: new TypeError('inner') }), n: 12n })
   const line = JSON.parse(lines[0]!)
-  expect(line).toMatchObject({ level: 'warn', msg: 'x', requestId: 'req_1', n: '12', cause: { name: 'Error', message: 'boom', cause: { name: 'TypeError', message: 'inner' } } })
+  expect(line).toMatchObject({
+    level: 'warn',
+    msg: 'x',
+    requestId: 'req_1',
+    n: '12',
+    cause: { name: 'Error', message: 'boom', cause: { name: 'TypeError', message: 'inner' } },
+  })
   expect(Number.isNaN(Date.parse(line.t))).toBe(false)
 })
 
@@ -23,7 +29,13 @@ describe('log lines of calls', () => {
   const lines: string[] = []
   beforeAll(async () => {
     up = startFakeUpstream({ kind: 'json', body: completionWithUsage(3, 4) })
-    gw = await startTestGateway({ db: 'pglite', store: 'memory' }, simpleCatalog([{ id: 'gw-a', url: up.url }, { id: 'gw-b', url: up.url }]))
+    gw = await startTestGateway(
+      { db: 'pglite', store: 'memory' },
+      simpleCatalog([
+        { id: 'gw-a', url: up.url },
+        { id: 'gw-b', url: up.url },
+      ]),
+    )
     gw.runtime.deps.log = createLogger('debug', (l) => lines.push(l))
     // Failover logs through the router's logger (src/routing/router.ts).
     Object.assign(gw.runtime.deps.router, { log: gw.runtime.deps.log })
@@ -59,7 +71,12 @@ describe('log lines of calls', () => {
       expect([ids[1], ids[2]]).toContain(a.requestId)
       expect(a.cause).toMatchObject({ status: expect.any(Number) })
     }
-    expect(parsed.find((l) => l.requestId === ids[2] && l.msg === 'call finished')).toMatchObject({ level: 'debug', status: 502, code: 'UPSTREAM_ERROR', model: 'acme/chat-1' })
+    expect(parsed.find((l) => l.requestId === ids[2] && l.msg === 'call finished')).toMatchObject({
+      level: 'debug',
+      status: 502,
+      code: 'UPSTREAM_ERROR',
+      model: 'acme/chat-1',
+    })
     const all = lines.join('\n')
     for (const secret of [u.key, 'sk-upstream-secret']) expect(all).not.toContain(secret)
   }, 30_000)

@@ -143,7 +143,8 @@ for (const backends of ALL_BACKENDS) {
 
       // Bounded labels: catalog ids or "unknown"; nothing of a user, a key or the client's string.
       expect(after.labelValues('tollgate_requests_total', 'model')).toEqual(['acme/a-only', 'acme/chat-1', 'unknown'])
-      for (const secret of [rich.userId, rich.keyId, rich.key, 'client/any-string-at-all', 'upstream-secret-model', ...ids]) expect(after.text).not.toContain(secret)
+      for (const secret of [rich.userId, rich.keyId, rich.key, 'client/any-string-at-all', 'upstream-secret-model', ...ids])
+        expect(after.text).not.toContain(secret)
     }, 60_000)
 
     test('a stream that breaks mid-way counts as a stream-stage failure and a 502 call; an unreadable outbox record as a dead letter', async () => {
@@ -223,7 +224,10 @@ describe('METRICS_TOKEN and METRICS_PORT', () => {
   test('with METRICS_TOKEN, /metrics wants that bearer token: none or a wrong one → 401', async () => {
     const gw = await startTestGateway(backends, catalog, { METRICS_TOKEN: TOKEN })
     try {
-      for (const headers of [{}, { authorization: 'Bearer wrong-token-0123456789abcdef' }, { authorization: TOKEN }] as Record<string, string>[]) {
+      for (const headers of [{}, { authorization: 'Bearer wrong-token-0123456789abcdef' }, { authorization: TOKEN }] as Record<
+        string,
+        string
+      >[]) {
         const res = await gw.request('/metrics', { headers })
         expect(res.status).toBe(401)
         expect(await res.text()).not.toContain('tollgate_')
@@ -272,7 +276,12 @@ test('the dashboard, the alert rules and docs/observability.md name exactly the 
   // A histogram is named by its _bucket/_sum/_count series in queries.
   const named = (text: string) => new Set([...text.matchAll(/\btollgate_[a-z_]+\b/g)].map((m) => m[0]))
   const exists = (n: string) => defined.types.has(n) || defined.types.get(n.replace(/_(bucket|sum|count)$/, '')) === 'histogram'
-  for (const file of ['deploy/grafana-dashboard.json', 'deploy/prometheus-alerts.yml', 'deploy/prometheus-alerts.test.yml', 'docs/observability.md']) {
+  for (const file of [
+    'deploy/grafana-dashboard.json',
+    'deploy/prometheus-alerts.yml',
+    'deploy/prometheus-alerts.test.yml',
+    'docs/observability.md',
+  ]) {
     const used = named(await Bun.file(new URL(file, root)).text())
     expect(used.size).toBeGreaterThan(5)
     for (const n of used) expect({ file, metric: n, exists: exists(n) }).toEqual({ file, metric: n, exists: true })
@@ -292,8 +301,20 @@ test('configuration: bad METRICS_TOKEN, METRICS_PORT or OTEL_EXPORTER_OTLP_ENDPO
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
   ]
   for (const [env, name] of bad) expect(() => loadConfig(env)).toThrow(new RegExp(`^${name} `))
-  expect(loadConfig({})).toMatchObject({ metricsToken: undefined, metricsPort: undefined, otlpEndpoint: undefined, otelServiceName: 'tollgate' })
-  expect(loadConfig({ METRICS_PORT: '9100', METRICS_TOKEN: TOKEN, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SERVICE_NAME: 'gw-eu' })).toMatchObject({
+  expect(loadConfig({})).toMatchObject({
+    metricsToken: undefined,
+    metricsPort: undefined,
+    otlpEndpoint: undefined,
+    otelServiceName: 'tollgate',
+  })
+  expect(
+    loadConfig({
+      METRICS_PORT: '9100',
+      METRICS_TOKEN: TOKEN,
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_SERVICE_NAME: 'gw-eu',
+    }),
+  ).toMatchObject({
     metricsPort: 9100,
     metricsToken: TOKEN,
     otlpEndpoint: 'http://collector:4318',

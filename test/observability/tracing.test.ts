@@ -25,7 +25,12 @@ const ERROR = 2
 
 function attrs(span: OtlpSpan): Record<string, string | number | boolean | undefined> {
   const out: Record<string, string | number | boolean | undefined> = {}
-  for (const a of span.attributes) out[a.key] = a.value.stringValue ?? (a.value.intValue !== undefined ? Number(a.value.intValue) : undefined) ?? a.value.boolValue ?? a.value.doubleValue
+  for (const a of span.attributes)
+    out[a.key] =
+      a.value.stringValue ??
+      (a.value.intValue !== undefined ? Number(a.value.intValue) : undefined) ??
+      a.value.boolValue ??
+      a.value.doubleValue
   return out
 }
 
@@ -61,7 +66,10 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
       { id: 'gw-a', url: a.url },
       { id: 'gw-b', url: b.url },
     ])
-    gw = await startTestGateway({ db: 'pglite', store: 'memory' }, catalog, { OTEL_EXPORTER_OTLP_ENDPOINT: `${collector.url}/`, OTEL_SERVICE_NAME: 'tollgate-test' })
+    gw = await startTestGateway({ db: 'pglite', store: 'memory' }, catalog, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `${collector.url}/`,
+      OTEL_SERVICE_NAME: 'tollgate-test',
+    })
   }, 30_000)
   afterAll(async () => {
     await gw.stop()
@@ -107,7 +115,12 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(children.map((c) => c.name).sort()).toEqual(['chat upstream-secret-model', 'tollgate.admission', 'tollgate.settlement'])
     const attempt = named('chat upstream-secret-model')[0]!
     expect(attempt.kind).toBe(CLIENT)
-    expect(attrs(attempt)).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'upstream-secret-model', 'tollgate.gateway': 'gw-a' })
+    expect(attrs(attempt)).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'openai',
+      'gen_ai.request.model': 'upstream-secret-model',
+      'tollgate.gateway': 'gw-a',
+    })
     expect(collector.resources.some((r) => r['service.name'] === 'tollgate-test')).toBe(true)
   }, 30_000)
 

@@ -36,13 +36,24 @@ test('the demo prints a working key and curl', async () => {
 
     // The console: the printed email and password sign in; the sandbox tops up $20.
     const [, email, password] = /Sign in as (\S+) with password (\S+):/.exec(out)!
-    const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
+    const login = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    })
     expect(login.status).toBe(200)
-    const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ')
     const json = { cookie, 'content-type': 'application/json' }
     const before = (await (await fetch(`${base}/api/wallet/account`, { headers: { cookie } })).json()) as any
     expect(before.topup.providers).toContain('sandbox')
-    const topup = await fetch(`${base}/api/wallet/topup`, { method: 'POST', headers: json, body: JSON.stringify({ amount: 20, provider: 'sandbox' }) })
+    const topup = await fetch(`${base}/api/wallet/topup`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ amount: 20, provider: 'sandbox' }),
+    })
     expect(topup.status).toBe(201)
     const { transactionId } = (await topup.json()) as any
     expect(out).toContain(`/api/payments/sandbox/<transactionId>/pay`)

@@ -27,14 +27,17 @@ async function waitForLine(stream: ReadableStream<Uint8Array>, match: RegExp): P
 
 describe('process lifecycle', () => {
   test('a bad environment value stops the process with one line naming it', async () => {
-    const proc = Bun.spawn(['bun', ENTRY], { env: { ...process.env, PORT: 'eighty', DATABASE_URL: 'memory://' }, stderr: 'pipe', stdout: 'pipe' })
+    const proc = Bun.spawn(['bun', ENTRY], {
+      env: { ...process.env, PORT: 'eighty', DATABASE_URL: 'memory://' },
+      stderr: 'pipe',
+      stdout: 'pipe',
+    })
     const code = await proc.exited
     const err = (await new Response(proc.stderr).text()).trim()
     expect(code).toBe(2)
     expect(err.split('\n')).toHaveLength(1)
     expect(err).toContain('PORT')
   })
-
 })
 
 describeServices('process lifecycle on PostgreSQL and Redis', () => {
@@ -58,20 +61,44 @@ describeServices('process lifecycle on PostgreSQL and Redis', () => {
       catalogPath,
       JSON.stringify({
         gateways: [{ id: 'gw-a', protocol: 'openai-chat', baseUrl: `${up.url}/v1` }],
-        models: [{ id: 'acme/chat-1', name: 'Chat', provider: 'acme', contextWindow: 8000, capabilities: ['text'], pricing: { input: 1, output: 2 }, routes: [{ gateway: 'gw-a', model: 'm' }] }],
+        models: [
+          {
+            id: 'acme/chat-1',
+            name: 'Chat',
+            provider: 'acme',
+            contextWindow: 8000,
+            capabilities: ['text'],
+            pricing: { input: 1, output: 2 },
+            routes: [{ gateway: 'gw-a', model: 'm' }],
+          },
+        ],
       }),
     )
     const proc = Bun.spawn(['bun', ENTRY], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: db.url, REDIS_URL, REDIS_PREFIX: keys.prefix, CATALOG_FILE: catalogPath, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'info' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: db.url,
+        REDIS_URL,
+        REDIS_PREFIX: keys.prefix,
+        CATALOG_FILE: catalogPath,
+        ADMIN_TOKEN: ADMIN,
+        LOG_LEVEL: 'info',
+      },
       stderr: 'pipe',
       stdout: 'pipe',
     })
     try {
       const url = (await waitForLine(proc.stdout, /tollgate listening on (http:\S+)/)).split(' ')[3]!
       const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }
-      const user = (await (await fetch(`${url}/api/admin/users`, { method: 'POST', headers: admin, body: JSON.stringify({ email: 'life@test.local' }) })).json()) as any
+      const user = (await (
+        await fetch(`${url}/api/admin/users`, { method: 'POST', headers: admin, body: JSON.stringify({ email: 'life@test.local' }) })
+      ).json()) as any
       await fetch(`${url}/api/admin/users/${user.id}/credits`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: 5 }) })
-      const { key } = (await (await fetch(`${url}/api/admin/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ userId: user.id }) })).json()) as any
+      const { key } = (await (
+        await fetch(`${url}/api/admin/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ userId: user.id }) })
+      ).json()) as any
 
       const res = await fetch(`${url}/v1/chat/completions`, {
         method: 'POST',
@@ -94,7 +121,8 @@ describeServices('process lifecycle on PostgreSQL and Redis', () => {
 
       const sql = postgres(db.url, { max: 1 })
       const [log] = await sql`select status, cost_micros::text as cost from request_logs where id = ${requestId}`
-      const [books] = await sql`select a.balance_micros::text as balance, (select sum(amount_micros)::text from ledger_entries l where l.user_id = a.user_id and l.status = 'completed') as ledger from accounts a where a.user_id = ${user.id}`
+      const [books] =
+        await sql`select a.balance_micros::text as balance, (select sum(amount_micros)::text from ledger_entries l where l.user_id = a.user_id and l.status = 'completed') as ledger from accounts a where a.user_id = ${user.id}`
       await sql.end()
       expect(log?.status).toBe(200)
       expect(BigInt(log?.cost ?? '0')).toBeGreaterThan(0n)

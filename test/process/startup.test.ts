@@ -22,12 +22,26 @@ async function file(name: string, text: string): Promise<string> {
 const CATALOG = (apiKey?: string) =>
   JSON.stringify({
     gateways: [{ id: 'gw-a', protocol: 'openai-chat', baseUrl: 'http://127.0.0.1:9/v1', ...(apiKey ? { apiKey } : {}) }],
-    models: [{ id: 'acme/chat-1', name: 'Chat', provider: 'acme', contextWindow: 8000, capabilities: ['text'], pricing: { input: 1, output: 2 }, routes: [{ gateway: 'gw-a', model: 'm' }] }],
+    models: [
+      {
+        id: 'acme/chat-1',
+        name: 'Chat',
+        provider: 'acme',
+        contextWindow: 8000,
+        capabilities: ['text'],
+        pricing: { input: 1, output: 2 },
+        routes: [{ gateway: 'gw-a', model: 'm' }],
+      },
+    ],
   })
 
 /** Runs the entry to its exit; returns the exit code and stderr. */
 async function run(env: Record<string, string>): Promise<{ code: number; err: string }> {
-  const proc = Bun.spawn(['bun', ENTRY], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', LOG_LEVEL: 'error', ...env }, stdout: 'pipe', stderr: 'pipe' })
+  const proc = Bun.spawn(['bun', ENTRY], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', LOG_LEVEL: 'error', ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
   const code = await proc.exited
   return { code, err: (await new Response(proc.stderr).text()).trim() }
 }
@@ -82,7 +96,11 @@ describe('start-up failures are one line naming the thing and the fix', () => {
 
   test('database unreachable: host and port, the fix, and no password', async () => {
     const port = closedPort()
-    expectOneLine(await run({ DATABASE_URL: `postgres://tollgate:hunter2secret@127.0.0.1:${port}/tollgate` }), `database unreachable at 127.0.0.1:${port}`, 'DATABASE_URL')
+    expectOneLine(
+      await run({ DATABASE_URL: `postgres://tollgate:hunter2secret@127.0.0.1:${port}/tollgate` }),
+      `database unreachable at 127.0.0.1:${port}`,
+      'DATABASE_URL',
+    )
     expect((await run({ DATABASE_URL: `postgres://tollgate:hunter2secret@127.0.0.1:${port}/tollgate` })).err).not.toContain('hunter2secret')
   })
 
@@ -94,7 +112,11 @@ describe('start-up failures are one line naming the thing and the fix', () => {
   })
 
   test('a taken port stops the second process with one line; the first keeps serving', async () => {
-    const first = Bun.spawn(['bun', ENTRY], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', LOG_LEVEL: 'error' }, stdout: 'pipe', stderr: 'pipe' })
+    const first = Bun.spawn(['bun', ENTRY], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', LOG_LEVEL: 'error' },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
     try {
       const url = await waitForListening(first)
       const port = new URL(url).port
@@ -107,14 +129,24 @@ describe('start-up failures are one line naming the thing and the fix', () => {
 
   test('an env: gateway key naming an unset variable is warned about at start; the process starts', async () => {
     const path = await file('env-key.json', CATALOG('env:TOLLGATE_TEST_NEVER_SET_KEY'))
-    const env: Record<string, string | undefined> = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', LOG_LEVEL: 'warn', CATALOG_FILE: path }
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'memory://',
+      LOG_LEVEL: 'warn',
+      CATALOG_FILE: path,
+    }
     delete env.TOLLGATE_TEST_NEVER_SET_KEY
     const proc = Bun.spawn(['bun', ENTRY], { env, stdout: 'pipe', stderr: 'pipe' })
     try {
       await waitForListening(proc)
       proc.kill('SIGTERM')
       await proc.exited
-      const warn = (await new Response(proc.stderr).text()).split('\n').filter((l) => l.includes('gw-a')).map((l) => JSON.parse(l))
+      const warn = (await new Response(proc.stderr).text())
+        .split('\n')
+        .filter((l) => l.includes('gw-a'))
+        .map((l) => JSON.parse(l))
       expect(warn).toHaveLength(1)
       expect(warn[0]).toMatchObject({ level: 'warn', gateway: 'gw-a', apiKey: 'env:TOLLGATE_TEST_NEVER_SET_KEY' })
     } finally {
@@ -127,6 +159,10 @@ describeServices('start-up failures against the real PostgreSQL', () => {
   test('a database that does not exist: named, with createdb as the fix', async () => {
     const url = new URL(PG_ADMIN_URL)
     url.pathname = '/tg_missing_db_for_startup_test'
-    expectOneLine(await run({ DATABASE_URL: url.toString() }), 'database "tg_missing_db_for_startup_test" does not exist', 'createdb tg_missing_db_for_startup_test')
+    expectOneLine(
+      await run({ DATABASE_URL: url.toString() }),
+      'database "tg_missing_db_for_startup_test" does not exist',
+      'createdb tg_missing_db_for_startup_test',
+    )
   })
 })

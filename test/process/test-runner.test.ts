@@ -7,10 +7,20 @@ import { fileURLToPath } from 'node:url'
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
 async function runSuite(extra: Record<string, string>) {
-  const env: Record<string, string | undefined> = { ...process.env, TEST_PG_URL: 'postgres://postgres@127.0.0.1:1/test', TEST_REDIS_URL: 'redis://127.0.0.1:1', ...extra }
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    TEST_PG_URL: 'postgres://postgres@127.0.0.1:1/test',
+    TEST_REDIS_URL: 'redis://127.0.0.1:1',
+    ...extra,
+  }
   if (!('CI' in extra)) delete env.CI
   delete env.TOLLGATE_TEST_SERVICES
-  const proc = Bun.spawn(['bun', 'test', '--timeout', '30000', 'test/store/store-contract.test.ts'], { cwd: ROOT, env, stdout: 'pipe', stderr: 'pipe' })
+  const proc = Bun.spawn(['bun', 'test', '--timeout', '30000', 'test/store/store-contract.test.ts'], {
+    cwd: ROOT,
+    env,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
   return { code, text: out + err }
 }

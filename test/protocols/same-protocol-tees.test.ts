@@ -49,7 +49,8 @@ describe('messages tee on recorded Anthropic streams', () => {
       expect(events.map((e) => e.event)).toEqual(up.map((e) => e.event))
       for (const [i, e] of events.entries()) {
         const u = up[i]!
-        if (e.event === 'message_start') expect(JSON.parse(e.data)).toEqual({ ...JSON.parse(u.data), message: { ...JSON.parse(u.data).message, model: OURS.model } })
+        if (e.event === 'message_start')
+          expect(JSON.parse(e.data)).toEqual({ ...JSON.parse(u.data), message: { ...JSON.parse(u.data).message, model: OURS.model } })
         else if (e.event === 'message_delta') expect(JSON.parse(e.data)).toEqual({ ...JSON.parse(u.data), svc: JSON.parse(SVC) })
         else if (e.event === 'message_stop') expect(JSON.parse(e.data)).toEqual({ type: 'message_stop' })
         else expect(e.data).toBe(u.data)
@@ -62,7 +63,9 @@ describe('messages tee on recorded Anthropic streams', () => {
 
   test('an upstream error event ends the stream with one error event and no message_stop', async () => {
     const sse = fixtureSse('anthropic-messages', 'stream-text.sse')
-    const cut = sse.slice(0, sse.indexOf('event: content_block_stop')) + 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded at upstream-host"}}\n\n'
+    const cut =
+      sse.slice(0, sse.indexOf('event: content_block_stop')) +
+      'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded at upstream-host"}}\n\n'
     const { events, outcome } = await run(cut, messagesTee(OURS.model))
     expect(outcome.end).toBe('failed')
     expect(events.at(-1)!.event).toBe('error')
@@ -93,9 +96,18 @@ describe('responses tee on recorded OpenAI streams', () => {
     })
 
   test('a recorded error event: one error event in its place, numbered in sequence, and no response.completed', async () => {
-    const { events, outcome } = await run(fixtureSse('openai-responses', 'stream-error-event-insufficient-quota.chunks.jsonl'), responsesTee(OURS))
+    const { events, outcome } = await run(
+      fixtureSse('openai-responses', 'stream-error-event-insufficient-quota.chunks.jsonl'),
+      responsesTee(OURS),
+    )
     expect(outcome.end).toBe('failed')
     expect(events.map((e) => e.event)).toEqual(['response.created', 'response.in_progress', 'error'])
-    expect(JSON.parse(events[2]!.data)).toEqual({ type: 'error', code: 'upstream_error', message: 'The upstream model failed mid-stream.', param: null, sequence_number: 2 })
+    expect(JSON.parse(events[2]!.data)).toEqual({
+      type: 'error',
+      code: 'upstream_error',
+      message: 'The upstream model failed mid-stream.',
+      param: null,
+      sequence_number: 2,
+    })
   })
 })

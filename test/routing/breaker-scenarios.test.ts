@@ -53,7 +53,12 @@ for (const backends of ALL_BACKENDS) {
       const u = await gw.user(1)
       const res = await postChat(gw === g ? gw : (g as TestGateway), u.key, { model })
       const body = (await res.clone().json()) as any
-      return { u, res, servedBy: res.status === 200 ? (body.svc.gateway as string) : `status ${res.status}`, requestId: res.headers.get('x-request-id')! }
+      return {
+        u,
+        res,
+        servedBy: res.status === 200 ? (body.svc.gateway as string) : `status ${res.status}`,
+        requestId: res.headers.get('x-request-id')!,
+      }
     }
 
     test('black-holed first route: two timeouts open its breaker; then calls skip it (no attempt, no timeout) until one probe after the cool-down succeeds', async () => {

@@ -69,7 +69,15 @@ describe('breaker', () => {
 })
 
 const route = (gateway: string, model = 'm'): Route => ({
-  gateway: { id: gateway, protocol: 'openai-chat', baseUrl: 'http://x', apiKey: undefined, timeoutMs: 1_000, enabled: true, policy: resolvePolicy({ breaker: POLICY }) },
+  gateway: {
+    id: gateway,
+    protocol: 'openai-chat',
+    baseUrl: 'http://x',
+    apiKey: undefined,
+    timeoutMs: 1_000,
+    enabled: true,
+    policy: resolvePolicy({ breaker: POLICY }),
+  },
   upstreamModel: model,
 })
 const timeout = () => new GatewayError('UPSTREAM_TIMEOUT', 'x', { retryable: true, upstream: { kind: 'timeout' } })

@@ -8,14 +8,17 @@ import { DEFAULT_POLICY } from '../../src/routing/policy.ts'
 import { scenarioCatalog } from '../helpers/failover.ts'
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 
-const jsonBlocks = (path: string) => [...readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8').matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!)
+const jsonBlocks = (path: string) =>
+  [...readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8').matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!)
 
 describe('catalog policy', () => {
   test('the README catalog (no policy) is still valid, and so is the docs example gateway', () => {
     const readme = JSON.parse(jsonBlocks('README.md').find((b) => b.includes('"gateways"'))!)
     expect(parseCatalogFile(readme).gateways[0]!.policy).toBeUndefined()
     const gateway = JSON.parse(jsonBlocks('docs/failover.md')[0]!)
-    expect(parseCatalogFile({ ...readme, gateways: [gateway, ...readme.gateways.slice(1)] }).gateways[0]!.policy).toEqual({ ...DEFAULT_POLICY }) // the docs list the real defaults
+    expect(parseCatalogFile({ ...readme, gateways: [gateway, ...readme.gateways.slice(1)] }).gateways[0]!.policy).toEqual({
+      ...DEFAULT_POLICY,
+    }) // the docs list the real defaults
   })
 
   test('a bad policy refuses the catalog, naming the field', () => {

@@ -12,10 +12,29 @@ import { ALL_BACKENDS, bearer, startTestGateway, type TestGateway } from '../hel
 
 /** The vendors' own wording (OpenAI chat, OpenAI responses, Anthropic, vLLM-style servers). */
 const TOO_LONG = {
-  'openai-chat': { error: { message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens.", type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } },
-  'openai-responses': { error: { message: 'Your input exceeds the context window of this model. Please adjust your input and try again.', type: 'invalid_request_error', param: 'input', code: 'context_length_exceeded' } },
+  'openai-chat': {
+    error: {
+      message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens.",
+      type: 'invalid_request_error',
+      param: 'messages',
+      code: 'context_length_exceeded',
+    },
+  },
+  'openai-responses': {
+    error: {
+      message: 'Your input exceeds the context window of this model. Please adjust your input and try again.',
+      type: 'invalid_request_error',
+      param: 'input',
+      code: 'context_length_exceeded',
+    },
+  },
   anthropic: { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210432 tokens > 200000 maximum' } },
-  vllm: { object: 'error', message: "This model's maximum context length is 32768 tokens. However, you requested 40000 tokens.", type: 'BadRequestError', code: 400 },
+  vllm: {
+    object: 'error',
+    message: "This model's maximum context length is 32768 tokens. However, you requested 40000 tokens.",
+    type: 'BadRequestError',
+    code: 400,
+  },
 }
 
 describe('context-length answers', () => {
@@ -23,7 +42,11 @@ describe('context-length answers', () => {
     for (const body of Object.values(TOO_LONG)) expect(isContextLengthAnswer(400, JSON.stringify(body))).toBe(true)
     expect(isContextLengthAnswer(413, 'prompt is too long')).toBe(true)
     expect(isContextLengthAnswer(500, JSON.stringify(TOO_LONG['openai-chat']))).toBe(false)
-    for (const [protocol, file] of [['openai-chat', 'error-400-unsupported-parameter.json'], ['openai-responses', 'error-400-unsupported-parameter.json'], ['anthropic-messages', 'error-400-invalid-request.json']] as const)
+    for (const [protocol, file] of [
+      ['openai-chat', 'error-400-unsupported-parameter.json'],
+      ['openai-responses', 'error-400-unsupported-parameter.json'],
+      ['anthropic-messages', 'error-400-invalid-request.json'],
+    ] as const)
       expect(isContextLengthAnswer(400, fixtureText(protocol, file))).toBe(false)
   })
 })
@@ -70,12 +93,20 @@ for (const backends of ALL_BACKENDS) {
 
     test('messages and responses callers get it in their own envelopes', async () => {
       const u = await gw.user(1)
-      const m = await gw.request('/v1/messages', { method: 'POST', headers: bearer(u.key), body: JSON.stringify({ model: 'acme/big', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }) })
+      const m = await gw.request('/v1/messages', {
+        method: 'POST',
+        headers: bearer(u.key),
+        body: JSON.stringify({ model: 'acme/big', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+      })
       expect(m.status).toBe(400)
       const mb = (await m.json()) as any
       expect(mb).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } })
       expect(mb.error.message).toContain('128000')
-      const r = await gw.request('/v1/responses', { method: 'POST', headers: bearer(u.key), body: JSON.stringify({ model: 'acme/big', input: 'hi' }) })
+      const r = await gw.request('/v1/responses', {
+        method: 'POST',
+        headers: bearer(u.key),
+        body: JSON.stringify({ model: 'acme/big', input: 'hi' }),
+      })
       expect(r.status).toBe(400)
       const rb = (await r.json()) as any
       expect(rb.error).toMatchObject({ type: 'invalid_request_error', code: 'context_length_exceeded' })

@@ -10,15 +10,26 @@ import { Router } from '../../src/routing/router.ts'
 import { createMemoryBoard } from '../../src/store/breaker-board.ts'
 
 const route = (id: string, policy: PolicyFile): Route => ({
-  gateway: { id, protocol: 'openai-chat', baseUrl: 'http://x', apiKey: undefined, timeoutMs: 1_000, enabled: true, policy: resolvePolicy(policy) },
+  gateway: {
+    id,
+    protocol: 'openai-chat',
+    baseUrl: 'http://x',
+    apiKey: undefined,
+    timeoutMs: 1_000,
+    enabled: true,
+    policy: resolvePolicy(policy),
+  },
   upstreamModel: `m-${id}`,
 })
-const fail = (upstream: UpstreamFailure) => new GatewayError(upstream.kind === 'timeout' ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR', 'x', { retryable: true, upstream })
+const fail = (upstream: UpstreamFailure) =>
+  new GatewayError(upstream.kind === 'timeout' ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR', 'x', { retryable: true, upstream })
 
 /** A router whose sleeps are recorded (and take no time) and whose log lines are kept. */
 function harness() {
   const lines: { level: string; msg: string; fields: Record<string, unknown> }[] = []
-  const log = Object.fromEntries(['debug', 'info', 'warn', 'error'].map((level) => [level, (msg: string, fields = {}) => void lines.push({ level, msg, fields })])) as unknown as Logger
+  const log = Object.fromEntries(
+    ['debug', 'info', 'warn', 'error'].map((level) => [level, (msg: string, fields = {}) => void lines.push({ level, msg, fields })]),
+  ) as unknown as Logger
   const slept: number[] = []
   const router = new Router(createMemoryBoard(), log, Date.now, async (ms) => void slept.push(ms))
   return { router, lines, slept, msgs: () => lines.map((l) => l.msg) }
@@ -41,15 +52,31 @@ describe('failover loop', () => {
     const h = harness()
     const a = route('a', { retries: 2, backoffMs: 100, breaker: { enabled: false } })
     const b = route('b', { breaker: { enabled: false } })
-    const s = scripted({ a: [fail({ kind: 'status', status: 429, retryAfterMs: 700 }), fail({ kind: 'status', status: 503 }), fail({ kind: 'connect' })], b: [undefined] })
+    const s = scripted({
+      a: [fail({ kind: 'status', status: 429, retryAfterMs: 700 }), fail({ kind: 'status', status: 503 }), fail({ kind: 'connect' })],
+      b: [undefined],
+    })
     const served = await withFailover(h.router, [a, b], s.attempt, 'req_1')
     expect(served).toEqual({ value: 'answer from b', route: b })
     expect(s.calls).toEqual(['a', 'a', 'a', 'b'])
     expect(h.slept[0]).toBe(700)
     expect(h.slept[1]).toBeGreaterThanOrEqual(100) // retry 1: between 100 and 200
     expect(h.slept[1]).toBeLessThanOrEqual(200)
-    expect(h.msgs()).toEqual(['upstream attempt failed', 'retrying route', 'upstream attempt failed', 'retrying route', 'upstream attempt failed', 'leaving route', 'failing over'])
-    expect(h.lines[0]!.fields).toMatchObject({ requestId: 'req_1', gateway: 'a', attempt: 1, upstream: { kind: 'status', status: 429, retryAfterMs: 700 } })
+    expect(h.msgs()).toEqual([
+      'upstream attempt failed',
+      'retrying route',
+      'upstream attempt failed',
+      'retrying route',
+      'upstream attempt failed',
+      'leaving route',
+      'failing over',
+    ])
+    expect(h.lines[0]!.fields).toMatchObject({
+      requestId: 'req_1',
+      gateway: 'a',
+      attempt: 1,
+      upstream: { kind: 'status', status: 429, retryAfterMs: 700 },
+    })
     expect(h.lines[5]!.fields).toMatchObject({ gateway: 'a', reason: 'retries exhausted' })
     expect(h.router.counters.snapshot()).toMatchObject({ attempts: 4, retries: 2, failovers: 1 })
   })

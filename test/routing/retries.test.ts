@@ -45,7 +45,13 @@ for (const backends of ALL_BACKENDS) {
       const [seenA, seenB] = [a.seen.length, b.seen.length]
       const retries = gw.runtime.deps.router.counters.retries
       const res = await postChat(gw, u.key, { model })
-      return { u, res, attemptsA: () => a.seen.length - seenA, attemptsB: () => b.seen.length - seenB, retries: () => gw.runtime.deps.router.counters.retries - retries }
+      return {
+        u,
+        res,
+        attemptsA: () => a.seen.length - seenA,
+        attemptsB: () => b.seen.length - seenB,
+        retries: () => gw.runtime.deps.router.counters.retries - retries,
+      }
     }
 
     test('429 with Retry-After: 1, then healthy → waits the second, the same route answers; the fallback is never asked', async () => {
@@ -63,7 +69,10 @@ for (const backends of ALL_BACKENDS) {
     })
 
     test('retry-after-ms (OpenAI) is honoured the same way', async () => {
-      a.script({ kind: 'status', status: 503, headers: { 'retry-after-ms': '400' } }, { kind: 'status', status: 429, headers: { 'retry-after-ms': '300' } })
+      a.script(
+        { kind: 'status', status: 503, headers: { 'retry-after-ms': '400' } },
+        { kind: 'status', status: 429, headers: { 'retry-after-ms': '300' } },
+      )
       const c = await call('acme/retry')
       expect(((await c.res.json()) as any).svc.gateway).toBe('gw-retry')
       expect(c.attemptsA()).toBe(3)

@@ -12,13 +12,30 @@ const policy = resolvePolicy({ retries: 2, backoffMs: 100, backoffMaxMs: 300, re
 describe('retry policy', () => {
   test('defaults apply to every field the catalog leaves out', () => {
     expect(resolvePolicy(undefined)).toEqual(DEFAULT_POLICY)
-    expect(resolvePolicy({ retries: 0, breaker: { cooldownMs: 5 } })).toEqual({ ...DEFAULT_POLICY, retries: 0, breaker: { ...DEFAULT_POLICY.breaker, cooldownMs: 5 } })
+    expect(resolvePolicy({ retries: 0, breaker: { cooldownMs: 5 } })).toEqual({
+      ...DEFAULT_POLICY,
+      retries: 0,
+      breaker: { ...DEFAULT_POLICY.breaker, cooldownMs: 5 },
+    })
   })
 
   test('5xx, 429, 408, reset and timeout retry on the same route; 401/403/404, unreadable bodies and slow first tokens move on', () => {
-    for (const u of [{ kind: 'status', status: 500 }, { kind: 'status', status: 503 }, { kind: 'status', status: 429 }, { kind: 'status', status: 408 }, { kind: 'connect' }, { kind: 'timeout' }] as UpstreamFailure[])
+    for (const u of [
+      { kind: 'status', status: 500 },
+      { kind: 'status', status: 503 },
+      { kind: 'status', status: 429 },
+      { kind: 'status', status: 408 },
+      { kind: 'connect' },
+      { kind: 'timeout' },
+    ] as UpstreamFailure[])
       expect(afterFailure(policy, failed(u), 0, 0, 0, () => 0).action).toBe('retry')
-    for (const u of [{ kind: 'status', status: 401 }, { kind: 'status', status: 403 }, { kind: 'status', status: 404 }, { kind: 'body' }, { kind: 'first-token' }] as UpstreamFailure[])
+    for (const u of [
+      { kind: 'status', status: 401 },
+      { kind: 'status', status: 403 },
+      { kind: 'status', status: 404 },
+      { kind: 'body' },
+      { kind: 'first-token' },
+    ] as UpstreamFailure[])
       expect(afterFailure(policy, failed(u), 0, 0, 0, () => 0).action).toBe('next')
   })
 
@@ -40,8 +57,14 @@ describe('retry policy', () => {
   })
 
   test('Retry-After is waited exactly up to the cap; beyond it the call moves on', () => {
-    expect(afterFailure(policy, failed({ kind: 'status', status: 429, retryAfterMs: 1_500 }), 0, 0)).toEqual({ action: 'retry', delayMs: 1_500 })
-    expect(afterFailure(policy, failed({ kind: 'status', status: 429, retryAfterMs: 2_001 }), 0, 0)).toEqual({ action: 'next', reason: 'retry-after beyond cap' })
+    expect(afterFailure(policy, failed({ kind: 'status', status: 429, retryAfterMs: 1_500 }), 0, 0)).toEqual({
+      action: 'retry',
+      delayMs: 1_500,
+    })
+    expect(afterFailure(policy, failed({ kind: 'status', status: 429, retryAfterMs: 2_001 }), 0, 0)).toEqual({
+      action: 'next',
+      reason: 'retry-after beyond cap',
+    })
   })
 
   test('no retry would end past the call deadline', () => {

@@ -84,8 +84,16 @@ for (const backends of ALL_BACKENDS) {
       const res = await postChat(gw, u.key, { model: 'acme/slow-first', stream: true })
       const frames = sseFrames(await res.text())
       expect(frames).toHaveLength(sseFrames(SSE).length + 1)
-      expect(frames.slice(1, -2).map((f) => JSON.parse(f.slice(6)).choices[0]?.delta?.content ?? '').join('')).toBe(
-        sseFrames(SSE).slice(1, -1).map((f) => JSON.parse(f.slice(6)).choices[0]?.delta?.content ?? '').join(''),
+      expect(
+        frames
+          .slice(1, -2)
+          .map((f) => JSON.parse(f.slice(6)).choices[0]?.delta?.content ?? '')
+          .join(''),
+      ).toBe(
+        sseFrames(SSE)
+          .slice(1, -1)
+          .map((f) => JSON.parse(f.slice(6)).choices[0]?.delta?.content ?? '')
+          .join(''),
       )
       expect(JSON.parse(frames.at(-2)!.slice(6)).svc.gateway).toBe('gw-slow')
       expect(b.seen.length).toBe(seenB)
@@ -94,7 +102,10 @@ for (const backends of ALL_BACKENDS) {
 
     test('on the last route there is nothing to fail over to: a slow first token is waited for (up to timeoutMs)', async () => {
       const u = await gw.user(1)
-      a.script({ kind: 'fn', handle: async () => (await Bun.sleep(1_300), new Response(SSE, { headers: { 'content-type': 'text/event-stream' } })) })
+      a.script({
+        kind: 'fn',
+        handle: async () => (await Bun.sleep(1_300), new Response(SSE, { headers: { 'content-type': 'text/event-stream' } })),
+      })
       const res = await postChat(gw, u.key, { model: 'acme/slow-only', stream: true })
       const frames = sseFrames(await res.text())
       expect(frames.at(-1)).toBe('data: [DONE]')
@@ -131,7 +142,11 @@ for (const backends of ALL_BACKENDS) {
       const u = await gw.user(1)
       const skipped = counters().unreadableEvents
       b.script({ kind: 'sse', text: withGarbage(SSE) })
-      const res = await gw.request('/v1/responses', { method: 'POST', headers: bearer(u.key), body: JSON.stringify({ model: 'acme/b', input: 'Say hello', stream: true }) })
+      const res = await gw.request('/v1/responses', {
+        method: 'POST',
+        headers: bearer(u.key),
+        body: JSON.stringify({ model: 'acme/b', input: 'Say hello', stream: true }),
+      })
       expect(res.status).toBe(200)
       const text = await res.text()
       expect(text).toContain('event: response.completed')

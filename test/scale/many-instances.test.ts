@@ -2,7 +2,7 @@
 // as one system: one per-key rate window, one balance (reservations across instances never
 // overspend it), a revocation reaches every instance, a catalog change reaches every instance,
 // and a drained instance finishes its stream, bills it, and leaves the others serving.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, test } from 'bun:test'
 import postgres from 'postgres'
 import Redis from 'ioredis'
 import { accountKey } from '../../src/store/keys.ts'
@@ -39,7 +39,7 @@ describeServices('three instances behind a proxy', () => {
   let keys: ReturnType<typeof freshKeyPrefix>
   let sql: ReturnType<typeof postgres>
   let redis: Redis
-  let instances: InstanceProcess[] = []
+  const instances: InstanceProcess[] = []
   let lb: LbProxy
   const catalogPath = `/tmp/tollgate-scale-${process.pid}.json`
 
@@ -48,21 +48,32 @@ describeServices('three instances behind a proxy', () => {
       kind: 'fn',
       handle: async (_req, body) => {
         if (!body.stream) return Response.json(completionWithUsage(5, 100))
-        return new Response(new ReadableStream({
-          async start(c) {
-            for (const frame of SLOW_STREAM.split(/(?<=\n\n)/)) {
-              c.enqueue(new TextEncoder().encode(frame))
-              await Bun.sleep(400) // long enough for the drain to begin mid-stream
-            }
-            c.close()
-          },
-        }), { headers: { 'content-type': 'text/event-stream' } })
+        return new Response(
+          new ReadableStream({
+            async start(c) {
+              for (const frame of SLOW_STREAM.split(/(?<=\n\n)/)) {
+                c.enqueue(new TextEncoder().encode(frame))
+                await Bun.sleep(400) // long enough for the drain to begin mid-stream
+              }
+              c.close()
+            },
+          }),
+          { headers: { 'content-type': 'text/event-stream' } },
+        )
       },
     })
     database = await freshDatabase()
     keys = freshKeyPrefix()
     await Bun.write(catalogPath, JSON.stringify(simpleCatalog([{ id: 'gw-a', url: up.url }])))
-    const env = { DATABASE_URL: database.url, REDIS_URL, REDIS_PREFIX: keys.prefix, CATALOG_FILE: catalogPath, ADMIN_TOKEN: ADMIN, KEY_CACHE_TTL_MS: '1000', SETTLE_FLUSH_MS: '0' }
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      REDIS_PREFIX: keys.prefix,
+      CATALOG_FILE: catalogPath,
+      ADMIN_TOKEN: ADMIN,
+      KEY_CACHE_TTL_MS: '1000',
+      SETTLE_FLUSH_MS: '0',
+    }
     // The first one migrates; the others start together (the migration lock serialises them anyway).
     instances.push(await startInstance(env))
     instances.push(...(await Promise.all([startInstance(env), startInstance(env)])))
@@ -78,13 +89,26 @@ describeServices('three instances behind a proxy', () => {
     up?.stop()
     await keys?.clear()
     await database?.drop()
-    await Bun.file(catalogPath).delete().catch(() => {})
+    await Bun.file(catalogPath)
+      .delete()
+      .catch(() => {})
   }, 60_000)
 
   async function user(usd: number, key: Record<string, unknown> = {}) {
-    const u = (await (await fetch(`${lb.url}/api/admin/users`, { method: 'POST', headers: admin, body: JSON.stringify({ email: `${crypto.randomUUID()}@scale.test` }) })).json()) as { id: string }
-    expect((await fetch(`${lb.url}/api/admin/users/${u.id}/credits`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: usd }) })).status).toBe(200)
-    const k = (await (await fetch(`${lb.url}/api/admin/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ userId: u.id, ...key }) })).json()) as { id: string; key: string }
+    const u = (await (
+      await fetch(`${lb.url}/api/admin/users`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ email: `${crypto.randomUUID()}@scale.test` }),
+      })
+    ).json()) as { id: string }
+    expect(
+      (await fetch(`${lb.url}/api/admin/users/${u.id}/credits`, { method: 'POST', headers: admin, body: JSON.stringify({ amount: usd }) }))
+        .status,
+    ).toBe(200)
+    const k = (await (
+      await fetch(`${lb.url}/api/admin/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ userId: u.id, ...key }) })
+    ).json()) as { id: string; key: string }
     return { userId: u.id, keyId: k.id, key: k.key }
   }
 
@@ -101,10 +125,12 @@ describeServices('three instances behind a proxy', () => {
       const [r] = await sql`select count(*)::int as n from ledger_entries where user_id = ${userId} and kind = 'usage'`
       return r!.n >= answered.length
     })
-    const usage = await sql`select request_id, amount_micros::text as amount from ledger_entries where user_id = ${userId} and kind = 'usage'`
+    const usage =
+      await sql`select request_id, amount_micros::text as amount from ledger_entries where user_id = ${userId} and kind = 'usage'`
     expect(usage.map((e) => e.request_id).sort()).toEqual([...answered].sort())
     expect(usage.every((e) => BigInt(e.amount) === -COST)).toBe(true)
-    const [b] = await sql`select a.balance_micros::text as balance, (select sum(amount_micros)::text from ledger_entries l where l.user_id = a.user_id and l.status = 'completed') as ledger from accounts a where a.user_id = ${userId}`
+    const [b] =
+      await sql`select a.balance_micros::text as balance, (select sum(amount_micros)::text from ledger_entries l where l.user_id = a.user_id and l.status = 'completed') as ledger from accounts a where a.user_id = ${userId}`
     expect(BigInt(b!.balance)).toBe(credit - COST * BigInt(answered.length))
     expect(b!.ledger).toBe(b!.balance)
     const reserved = await redis.hget(accountKey({ prefix: keys.prefix, shards: 16 }, shardOf(userId, 16), userId), 'reserved')
@@ -115,35 +141,57 @@ describeServices('three instances behind a proxy', () => {
     // Stay inside one 60 s window: a window boundary mid-test would legitimately admit more.
     if (Date.now() % 60_000 > 45_000) await Bun.sleep(60_000 - (Date.now() % 60_000) + 100)
     const u = await user(5, { rpm: 12 })
-    const results = await Promise.all(Array.from({ length: 30 }, () => call(lb.url, u.key).then(async (r) => ({ status: r.status, id: r.headers.get('x-request-id')!, text: await r.text() }))))
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        call(lb.url, u.key).then(async (r) => ({ status: r.status, id: r.headers.get('x-request-id')!, text: await r.text() })),
+      ),
+    )
     expect(new Set(lb.served.slice(-30)).size).toBe(3)
     expect(results.filter((r) => r.status === 200)).toHaveLength(12)
     expect(results.filter((r) => r.status === 429)).toHaveLength(18)
-    await expectBooks(u.userId, 5_000_000n, results.filter((r) => r.status === 200).map((r) => r.id))
+    await expectBooks(
+      u.userId,
+      5_000_000n,
+      results.filter((r) => r.status === 200).map((r) => r.id),
+    )
   }, 60_000)
 
   test('one balance across instances: a balance covering 10 calls serves exactly 10 of 30 concurrent ones', async () => {
     const u = await user(Number(COST * 10n) / 1e6, { rpm: 1_000 })
-    const results = await Promise.all(Array.from({ length: 30 }, () => call(lb.url, u.key).then(async (r) => ({ status: r.status, id: r.headers.get('x-request-id')!, text: await r.text() }))))
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        call(lb.url, u.key).then(async (r) => ({ status: r.status, id: r.headers.get('x-request-id')!, text: await r.text() })),
+      ),
+    )
     expect(results.filter((r) => r.status === 200)).toHaveLength(10)
     expect(results.filter((r) => r.status === 402)).toHaveLength(20)
-    await expectBooks(u.userId, COST * 10n, results.filter((r) => r.status === 200).map((r) => r.id))
+    await expectBooks(
+      u.userId,
+      COST * 10n,
+      results.filter((r) => r.status === 200).map((r) => r.id),
+    )
   }, 60_000)
 
   test('a revocation on one instance holds there at once and on the others within KEY_CACHE_TTL_MS', async () => {
     const u = await user(5)
-    const before = await Promise.all(instances.map((i) => call(i.url, u.key).then(async (r) => ({ status: r.status, id: r.headers.get('x-request-id')! }))))
+    const before = await Promise.all(
+      instances.map((i) => call(i.url, u.key).then(async (r) => ({ status: r.status, id: r.headers.get('x-request-id')! }))),
+    )
     expect(before.map((r) => r.status)).toEqual([200, 200, 200])
     expect((await fetch(`${instances[0]!.url}/api/admin/keys/${u.keyId}`, { method: 'DELETE', headers: admin })).status).toBe(200)
     expect((await call(instances[0]!.url, u.key)).status).toBe(401)
     // Until an instance's cache expires, it still serves (and bills) the key: those calls count.
     const billed = before.map((r) => r.id)
     for (const i of instances)
-      await until('revocation seen', async () => {
-        const r = await call(i.url, u.key)
-        if (r.status === 200) billed.push(r.headers.get('x-request-id')!)
-        return r.status === 401
-      }, 30_000)
+      await until(
+        'revocation seen',
+        async () => {
+          const r = await call(i.url, u.key)
+          if (r.status === 200) billed.push(r.headers.get('x-request-id')!)
+          return r.status === 401
+        },
+        30_000,
+      )
     const after = await Promise.all(Array.from({ length: 9 }, () => call(lb.url, u.key).then((r) => r.status)))
     expect(after).toEqual(Array(9).fill(401))
     await expectBooks(u.userId, 5_000_000n, billed)
@@ -160,7 +208,16 @@ describeServices('three instances behind a proxy', () => {
     await upsertCatalog(db.db, parseCatalogFile(next))
     await db.close()
     for (const i of instances) {
-      await until('model listed', async () => ((await (await fetch(`${i.url}/v1/models`, { headers: { authorization: `Bearer ${u.key}` } })).json()) as { data: { id: string }[] }).data.some((m) => m.id === 'acme/chat-2'), 60_000)
+      await until(
+        'model listed',
+        async () =>
+          (
+            (await (await fetch(`${i.url}/v1/models`, { headers: { authorization: `Bearer ${u.key}` } })).json()) as {
+              data: { id: string }[]
+            }
+          ).data.some((m) => m.id === 'acme/chat-2'),
+        60_000,
+      )
       expect((await call(i.url, u.key, { model: 'acme/chat-2' })).status).toBe(200)
     }
   }, 90_000)
@@ -195,7 +252,9 @@ describeServices('three instances behind a proxy', () => {
     expect(await victim.proc.exited).toBe(0)
     await load
     await until('proxy dropped the drained instance', () => lb.healthy().length === 2)
-    const tail = await Promise.all(Array.from({ length: 6 }, () => call(lb.url, u.key).then(async (r) => ({ status: r.status, id: r.headers.get('x-request-id')! }))))
+    const tail = await Promise.all(
+      Array.from({ length: 6 }, () => call(lb.url, u.key).then(async (r) => ({ status: r.status, id: r.headers.get('x-request-id')! }))),
+    )
     const all = [...during, ...tail]
     expect(during.length).toBeGreaterThan(0)
     expect(all.filter((r) => r.status !== 200)).toEqual([])

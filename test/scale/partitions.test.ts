@@ -20,13 +20,24 @@ import { accounts, apiKeys, ledgerEntries, requestLogs } from '../../src/db/sche
 import { createMemoryStore } from '../../src/store/memory.ts'
 import { freshDatabase, SERVICES } from '../helpers/services.ts'
 
-const DAY = 86_400_000
 const NOW = Date.UTC(2026, 10, 24, 12) // 2026-11-24, fixed so month arithmetic is checked exactly
 
 const record = (u: { userId: string; keyId: string }, requestId: string, cost: string, at: number): OutboxRecord => ({
-  v: 1, requestId, userId: u.userId, keyId: u.keyId, model: 'acme/chat-1', gateway: 'gw-a', protocol: 'chat', stream: false, status: 200,
-  errorCode: null, usage: { inputTokens: 1, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
-  cost, usageSource: 'upstream', latencyMs: 3, at,
+  v: 1,
+  requestId,
+  userId: u.userId,
+  keyId: u.keyId,
+  model: 'acme/chat-1',
+  gateway: 'gw-a',
+  protocol: 'chat',
+  stream: false,
+  status: 200,
+  errorCode: null,
+  usage: { inputTokens: 1, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
+  cost,
+  usageSource: 'upstream',
+  latencyMs: 3,
+  at,
 })
 
 const rowsOf = <T>(r: unknown): T[] => (Array.isArray(r) ? r : (r as { rows: T[] }).rows) as T[]
@@ -37,13 +48,21 @@ async function partitionOf(db: Database['db'], requestId: string): Promise<strin
 }
 
 async function partitions(db: Database['db']): Promise<string[]> {
-  const rows = rowsOf<{ p: string }>(await db.execute(sql`select c.relname as p from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'request_logs'::regclass order by 1`))
+  const rows = rowsOf<{ p: string }>(
+    await db.execute(
+      sql`select c.relname as p from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'request_logs'::regclass order by 1`,
+    ),
+  )
   return rows.map((r) => r.p)
 }
 
 describe('partition arithmetic', () => {
   test('months to keep are UTC month starts, across a year end; retention is whole days back', () => {
-    expect(monthsToKeep(Date.UTC(2026, 11, 31, 23, 59), 2).map((d) => d.toISOString())).toEqual(['2026-12-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z', '2027-02-01T00:00:00.000Z'])
+    expect(monthsToKeep(Date.UTC(2026, 11, 31, 23, 59), 2).map((d) => d.toISOString())).toEqual([
+      '2026-12-01T00:00:00.000Z',
+      '2027-01-01T00:00:00.000Z',
+      '2027-02-01T00:00:00.000Z',
+    ])
     expect(retentionCutoff(NOW, 30)?.toISOString()).toBe('2026-10-25T12:00:00.000Z')
     expect(retentionCutoff(NOW, undefined)).toBeUndefined()
   })
@@ -74,7 +93,13 @@ for (const kind of (SERVICES ? ['postgres', 'pglite'] : ['pglite']) as ('postgre
       journal.entries = journal.entries.slice(0, at)
       await Bun.write(join(folder, 'meta/_journal.json'), JSON.stringify(journal))
       const insert = (exec: (q: string) => Promise<unknown>) =>
-        Promise.all(rows.map((r) => exec(`insert into request_logs (id, user_id, key_id, model, protocol, stream, status, usage_source, latency_ms, created_at) values ('${r.id}', 'usr_old', 'key_old', 'm', 'chat', false, 200, 'none', 1, '${r.at.toISOString()}')`)))
+        Promise.all(
+          rows.map((r) =>
+            exec(
+              `insert into request_logs (id, user_id, key_id, model, protocol, stream, status, usage_source, latency_ms, created_at) values ('${r.id}', 'usr_old', 'key_old', 'm', 'chat', false, 200, 'none', 1, '${r.at.toISOString()}')`,
+            ),
+          ),
+        )
       if (kind === 'postgres') {
         const fresh = await freshDatabase()
         cleanups.push(fresh.drop)
@@ -101,7 +126,13 @@ for (const kind of (SERVICES ? ['postgres', 'pglite'] : ['pglite']) as ('postgre
 
     async function fundedUser(database: Database) {
       const user = await createUser(database.db, `${crypto.randomUUID()}@test.local`, null)
-      await applyMovement(database.db, createMemoryStore(), { userId: user.id, amountMicros: 10_000n, kind: 'adjustment', method: 'test', reference: `t:${user.id}` })
+      await applyMovement(database.db, createMemoryStore(), {
+        userId: user.id,
+        amountMicros: 10_000n,
+        kind: 'adjustment',
+        method: 'test',
+        reference: `t:${user.id}`,
+      })
       const keyId = `key_${crypto.randomUUID()}`
       await database.db.insert(apiKeys).values({ id: keyId, userId: user.id, keyHash: crypto.randomUUID(), prefix: 'sk-x' })
       return { userId: user.id, keyId }
@@ -109,7 +140,9 @@ for (const kind of (SERVICES ? ['postgres', 'pglite'] : ['pglite']) as ('postgre
 
     async function books(database: Database, userId: string) {
       const [a] = await database.db.select().from(accounts).where(eq(accounts.userId, userId))
-      const [s] = await database.db.select({ s: sql<string>`sum(${ledgerEntries.amountMicros})::text`, n: sql<number>`count(*)::int` }).from(ledgerEntries)
+      const [s] = await database.db
+        .select({ s: sql<string>`sum(${ledgerEntries.amountMicros})::text`, n: sql<number>`count(*)::int` })
+        .from(ledgerEntries)
         .where(sql`${ledgerEntries.userId} = ${userId} and ${ledgerEntries.status} = 'completed'`)
       return { balance: a!.balanceMicros, sum: BigInt(s!.s), entries: s!.n }
     }
@@ -129,10 +162,15 @@ for (const kind of (SERVICES ? ['postgres', 'pglite'] : ['pglite']) as ('postgre
 
       const report = await maintainRequestLogPartitions(db, NOW, { aheadMonths: 2, retentionDays: undefined })
       expect(report).toEqual({ ensured: ['request_logs_p202611', 'request_logs_p202612', 'request_logs_p202701'], dropped: [] })
-      expect(await partitions(db)).toEqual(expect.arrayContaining(['request_logs_default', 'request_logs_p202608', 'request_logs_p202610', ...report.ensured]))
+      expect(await partitions(db)).toEqual(
+        expect.arrayContaining(['request_logs_default', 'request_logs_p202608', 'request_logs_p202610', ...report.ensured]),
+      )
 
       const u = await fundedUser(database)
-      await writeRecords(db, [encodeRecord(record(u, 'req_aug', '100', Date.UTC(2026, 7, 15))), encodeRecord(record(u, 'req_nov', '50', NOW))])
+      await writeRecords(db, [
+        encodeRecord(record(u, 'req_aug', '100', Date.UTC(2026, 7, 15))),
+        encodeRecord(record(u, 'req_nov', '50', NOW)),
+      ])
       // 60 days: August ended 2026-09-01 < cutoff 2026-09-25, so it goes; October stays.
       const dropped = await maintainRequestLogPartitions(db, NOW, { aheadMonths: 2, retentionDays: 60 })
       expect(dropped.dropped).toEqual(['request_logs_p202608'])
@@ -163,7 +201,9 @@ for (const kind of (SERVICES ? ['postgres', 'pglite'] : ['pglite']) as ('postgre
       expect(await partitionOf(db, 'req_next')).toBe('request_logs_p202612')
       expect(await partitionOf(db, 'req_far')).toBe('request_logs_default')
       // Two instances creating the same month at once: one creates it, both get its name.
-      const [a, b] = await Promise.all([0, 1].map(() => maintainRequestLogPartitions(db, Date.UTC(2027, 5, 10), { aheadMonths: 0, retentionDays: undefined })))
+      const [a, b] = await Promise.all(
+        [0, 1].map(() => maintainRequestLogPartitions(db, Date.UTC(2027, 5, 10), { aheadMonths: 0, retentionDays: undefined })),
+      )
       expect(a!.ensured).toEqual(['request_logs_p202706'])
       expect(b!.ensured).toEqual(['request_logs_p202706'])
       expect(await partitionOf(db, 'req_far')).toBe('request_logs_p202706')
@@ -179,7 +219,10 @@ for (const kind of (SERVICES ? ['postgres', 'pglite'] : ['pglite']) as ('postgre
       await maintainRequestLogPartitions(db, NOW, { aheadMonths: 0, retentionDays: undefined })
       const u = await fundedUser(database)
       const ats = [Date.UTC(2026, 8, 30, 23), Date.UTC(2026, 9, 1, 0, 0, 1), Date.UTC(2026, 9, 31), Date.UTC(2026, 10, 1), NOW]
-      await writeRecords(db, ats.map((at, i) => encodeRecord(record(u, `req_page_${i}`, '1', at))))
+      await writeRecords(
+        db,
+        ats.map((at, i) => encodeRecord(record(u, `req_page_${i}`, '1', at))),
+      )
       const deps = { db } as unknown as ConsoleDeps
       const seen: string[] = []
       let cursor: string | undefined
@@ -198,7 +241,9 @@ for (const kind of (SERVICES ? ['postgres', 'pglite'] : ['pglite']) as ('postgre
 describe('runtime keeps the partitions', () => {
   test('a starting instance creates this month and the next two (PGlite)', async () => {
     const { startTestGateway, simpleCatalog } = await import('../helpers/gateway.ts')
-    const gw = await startTestGateway({ db: 'pglite', store: 'memory' }, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), { REQUEST_LOG_RETENTION_DAYS: '400' })
+    const gw = await startTestGateway({ db: 'pglite', store: 'memory' }, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), {
+      REQUEST_LOG_RETENTION_DAYS: '400',
+    })
     try {
       const now = new Date()
       const months = [0, 1, 2].map((i) => {

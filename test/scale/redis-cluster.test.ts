@@ -25,10 +25,15 @@ afterAll(async () => cluster?.stop(), 30_000)
 
 describe('REDIS_CLUSTER_NODES', () => {
   test('seed nodes parse into a list; they exclude REDIS_URL; a bad node is named', () => {
-    expect(loadConfig({ REDIS_CLUSTER_NODES: 'redis://a:7000, redis://b:7001' }).redisClusterNodes).toEqual(['redis://a:7000', 'redis://b:7001'])
+    expect(loadConfig({ REDIS_CLUSTER_NODES: 'redis://a:7000, redis://b:7001' }).redisClusterNodes).toEqual([
+      'redis://a:7000',
+      'redis://b:7001',
+    ])
     expect(loadConfig({}).redisClusterNodes).toBeUndefined()
     expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'redis://a:7000', REDIS_URL: 'redis://a:6379' })).toThrow('exclude each other')
-    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'redis://a:7000,http://b:1' })).toThrow('REDIS_CLUSTER_NODES[1] must use redis: or rediss:')
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'redis://a:7000,http://b:1' })).toThrow(
+      'REDIS_CLUSTER_NODES[1] must use redis: or rediss:',
+    )
     expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'redis://a:7000,rediss://b:7001' })).toThrow('one scheme')
   })
 })
@@ -59,7 +64,9 @@ describeServices('gateway on the cluster: failover under load', () => {
   let gw: TestGateway
   beforeAll(async () => {
     up = startFakeUpstream({ kind: 'fn', handle: async () => (await Bun.sleep(3), Response.json(completionWithUsage(5, 100))) })
-    gw = await startTestGateway({ db: 'postgres', store: 'memory' }, simpleCatalog([{ id: 'gw-a', url: up.url }]), { REDIS_CLUSTER_NODES: cluster.nodes.join(',') })
+    gw = await startTestGateway({ db: 'postgres', store: 'memory' }, simpleCatalog([{ id: 'gw-a', url: up.url }]), {
+      REDIS_CLUSTER_NODES: cluster.nodes.join(','),
+    })
   }, 60_000)
   afterAll(async () => {
     await gw?.stop()
@@ -97,8 +104,13 @@ describeServices('gateway on the cluster: failover under load', () => {
     await gw.settled()
     const db = gw.runtime.deps.db
     for (const u of users) {
-      const answered = ok.filter((r) => r.userId === u.userId).map((r) => r.id!).sort()
-      const usage = await db.select({ req: ledgerEntries.requestId, amount: ledgerEntries.amountMicros }).from(ledgerEntries)
+      const answered = ok
+        .filter((r) => r.userId === u.userId)
+        .map((r) => r.id!)
+        .sort()
+      const usage = await db
+        .select({ req: ledgerEntries.requestId, amount: ledgerEntries.amountMicros })
+        .from(ledgerEntries)
         .where(sql`${ledgerEntries.userId} = ${u.userId} and ${ledgerEntries.kind} = 'usage'`)
       expect(usage.map((e) => e.req!).sort()).toEqual(answered)
       expect(usage.every((e) => e.amount === -61n)).toBe(true)

@@ -3,7 +3,7 @@
 // before validation, one body limit with its 413 in each envelope, strict dates. Each refusal
 // leaves the books as they were.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { ADMIN_TOKEN, ALL_BACKENDS, bearer, chatBody, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { ADMIN_TOKEN, ALL_BACKENDS, bearer, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { CONSOLE_ENV, json, signUp, type SignedIn } from '../console/helpers.ts'
 import { expectRefusal, snapshot } from './hostile.ts'
 
@@ -15,12 +15,20 @@ for (const backends of ALL_BACKENDS) {
     let gw: TestGateway
     let u: SignedIn
     beforeAll(async () => {
-      gw = await startTestGateway(backends, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), { ...CONSOLE_ENV, MAX_BODY_BYTES: String(MAX), SANDBOX_PAYMENTS_SECRET: 'sandbox-secret-0123' })
+      gw = await startTestGateway(backends, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), {
+        ...CONSOLE_ENV,
+        MAX_BODY_BYTES: String(MAX),
+        SANDBOX_PAYMENTS_SECRET: 'sandbox-secret-0123',
+      })
       u = await signUp(gw)
     }, 60_000)
     afterAll(() => gw?.stop(), 60_000)
 
-    const raw = (path: string, init: RequestInit = {}) => u.fetch(path, { ...init, headers: { 'content-type': 'application/json', origin: u.base, ...(init.headers as Record<string, string>) } })
+    const raw = (path: string, init: RequestInit = {}) =>
+      u.fetch(path, {
+        ...init,
+        headers: { 'content-type': 'application/json', origin: u.base, ...(init.headers as Record<string, string>) },
+      })
 
     test('NUL and lone surrogates in any console or admin input → 400 naming the input; nothing stored', async () => {
       const before = await snapshot(gw)
@@ -31,7 +39,10 @@ for (const backends of ALL_BACKENDS) {
         ['GET /api/logs/:id', () => u.get('/api/logs/req_%00')],
         ['GET /api/wallet/transactions/:id', () => u.get('/api/wallet/transactions/t%00')],
         ['GET /api/payments/sandbox/:id', () => u.get('/api/payments/sandbox/x%00')],
-        ['register email', () => raw('/api/auth/register', { method: 'POST', body: '{"email":"a\\u0000@b.c","password":"long enough pw"}' })],
+        [
+          'register email',
+          () => raw('/api/auth/register', { method: 'POST', body: '{"email":"a\\u0000@b.c","password":"long enough pw"}' }),
+        ],
         ['login email', () => raw('/api/auth/login', { method: 'POST', body: '{"email":"a\\u0000@b.c","password":"long enough pw"}' })],
         ['key name NUL', () => raw('/api/keys', { method: 'POST', body: '{"name":"k\\u0000"}' })],
         ['key name lone high surrogate', () => raw('/api/keys', { method: 'POST', body: '{"name":"k\\ud800"}' })],
@@ -39,11 +50,20 @@ for (const backends of ALL_BACKENDS) {
         ['member name NUL', () => raw('/api/keys', { method: 'POST', body: '{"na\\u0000me":"k"}' })],
         ['topup provider', () => raw('/api/wallet/topup', { method: 'POST', body: '{"amount":10,"provider":"sandbox\\u0000"}' })],
         ['admin user email', () => gw.request('/api/admin/users', { method: 'POST', headers: admin, body: '{"email":"x\\u0000@y.z"}' })],
-        ['admin credit note', () => gw.request(`/api/admin/users/${u.id}/credits`, { method: 'POST', headers: admin, body: '{"amount":1,"note":"n\\u0000"}' })],
-        ['admin credit user id', () => gw.request('/api/admin/users/u%00/credits', { method: 'POST', headers: admin, body: '{"amount":1}' })],
+        [
+          'admin credit note',
+          () => gw.request(`/api/admin/users/${u.id}/credits`, { method: 'POST', headers: admin, body: '{"amount":1,"note":"n\\u0000"}' }),
+        ],
+        [
+          'admin credit user id',
+          () => gw.request('/api/admin/users/u%00/credits', { method: 'POST', headers: admin, body: '{"amount":1}' }),
+        ],
         ['admin key userId', () => gw.request('/api/admin/keys', { method: 'POST', headers: admin, body: '{"userId":"u\\u0000"}' })],
         ['admin key revoke id', () => gw.request('/api/admin/keys/k%00', { method: 'DELETE', headers: admin })],
-        ['admin refund transaction id', () => gw.request('/api/admin/refunds', { method: 'POST', headers: admin, body: '{"transactionId":"t\\u0000"}' })],
+        [
+          'admin refund transaction id',
+          () => gw.request('/api/admin/refunds', { method: 'POST', headers: admin, body: '{"transactionId":"t\\u0000"}' }),
+        ],
       ]
       for (const [label, call] of cases) {
         const res = await call()
@@ -76,7 +96,12 @@ for (const backends of ALL_BACKENDS) {
         expect((await expectRefusal(res, '/api/keys')).error.code).toBe('VALIDATION_FAILED')
       }
       // Too deep to walk safely, or a prototype-polluting member name: 400 naming it.
-      for (const body of ['['.repeat(10_000) + ']'.repeat(10_000), '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000), '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}']) {
+      for (const body of [
+        '['.repeat(10_000) + ']'.repeat(10_000),
+        '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000),
+        '{"__proto__":{"x":1}}',
+        '{"constructor":{"prototype":{}}}',
+      ]) {
         const res = await raw('/api/keys', { method: 'POST', body })
         expect(res.status).toBe(400)
         await expectRefusal(res, '/api/keys')
@@ -87,7 +112,8 @@ for (const backends of ALL_BACKENDS) {
     })
 
     test('authentication before validation: no session → 401 whatever the body, query or size', async () => {
-      const anon = (path: string, init: RequestInit = {}) => gw.request(path, { ...init, headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) } })
+      const anon = (path: string, init: RequestInit = {}) =>
+        gw.request(path, { ...init, headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) } })
       const cases: [string, Promise<Response>][] = [
         ['topup invalid body', anon('/api/wallet/topup', { method: 'POST', body: '{"amount":"lots"}' })],
         ['topup not JSON', anon('/api/wallet/topup', { method: 'POST', body: '{' })],
@@ -101,7 +127,10 @@ for (const backends of ALL_BACKENDS) {
         ['admin invalid body', anon('/api/admin/keys', { method: 'POST', body: '{"userId":1}' })],
         ['admin not JSON', anon('/api/admin/users', { method: 'POST', body: '{' })],
         ['admin oversize', anon('/api/admin/users', { method: 'POST', body: 'x'.repeat(MAX + 1) })],
-        ['admin wrong token', anon('/api/admin/users', { method: 'POST', body: '{', headers: { authorization: 'Bearer not-the-token-at-all' } })],
+        [
+          'admin wrong token',
+          anon('/api/admin/users', { method: 'POST', body: '{', headers: { authorization: 'Bearer not-the-token-at-all' } }),
+        ],
       ]
       for (const [label, res] of cases) {
         const r = await res
@@ -128,23 +157,48 @@ for (const backends of ALL_BACKENDS) {
         expect(whole.status, `${label} whole`).toBe(413)
         await expectRefusal(whole, path, `${label} whole`)
         // Chunked, no Content-Length: cut off at the limit while reading.
-        const stream = new ReadableStream({ start(c) { for (let i = 0; i < 8; i++) c.enqueue(new TextEncoder().encode('x'.repeat(MAX / 4))); c.close() } })
-        const chunked = await u.fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: stream, duplex: 'half' } as RequestInit)
+        const stream = new ReadableStream({
+          start(c) {
+            for (let i = 0; i < 8; i++) c.enqueue(new TextEncoder().encode('x'.repeat(MAX / 4)))
+            c.close()
+          },
+        })
+        const chunked = await u.fetch(path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: stream,
+          duplex: 'half',
+        } as RequestInit)
         expect(chunked.status, `${label} chunked`).toBe(413)
         await expectRefusal(chunked, path, `${label} chunked`)
       }
       // Far beyond any limit (9 MiB): still our envelope, never Bun's bare 413.
-      const huge = await u.fetch('/api/auth/register', { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(9 * 1024 * 1024) })
+      const huge = await u.fetch('/api/auth/register', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: 'x'.repeat(9 * 1024 * 1024),
+      })
       expect(huge.status).toBe(413)
       expect((await expectRefusal(huge, '/api/auth/register')).error.code).toBe('PAYLOAD_TOO_LARGE')
     })
 
     test('expiresAt must be a real date: 2099-02-31 refused by the console and the admin API; 2099-02-28 stored as sent', async () => {
-      for (const expiresAt of ['2099-02-31T00:00:00Z', '2099-13-01T00:00:00Z', '2099-04-31T00:00:00Z', '2099-02-28T24:00:00Z', '2099-02-28', 'tomorrow']) {
+      for (const expiresAt of [
+        '2099-02-31T00:00:00Z',
+        '2099-13-01T00:00:00Z',
+        '2099-04-31T00:00:00Z',
+        '2099-02-28T24:00:00Z',
+        '2099-02-28',
+        'tomorrow',
+      ]) {
         const res = await u.post('/api/keys', { expiresAt })
         expect(res.status, expiresAt).toBeGreaterThanOrEqual(400)
         expect(res.status, expiresAt).toBeLessThan(500)
-        const viaAdmin = await gw.request('/api/admin/keys', { method: 'POST', headers: admin, body: JSON.stringify({ userId: u.id, expiresAt }) })
+        const viaAdmin = await gw.request('/api/admin/keys', {
+          method: 'POST',
+          headers: admin,
+          body: JSON.stringify({ userId: u.id, expiresAt }),
+        })
         expect(viaAdmin.status, expiresAt).toBe(400)
       }
       const ok = await json(u.post('/api/keys', { expiresAt: '2099-02-28T12:30:00Z' }))

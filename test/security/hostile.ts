@@ -24,7 +24,8 @@ export async function expectRefusal(res: Response, path: string, label = path): 
   const s = surfaceOf(path)
   if (s === 'console') expect([typeof body.error?.code, typeof body.error?.message], where).toEqual(['string', 'string'])
   if (s === 'chat') expect([body.status, typeof body.error?.code, typeof body.error?.message], where).toEqual(['error', 'string', 'string'])
-  if (s === 'messages') expect([body.type, typeof body.error?.type, typeof body.error?.message], where).toEqual(['error', 'string', 'string'])
+  if (s === 'messages')
+    expect([body.type, typeof body.error?.type, typeof body.error?.message], where).toEqual(['error', 'string', 'string'])
   if (s === 'responses') expect([typeof body.error?.type, typeof body.error?.message], where).toEqual(['string', 'string'])
   return body
 }

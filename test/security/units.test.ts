@@ -23,7 +23,7 @@ describe('safe text', () => {
 
   test('unsafeTextPath names the first offending string or member name; depth is bounded without recursion', () => {
     expect(unsafeTextPath({ a: [{ b: 'x' }, { c: 'y\u0000' }] })).toBe('body.a[1].c')
-    expect(unsafeTextPath({ ['k\ud800']: 1 })).toBe('body')
+    expect(unsafeTextPath({ 'k\ud800': 1 })).toBe('body')
     expect(unsafeTextPath({ a: 1, b: [true, null, 'fine'] })).toBeUndefined()
     const deep = JSON.parse('['.repeat(MAX_DEPTH + 1) + ']'.repeat(MAX_DEPTH + 1))
     expect(unsafeTextPath(deep)).toBe('body')
@@ -116,9 +116,13 @@ describe('configuration refusals', () => {
 
   test('CORS_ORIGINS: off by default; origins or *; anything else refused', () => {
     expect(loadConfig({}).corsOrigins).toEqual([])
-    expect(loadConfig({ CORS_ORIGINS: 'https://App.example, http://localhost:5173' }).corsOrigins).toEqual(['https://app.example', 'http://localhost:5173'])
+    expect(loadConfig({ CORS_ORIGINS: 'https://App.example, http://localhost:5173' }).corsOrigins).toEqual([
+      'https://app.example',
+      'http://localhost:5173',
+    ])
     expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*'])
-    for (const bad of ['app.example', 'https://app.example/path', 'ftp://x.example', 'https://app.example/']) expect(() => loadConfig({ CORS_ORIGINS: bad }), bad).toThrow(ConfigError)
+    for (const bad of ['app.example', 'https://app.example/path', 'ftp://x.example', 'https://app.example/'])
+      expect(() => loadConfig({ CORS_ORIGINS: bad }), bad).toThrow(ConfigError)
   })
 })
 
@@ -141,9 +145,15 @@ describe('console errors', () => {
 
 describe('chat members', () => {
   test('publicJson: clean chunks keep their bytes; vendor members are dropped at the top and in choices', () => {
-    const clean = '{"id":"c","object":"chat.completion.chunk","created":1,"model":"up","system_fingerprint":"fp","obfuscation":"ab","choices":[{"index":0,"delta":{"content":"x","reasoning":"r"},"logprobs":null,"finish_reason":null}]}'
+    const clean =
+      '{"id":"c","object":"chat.completion.chunk","created":1,"model":"up","system_fingerprint":"fp","obfuscation":"ab","choices":[{"index":0,"delta":{"content":"x","reasoning":"r"},"logprobs":null,"finish_reason":null}]}'
     expect(publicJson(clean, JSON.parse(clean), 'acme/m')).toBe(clean.replace('"up"', '"acme/m"'))
-    const vendor = '{"id":"c","model":"up","x_groq":{"id":"req_1"},"provider":"P","prompt_filter_results":[],"choices":[{"index":0,"delta":{},"native_finish_reason":"x","content_filter_results":{}}]}'
-    expect(JSON.parse(publicJson(vendor, JSON.parse(vendor), 'acme/m'))).toEqual({ id: 'c', model: 'acme/m', choices: [{ index: 0, delta: {} }] })
+    const vendor =
+      '{"id":"c","model":"up","x_groq":{"id":"req_1"},"provider":"P","prompt_filter_results":[],"choices":[{"index":0,"delta":{},"native_finish_reason":"x","content_filter_results":{}}]}'
+    expect(JSON.parse(publicJson(vendor, JSON.parse(vendor), 'acme/m'))).toEqual({
+      id: 'c',
+      model: 'acme/m',
+      choices: [{ index: 0, delta: {} }],
+    })
   })
 })

@@ -81,9 +81,15 @@ export function storeContract(name: string, make: StoreFactory): void {
     test("key limit: spent + reserved + estimate may not exceed the key's limit", async () => {
       const u = ids()
       await store.loadAccount(u.userId, u.keyId, 1_000_000n, 90n)
-      expect(await store.admit(admitInput(u, { reserveMicros: 20n, keyLimitMicros: 100n }))).toMatchObject({ ok: false, reason: 'key_limit' })
+      expect(await store.admit(admitInput(u, { reserveMicros: 20n, keyLimitMicros: 100n }))).toMatchObject({
+        ok: false,
+        reason: 'key_limit',
+      })
       expect(await store.admit(admitInput(u, { reserveMicros: 10n, keyLimitMicros: 100n }))).toMatchObject({ ok: true })
-      expect(await store.admit(admitInput(u, { reserveMicros: 1n, keyLimitMicros: 100n }))).toMatchObject({ ok: false, reason: 'key_limit' })
+      expect(await store.admit(admitInput(u, { reserveMicros: 1n, keyLimitMicros: 100n }))).toMatchObject({
+        ok: false,
+        reason: 'key_limit',
+      })
       expect((await store.account(u.userId))?.reservedMicros).toBe(10n)
     })
 
@@ -94,7 +100,10 @@ export function storeContract(name: string, make: StoreFactory): void {
       await store.settle({ userId: u.userId, keyId: u.keyId, reservedMicros: 400n, costMicros: 123n, record: `{"r":"${u.userId}"}` })
       expect(await store.account(u.userId)).toEqual({ balanceMicros: 9_877n, reservedMicros: 0n })
       // The key's spend counts against its limit afterwards: 123 spent + 878 > 1000.
-      expect(await store.admit(admitInput(u, { reserveMicros: 878n, keyLimitMicros: 1_000n }))).toMatchObject({ ok: false, reason: 'key_limit' })
+      expect(await store.admit(admitInput(u, { reserveMicros: 878n, keyLimitMicros: 1_000n }))).toMatchObject({
+        ok: false,
+        reason: 'key_limit',
+      })
       const got = await drainFor(store, u.userId)
       expect(got).toEqual([`{"r":"${u.userId}"}`])
     })
@@ -153,7 +162,16 @@ export function storeContract(name: string, make: StoreFactory): void {
       const lease = leaseOf(u, T0 + 30_000, 40n)
       expect(await store.admit(admitInput(u, { reserveMicros: 400n, lease }))).toMatchObject({ ok: true })
       expect(await store.renewLease(u.userId, lease.id, T0 + 60_000)).toBe(true)
-      expect(await store.settle({ userId: u.userId, keyId: u.keyId, reservedMicros: 400n, costMicros: 100n, record: `{"s":"${u.userId}"}`, leaseId: lease.id })).toBe(true)
+      expect(
+        await store.settle({
+          userId: u.userId,
+          keyId: u.keyId,
+          reservedMicros: 400n,
+          costMicros: 100n,
+          record: `{"s":"${u.userId}"}`,
+          leaseId: lease.id,
+        }),
+      ).toBe(true)
       expect(await store.renewLease(u.userId, lease.id, T0 + 90_000)).toBe(false)
       expect(await store.sweepLeases(T0 + 10 * 60_000, 100)).toBe(0)
       expect(await store.account(u.userId)).toEqual({ balanceMicros: 9_900n, reservedMicros: 0n })
@@ -173,7 +191,14 @@ export function storeContract(name: string, make: StoreFactory): void {
       expect(await store.sweepLeases(T0 + 5_001, 100)).toBe(1)
       expect(await store.account(u.userId)).toEqual({ balanceMicros: 970n, reservedMicros: 0n })
       expect(await store.sweepLeases(T0 + 6_000, 100)).toBe(0)
-      const late = await store.settle({ userId: u.userId, keyId: u.keyId, reservedMicros: 1_000n, costMicros: 500n, record: `{"late":"${u.userId}"}`, leaseId: lease.id })
+      const late = await store.settle({
+        userId: u.userId,
+        keyId: u.keyId,
+        reservedMicros: 1_000n,
+        costMicros: 500n,
+        record: `{"late":"${u.userId}"}`,
+        leaseId: lease.id,
+      })
       expect(late).toBe(false)
       expect(await store.account(u.userId)).toEqual({ balanceMicros: 970n, reservedMicros: 0n })
       expect(await drainFor(store, u.userId)).toEqual([lease.abandonRecord])
@@ -194,7 +219,14 @@ export function storeContract(name: string, make: StoreFactory): void {
     test('a settle naming a lease the store never held (data lost) still applies and appends', async () => {
       const u = ids()
       await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
-      const ok = await store.settle({ userId: u.userId, keyId: u.keyId, reservedMicros: 0n, costMicros: 7n, record: `{"x":"${u.userId}"}`, leaseId: `req_unknown_${u.userId}` })
+      const ok = await store.settle({
+        userId: u.userId,
+        keyId: u.keyId,
+        reservedMicros: 0n,
+        costMicros: 7n,
+        record: `{"x":"${u.userId}"}`,
+        leaseId: `req_unknown_${u.userId}`,
+      })
       expect(ok).toBe(true)
       expect((await store.account(u.userId))?.balanceMicros).toBe(993n)
       expect(await drainFor(store, u.userId)).toEqual([`{"x":"${u.userId}"}`])

@@ -8,7 +8,7 @@ storeContract('memory', async () => ({ store: createMemoryStore(), done: async (
 
 if (SERVICES)
   storeContract('redis', async () => {
-  const keys = freshKeyPrefix()
-  const store = await createRedisStore(REDIS_URL, { prefix: keys.prefix, shards: 4 })
-  return { store, done: async () => (await store.close(), await keys.clear()) }
-})
+    const keys = freshKeyPrefix()
+    const store = await createRedisStore(REDIS_URL, { prefix: keys.prefix, shards: 4 })
+    return { store, done: async () => (await store.close(), await keys.clear()) }
+  })

@@ -20,7 +20,15 @@ describe('Vercel AI SDK end to end', () => {
     for (const p of PROTOS) ups[p] = startFakeUpstream()
     const catalog: CatalogFile = {
       gateways: PROTOS.map((p) => ({ id: `gw-${p}`, protocol: p, baseUrl: `${ups[p].url}/v1`, timeoutMs: 2_000 })),
-      models: PROTOS.map((p) => ({ id: `t/${p}`, name: p, provider: 't', contextWindow: 200_000, capabilities: ['text'], pricing: { input: 1, output: 2 }, routes: [{ gateway: `gw-${p}`, model: 'up' }] })),
+      models: PROTOS.map((p) => ({
+        id: `t/${p}`,
+        name: p,
+        provider: 't',
+        contextWindow: 200_000,
+        capabilities: ['text'],
+        pricing: { input: 1, output: 2 },
+        routes: [{ gateway: `gw-${p}`, model: 'up' }],
+      })),
     }
     gw = await startTestGateway({ db: 'pglite', store: 'memory' }, catalog)
     const { key } = await gw.user(5, { rpm: 1_000 })

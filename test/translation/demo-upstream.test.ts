@@ -16,7 +16,15 @@ describe('demo upstream in every protocol', () => {
     const kinds = ['openai-chat', 'anthropic-messages', 'openai-responses'] as const
     const catalog: CatalogFile = {
       gateways: kinds.map((p) => ({ id: p, protocol: p, baseUrl: `http://127.0.0.1:${up.port}/v1`, timeoutMs: 5_000 })),
-      models: kinds.map((p) => ({ id: `demo/${p}`, name: p, provider: 'demo', contextWindow: 32_000, capabilities: ['text'], pricing: { input: 0.5, output: 1.5 }, routes: [{ gateway: p, model: 'echo-1' }] })),
+      models: kinds.map((p) => ({
+        id: `demo/${p}`,
+        name: p,
+        provider: 'demo',
+        contextWindow: 32_000,
+        capabilities: ['text'],
+        pricing: { input: 0.5, output: 1.5 },
+        routes: [{ gateway: p, model: 'echo-1' }],
+      })),
     }
     gw = await startTestGateway({ db: 'pglite', store: 'memory' }, catalog)
     const u = await gw.user(1)
@@ -30,10 +38,16 @@ describe('demo upstream in every protocol', () => {
   })
 
   test('messages, native: create and stream', async () => {
-    const m = await anthropic.messages.create({ model: 'demo/anthropic-messages', max_tokens: 50, messages: [{ role: 'user', content: 'Hi' }] })
+    const m = await anthropic.messages.create({
+      model: 'demo/anthropic-messages',
+      max_tokens: 50,
+      messages: [{ role: 'user', content: 'Hi' }],
+    })
     expect(m.content.map((b) => (b.type === 'text' ? b.text : b.type))).toEqual(['Hello from the Tollgate demo upstream. You said: Hi'])
     expect(m.usage.output_tokens).toBeGreaterThan(0)
-    const s = await anthropic.messages.stream({ model: 'demo/anthropic-messages', max_tokens: 50, messages: [{ role: 'user', content: 'Yo' }] }).finalMessage()
+    const s = await anthropic.messages
+      .stream({ model: 'demo/anthropic-messages', max_tokens: 50, messages: [{ role: 'user', content: 'Yo' }] })
+      .finalMessage()
     expect(s.content.map((b) => (b.type === 'text' ? b.text : b.type))).toEqual(['Hello from the Tollgate demo upstream. You said: Yo'])
   })
 

@@ -19,7 +19,11 @@ export interface View {
 const CHAT_STOP: Record<string, string> = { length: 'max_tokens', tool_calls: 'tool_use', stop: 'end' }
 const ANTHROPIC_STOP: Record<string, string> = { max_tokens: 'max_tokens', tool_use: 'tool_use', end_turn: 'end' }
 
-const events = (sse: string) => new SseParser().push(sse.endsWith('\n\n') ? sse : sse + '\n\n').filter((e) => e.data !== '[DONE]').map((e) => JSON.parse(e.data))
+const events = (sse: string) =>
+  new SseParser()
+    .push(sse.endsWith('\n\n') ? sse : sse + '\n\n')
+    .filter((e) => e.data !== '[DONE]')
+    .map((e) => JSON.parse(e.data))
 const parseArgs = (a: unknown) => (typeof a === 'string' ? JSON.parse(a || '{}') : (a ?? {}))
 
 /** What an upstream's JSON answer says. */
@@ -37,9 +41,15 @@ export function upstreamJsonView(p: Proto, j: any): View {
   }
   if (p === 'anthropic-messages')
     return {
-      text: j.content.filter((b: any) => b.type === 'text').map((b: any) => b.text).join(''),
+      text: j.content
+        .filter((b: any) => b.type === 'text')
+        .map((b: any) => b.text)
+        .join(''),
       tools: j.content.filter((b: any) => b.type === 'tool_use').map((b: any) => ({ name: b.name, args: b.input })),
-      reasoning: j.content.filter((b: any) => b.type === 'thinking').map((b: any) => b.thinking).join(''),
+      reasoning: j.content
+        .filter((b: any) => b.type === 'thinking')
+        .map((b: any) => b.thinking)
+        .join(''),
       stop: ANTHROPIC_STOP[j.stop_reason] ?? j.stop_reason,
       cached: j.usage?.cache_read_input_tokens ?? 0,
     }
@@ -50,9 +60,15 @@ function responsesView(j: any): View {
   const out = j.output ?? []
   const tools = out.filter((i: any) => i.type === 'function_call').map((i: any) => ({ name: i.name, args: parseArgs(i.arguments) }))
   return {
-    text: out.filter((i: any) => i.type === 'message').flatMap((i: any) => i.content.filter((c: any) => c.type === 'output_text').map((c: any) => c.text)).join(''),
+    text: out
+      .filter((i: any) => i.type === 'message')
+      .flatMap((i: any) => i.content.filter((c: any) => c.type === 'output_text').map((c: any) => c.text))
+      .join(''),
     tools,
-    reasoning: out.filter((i: any) => i.type === 'reasoning').map((i: any) => (i.summary ?? []).map((s: any) => s.text).join('\n')).join(''),
+    reasoning: out
+      .filter((i: any) => i.type === 'reasoning')
+      .map((i: any) => (i.summary ?? []).map((s: any) => s.text).join('\n'))
+      .join(''),
     stop: j.status === 'incomplete' ? 'max_tokens' : tools.length ? 'tool_use' : 'end',
     cached: j.usage?.input_tokens_details?.cached_tokens ?? 0,
   }
@@ -103,7 +119,13 @@ export function upstreamStreamView(p: Proto, sse: string): View {
       if (e.type === 'message_delta' && typeof e.usage?.cache_read_input_tokens === 'number') cached = e.usage.cache_read_input_tokens
       if (e.type === 'content_block_delta' && e.delta.type === 'input_json_delta') byIndex.get(e.index)!.args += e.delta.partial_json
     }
-    return { text, tools: tools.map((t) => ({ name: t.name, args: parseArgs(t.args) })), reasoning, stop: ANTHROPIC_STOP[stop] ?? stop, cached }
+    return {
+      text,
+      tools: tools.map((t) => ({ name: t.name, args: parseArgs(t.args) })),
+      reasoning,
+      stop: ANTHROPIC_STOP[stop] ?? stop,
+      cached,
+    }
   }
   const done = evs.find((e) => e.type === 'response.completed' || e.type === 'response.incomplete')
   return responsesView(done.response)
@@ -124,7 +146,7 @@ export function upstreamOutputTokens(p: Proto, body: string, stream: boolean): n
   const objs = stream ? events(body) : [JSON.parse(body)]
   let n = -1
   for (const o of objs) {
-    const u = p === 'openai-chat' ? o.usage : p === 'anthropic-messages' ? (o.usage ?? o.message?.usage) : o.usage ?? o.response?.usage
+    const u = p === 'openai-chat' ? o.usage : p === 'anthropic-messages' ? (o.usage ?? o.message?.usage) : (o.usage ?? o.response?.usage)
     if (u) n = p === 'openai-chat' ? u.completion_tokens : u.output_tokens
   }
   return n

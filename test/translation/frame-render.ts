@@ -14,7 +14,8 @@ function chatLine(data: string): string {
   const c = JSON.parse(data)
   if (c.error) return `error ${c.error.code}`
   if (c.svc) return 'svc'
-  if (c.usage && !c.choices?.length) return `usage ${c.usage.prompt_tokens}/${c.usage.completion_tokens} cached ${c.usage.prompt_tokens_details?.cached_tokens ?? 0}`
+  if (c.usage && !c.choices?.length)
+    return `usage ${c.usage.prompt_tokens}/${c.usage.completion_tokens} cached ${c.usage.prompt_tokens_details?.cached_tokens ?? 0}`
   const ch = c.choices[0]
   const d = ch.delta ?? {}
   const parts: string[] = []
@@ -22,7 +23,12 @@ function chatLine(data: string): string {
   if (d.content) parts.push(`text ${d.content}`)
   if (d.refusal) parts.push(`refusal ${d.refusal}`)
   if (d.reasoning_content) parts.push(`reasoning ${d.reasoning_content}`)
-  for (const t of d.tool_calls ?? []) parts.push(t.id ? `tool ${t.index} ${t.id} ${t.function.name}${t.function.arguments ? ` ${t.function.arguments}` : ''}` : `tool ${t.index} ${t.function.arguments}`)
+  for (const t of d.tool_calls ?? [])
+    parts.push(
+      t.id
+        ? `tool ${t.index} ${t.id} ${t.function.name}${t.function.arguments ? ` ${t.function.arguments}` : ''}`
+        : `tool ${t.index} ${t.function.arguments}`,
+    )
   if (ch.finish_reason) parts.push(`finish ${ch.finish_reason}`)
   return parts.join(' | ')
 }
@@ -39,7 +45,14 @@ function messagesLine(event: string | undefined, data: string): string {
     }
     case 'content_block_delta': {
       const d = e.delta
-      const v = d.type === 'text_delta' ? d.text : d.type === 'input_json_delta' ? d.partial_json : d.type === 'thinking_delta' ? d.thinking : d.signature.slice(0, 12)
+      const v =
+        d.type === 'text_delta'
+          ? d.text
+          : d.type === 'input_json_delta'
+            ? d.partial_json
+            : d.type === 'thinking_delta'
+              ? d.thinking
+              : d.signature.slice(0, 12)
       return `delta ${e.index} ${d.type.replace('_delta', '')} ${v}`
     }
     case 'content_block_stop':
@@ -98,5 +111,7 @@ function responsesLine(event: string | undefined, data: string, seq: { next: num
 /** One line per client frame, in order. */
 export function render(inbound: Inbound, sse: string): string[] {
   const seq = { next: 0 }
-  return frames(sse).map((f) => (inbound === 'chat' ? chatLine(f.data) : inbound === 'messages' ? messagesLine(f.event, f.data) : responsesLine(f.event, f.data, seq)))
+  return frames(sse).map((f) =>
+    inbound === 'chat' ? chatLine(f.data) : inbound === 'messages' ? messagesLine(f.event, f.data) : responsesLine(f.event, f.data, seq),
+  )
 }

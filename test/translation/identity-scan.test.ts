@@ -25,7 +25,11 @@ interface Entry {
 const index = (p: Proto): Entry[] => fixtureJson(p, 'index.json')
 
 /** Every model name any fixture mentions, of any vendor (an upstream model name never reaches a client). */
-const MODEL_NAMES = [...new Set(PROTOS.flatMap((p) => index(p).flatMap((e) => [...fixtureText(p, e.file).matchAll(/"model"\s*:\s*"([^"]+)"/g)].map((m) => m[1]!))))]
+const MODEL_NAMES = [
+  ...new Set(
+    PROTOS.flatMap((p) => index(p).flatMap((e) => [...fixtureText(p, e.file).matchAll(/"model"\s*:\s*"([^"]+)"/g)].map((m) => m[1]!))),
+  ),
+]
 
 /** Words of the answer itself (a model may say "Anthropic"): provider names are checked outside them. */
 function contentWords(raw: string): string {
@@ -50,11 +54,14 @@ function body(inbound: Inbound, model: string, stream: boolean) {
 function leaks(raw: string, seen: string, inbound: Inbound, hosts: string[]): string[] {
   const out: string[] = []
   const lower = seen.toLowerCase()
-  for (const s of [...MODEL_NAMES, 'upstream-model-name', KEY, ...hosts, 'upstream.example.internal']) if (lower.includes(s.toLowerCase())) out.push(`leaked "${s}"`)
+  for (const s of [...MODEL_NAMES, 'upstream-model-name', KEY, ...hosts, 'upstream.example.internal'])
+    if (lower.includes(s.toLowerCase())) out.push(`leaked "${s}"`)
   const spoken = contentWords(raw)
   for (const name of PROVIDERS) if (!spoken.includes(name) && lower.includes(name)) out.push(`provider name "${name}"`)
   for (const m of upstreamMessages(raw)) if (lower.includes(m.toLowerCase())) out.push(`echoed upstream text "${m}"`)
-  if (inbound === 'responses') for (const m of raw.matchAll(/"(resp_[A-Za-z0-9]{10,})"/g)) if (lower.includes(m[1]!.toLowerCase())) out.push(`upstream response id ${m[1]}`)
+  if (inbound === 'responses')
+    for (const m of raw.matchAll(/"(resp_[A-Za-z0-9]{10,})"/g))
+      if (lower.includes(m[1]!.toLowerCase())) out.push(`upstream response id ${m[1]}`)
   return out
 }
 
@@ -63,8 +70,14 @@ test('the scan itself finds planted identity', () => {
   expect(MODEL_NAMES).toContain('gpt-4o-2024-08-06')
   const raw = fixtureText('openai-responses', 'error-429-insufficient-quota.json')
   expect(leaks(raw, '{"model":"t/m0"}', 'chat', ['127.0.0.1:9'])).toEqual([])
-  expect(leaks(raw, '{"model":"gpt-4o-2024-08-06"} 127.0.0.1:9', 'chat', ['127.0.0.1:9'])).toEqual(['leaked "gpt-4o-2024-08-06"', 'leaked "127.0.0.1:9"', 'provider name "gpt-"'])
-  expect(leaks(raw, 'You exceeded your current quota, please check', 'chat', [])).toEqual(['echoed upstream text "You exceeded your current quota, please "'])
+  expect(leaks(raw, '{"model":"gpt-4o-2024-08-06"} 127.0.0.1:9', 'chat', ['127.0.0.1:9'])).toEqual([
+    'leaked "gpt-4o-2024-08-06"',
+    'leaked "127.0.0.1:9"',
+    'provider name "gpt-"',
+  ])
+  expect(leaks(raw, 'You exceeded your current quota, please check', 'chat', [])).toEqual([
+    'echoed upstream text "You exceeded your current quota, please "',
+  ])
 })
 
 describe('no upstream identity in any client body, header or event', () => {
@@ -76,7 +89,15 @@ describe('no upstream identity in any client body, header or event', () => {
     const catalog: CatalogFile = {
       // Neutral gateway ids: chat's svc.gateway names the gateway by SPEC.
       gateways: PROTOS.map((p, i) => ({ id: `gw-${i}`, protocol: p, baseUrl: `${ups[p].url}/v1`, apiKey: KEY, timeoutMs: 2_000 })),
-      models: PROTOS.map((p, i) => ({ id: `t/m${i}`, name: `m${i}`, provider: 't', contextWindow: 200_000, capabilities: ['text'], pricing: { input: 1, output: 2 }, routes: [{ gateway: `gw-${i}`, model: 'upstream-model-name' }] })),
+      models: PROTOS.map((_p, i) => ({
+        id: `t/m${i}`,
+        name: `m${i}`,
+        provider: 't',
+        contextWindow: 200_000,
+        capabilities: ['text'],
+        pricing: { input: 1, output: 2 },
+        routes: [{ gateway: `gw-${i}`, model: 'upstream-model-name' }],
+      })),
     }
     gw = await startTestGateway({ db: 'pglite', store: 'memory' }, catalog)
     key = (await gw.user(50, { rpm: 100_000 })).key

@@ -27,7 +27,18 @@ const PDF = Buffer.from('%PDF-1.4 tiny').toString('base64')
 
 describe('requests: media', () => {
   test('a responses data-URL image reaches Anthropic as a base64 source; an https image as a url source', () => {
-    const r = decodeResponses({ model: 'm', input: [{ role: 'user', content: [{ type: 'input_image', image_url: `data:image/png;base64,${PNG}` }, { type: 'input_image', image_url: 'https://img.example/cat.png' }] }] } as any)
+    const r = decodeResponses({
+      model: 'm',
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_image', image_url: `data:image/png;base64,${PNG}` },
+            { type: 'input_image', image_url: 'https://img.example/cat.png' },
+          ],
+        },
+      ],
+    } as any)
     expect(anthropic(r).messages[0].content).toEqual([
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
       { type: 'image', source: { type: 'url', url: 'https://img.example/cat.png' } },
@@ -36,11 +47,39 @@ describe('requests: media', () => {
   })
 
   test('a PDF document crosses as a file part: chat file_data, responses input_file, and back to an Anthropic document', () => {
-    const m = decodeMessages({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'document', title: 'a.pdf', source: { type: 'base64', media_type: 'application/pdf', data: PDF } }, { type: 'text', text: 'Sum up' }] }] } as any)
-    expect(chat(m).messages[0].content[0]).toEqual({ type: 'file', file: { file_data: `data:application/pdf;base64,${PDF}`, filename: 'a.pdf' } })
-    expect(responses(m).input[0].content[0]).toEqual({ type: 'input_file', file_data: `data:application/pdf;base64,${PDF}`, filename: 'a.pdf' })
-    const c = decodeChat({ model: 'm', messages: [{ role: 'user', content: [{ type: 'file', file: { file_data: `data:application/pdf;base64,${PDF}`, filename: 'b.pdf' } }] }] } as any)
-    expect(anthropic(c).messages[0].content[0]).toEqual({ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PDF }, title: 'b.pdf' })
+    const m = decodeMessages({
+      model: 'm',
+      max_tokens: 10,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'document', title: 'a.pdf', source: { type: 'base64', media_type: 'application/pdf', data: PDF } },
+            { type: 'text', text: 'Sum up' },
+          ],
+        },
+      ],
+    } as any)
+    expect(chat(m).messages[0].content[0]).toEqual({
+      type: 'file',
+      file: { file_data: `data:application/pdf;base64,${PDF}`, filename: 'a.pdf' },
+    })
+    expect(responses(m).input[0].content[0]).toEqual({
+      type: 'input_file',
+      file_data: `data:application/pdf;base64,${PDF}`,
+      filename: 'a.pdf',
+    })
+    const c = decodeChat({
+      model: 'm',
+      messages: [
+        { role: 'user', content: [{ type: 'file', file: { file_data: `data:application/pdf;base64,${PDF}`, filename: 'b.pdf' } }] },
+      ],
+    } as any)
+    expect(anthropic(c).messages[0].content[0]).toEqual({
+      type: 'document',
+      source: { type: 'base64', media_type: 'application/pdf', data: PDF },
+      title: 'b.pdf',
+    })
   })
 
   test('images inside tool results: responses output parts; chat gets the text in the tool message and the image right after', () => {
@@ -49,10 +88,29 @@ describe('requests: media', () => {
       max_tokens: 10,
       messages: [
         { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'shot', input: {} }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'screen:' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }] }] },
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: 'toolu_1',
+              content: [
+                { type: 'text', text: 'screen:' },
+                { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+              ],
+            },
+          ],
+        },
       ],
     } as any)
-    expect(responses(m).input[1]).toEqual({ type: 'function_call_output', call_id: 'toolu_1', output: [{ type: 'input_text', text: 'screen:' }, { type: 'input_image', image_url: `data:image/png;base64,${PNG}`, detail: 'auto' }] })
+    expect(responses(m).input[1]).toEqual({
+      type: 'function_call_output',
+      call_id: 'toolu_1',
+      output: [
+        { type: 'input_text', text: 'screen:' },
+        { type: 'input_image', image_url: `data:image/png;base64,${PNG}`, detail: 'auto' },
+      ],
+    })
     expect(chat(m).messages.slice(1)).toEqual([
       { role: 'tool', tool_call_id: 'toolu_1', content: 'screen:' },
       { role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } }] },
@@ -61,7 +119,9 @@ describe('requests: media', () => {
 
   test('inline media does not inflate the reservation: a 1 MB image counts like ~2k tokens, not 350k', () => {
     const big = 'A'.repeat(1_400_000)
-    const chars = promptChars({ messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: big } }] }] })
+    const chars = promptChars({
+      messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: big } }] }],
+    })
     expect(chars).toBeGreaterThan(6_400)
     expect(chars).toBeLessThan(40_000)
     expect(promptChars({ messages: [{ role: 'user', content: 'x'.repeat(3_000) }] })).toBeGreaterThan(3_000) // ordinary text counts in full
@@ -74,7 +134,11 @@ describe('requests: tools', () => {
       model: 'm',
       messages: [
         { role: 'user', content: 'hi' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'functions.get_weather:0', type: 'function', function: { name: 'get_weather', arguments: '' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'functions.get_weather:0', type: 'function', function: { name: 'get_weather', arguments: '' } }],
+        },
         { role: 'tool', tool_call_id: 'functions.get_weather:0', content: 'sunny' },
       ],
     } as any)
@@ -83,11 +147,21 @@ describe('requests: tools', () => {
     expect(call.content[0]).toMatchObject({ type: 'tool_use', name: 'get_weather', input: {} })
     expect(result.content[0]).toEqual({ type: 'tool_result', tool_use_id: call.content[0].id, content: 'sunny' })
     // Empty argument text becomes "{}" for the OpenAI protocols.
-    expect(responses(c).input[1]).toEqual({ type: 'function_call', call_id: 'functions.get_weather:0', name: 'get_weather', arguments: '{}' })
+    expect(responses(c).input[1]).toEqual({
+      type: 'function_call',
+      call_id: 'functions.get_weather:0',
+      name: 'get_weather',
+      arguments: '{}',
+    })
   })
 
   test('parallel_tool_calls false without tool_choice still reaches Anthropic; strict tools keep strict', () => {
-    const c = decodeChat({ model: 'm', parallel_tool_calls: false, messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' }, strict: true } }] } as any)
+    const c = decodeChat({
+      model: 'm',
+      parallel_tool_calls: false,
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' }, strict: true } }],
+    } as any)
     const a = anthropic(c)
     expect(a.tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true })
     expect(a.tools[0]).toEqual({ name: 'f', input_schema: { type: 'object' }, strict: true })
@@ -97,7 +171,13 @@ describe('requests: tools', () => {
 
   test('tool_choice none / required / named map to each protocol', () => {
     const tools = [{ name: 'f', input_schema: { type: 'object' } }]
-    const named = decodeMessages({ model: 'm', max_tokens: 5, tools, tool_choice: { type: 'tool', name: 'f', disable_parallel_tool_use: true }, messages: [{ role: 'user', content: 'x' }] } as any)
+    const named = decodeMessages({
+      model: 'm',
+      max_tokens: 5,
+      tools,
+      tool_choice: { type: 'tool', name: 'f', disable_parallel_tool_use: true },
+      messages: [{ role: 'user', content: 'x' }],
+    } as any)
     expect(chat(named)).toMatchObject({ tool_choice: { type: 'function', function: { name: 'f' } }, parallel_tool_calls: false })
     expect(responses(named).tool_choice).toEqual({ type: 'function', name: 'f' })
     const none = decodeResponses({ model: 'm', input: 'x', tools: [{ type: 'function', name: 'f' }], tool_choice: 'none' } as any)
@@ -114,7 +194,9 @@ describe('requests: reasoning, caching, limits, identity', () => {
     expect(effort('minimal')).toEqual({ type: 'enabled', budget_tokens: 1_024 })
     expect(effort('medium')).toEqual({ type: 'enabled', budget_tokens: 4_096 })
     expect(effort('xhigh')).toEqual({ type: 'enabled', budget_tokens: 16_384 })
-    expect(anthropic(decodeChat({ model: 'm', reasoning_effort: 'minimal', messages: [{ role: 'user', content: 'x' }] } as any)).thinking).toEqual({ type: 'enabled', budget_tokens: 1_024 })
+    expect(
+      anthropic(decodeChat({ model: 'm', reasoning_effort: 'minimal', messages: [{ role: 'user', content: 'x' }] } as any)).thinking,
+    ).toEqual({ type: 'enabled', budget_tokens: 1_024 })
   })
 
   test("an OpenAI temperature above Anthropic's maximum is sent as 1", () => {
@@ -123,7 +205,14 @@ describe('requests: reasoning, caching, limits, identity', () => {
   })
 
   test('thinking on Anthropic drops temperature, top_p and top_k and raises max_tokens above the budget', () => {
-    const r = decodeChat({ model: 'm', reasoning_effort: 'high', temperature: 0.3, top_p: 0.5, max_tokens: 100, messages: [{ role: 'user', content: 'x' }] } as any)
+    const r = decodeChat({
+      model: 'm',
+      reasoning_effort: 'high',
+      temperature: 0.3,
+      top_p: 0.5,
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'x' }],
+    } as any)
     const a = anthropic(r)
     expect(a).toMatchObject({ max_tokens: 16_385, thinking: { type: 'enabled', budget_tokens: 16_384 } })
     expect(a.temperature).toBeUndefined()
@@ -144,14 +233,27 @@ describe('requests: reasoning, caching, limits, identity', () => {
       } as any)
     expect(anthropic(loop([])).thinking).toBeUndefined()
     // A later plain answer ends the tool loop: thinking is allowed again.
-    expect(anthropic(loop([{ role: 'assistant', content: 'It is sunny.' }, { role: 'user', content: 'thanks' }])).thinking).toEqual({ type: 'enabled', budget_tokens: 4_096 })
+    expect(
+      anthropic(
+        loop([
+          { role: 'assistant', content: 'It is sunny.' },
+          { role: 'user', content: 'thanks' },
+        ]),
+      ).thinking,
+    ).toEqual({ type: 'enabled', budget_tokens: 4_096 })
     const signed = decodeMessages({
       model: 'm',
       max_tokens: 8_000,
       thinking: { type: 'enabled', budget_tokens: 2_000 },
       messages: [
         { role: 'user', content: 'weather?' },
-        { role: 'assistant', content: [{ type: 'thinking', thinking: 'need tool', signature: 'sig' }, { type: 'tool_use', id: 'toolu_1', name: 'w', input: {} }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'need tool', signature: 'sig' },
+            { type: 'tool_use', id: 'toolu_1', name: 'w', input: {} },
+          ],
+        },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny' }] },
       ],
     } as any)
@@ -159,10 +261,19 @@ describe('requests: reasoning, caching, limits, identity', () => {
   })
 
   test('a thinking budget becomes an effort (chat reasoning_effort, responses reasoning) and chat gets max_completion_tokens', () => {
-    const m = decodeMessages({ model: 'm', max_tokens: 20_000, thinking: { type: 'enabled', budget_tokens: 10_000 }, messages: [{ role: 'user', content: 'x' }] } as any)
+    const m = decodeMessages({
+      model: 'm',
+      max_tokens: 20_000,
+      thinking: { type: 'enabled', budget_tokens: 10_000 },
+      messages: [{ role: 'user', content: 'x' }],
+    } as any)
     expect(chat(m)).toMatchObject({ reasoning_effort: 'high', max_completion_tokens: 20_000 })
     expect(chat(m).max_tokens).toBeUndefined()
-    expect(responses(m)).toMatchObject({ reasoning: { effort: 'high', summary: 'auto' }, include: ['reasoning.encrypted_content'], max_output_tokens: 20_000 })
+    expect(responses(m)).toMatchObject({
+      reasoning: { effort: 'high', summary: 'auto' },
+      include: ['reasoning.encrypted_content'],
+      max_output_tokens: 20_000,
+    })
   })
 
   test('OpenRouter-style cache_control on chat parts, system and tools reaches Anthropic as cache_control', () => {
@@ -170,13 +281,22 @@ describe('requests: reasoning, caching, limits, identity', () => {
       model: 'm',
       messages: [
         { role: 'system', content: [{ type: 'text', text: 'Long rules', cache_control: { type: 'ephemeral', ttl: '1h' } }] },
-        { role: 'user', content: [{ type: 'text', text: 'Big doc', cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'Question' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Big doc', cache_control: { type: 'ephemeral' } },
+            { type: 'text', text: 'Question' },
+          ],
+        },
       ],
       tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } }, cache_control: { type: 'ephemeral' } }],
     } as any)
     const a = anthropic(c)
     expect(a.system).toEqual([{ type: 'text', text: 'Long rules', cache_control: { type: 'ephemeral', ttl: '1h' } }])
-    expect(a.messages[0].content).toEqual([{ type: 'text', text: 'Big doc', cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'Question' }])
+    expect(a.messages[0].content).toEqual([
+      { type: 'text', text: 'Big doc', cache_control: { type: 'ephemeral' } },
+      { type: 'text', text: 'Question' },
+    ])
     expect(a.tools[0].cache_control).toEqual({ type: 'ephemeral' })
     // OpenAI caches by itself: the hints are not sent there.
     expect(JSON.stringify(chat(c))).not.toContain('cache_control')
@@ -184,7 +304,12 @@ describe('requests: reasoning, caching, limits, identity', () => {
   })
 
   test('stop sequences: at most 4 reach chat, none reach responses (no such field); max_output_tokens is at least 16', () => {
-    const m = decodeMessages({ model: 'm', max_tokens: 5, stop_sequences: ['a', 'b', 'c', 'd', 'e'], messages: [{ role: 'user', content: 'x' }] } as any)
+    const m = decodeMessages({
+      model: 'm',
+      max_tokens: 5,
+      stop_sequences: ['a', 'b', 'c', 'd', 'e'],
+      messages: [{ role: 'user', content: 'x' }],
+    } as any)
     expect(chat(m).stop).toEqual(['a', 'b', 'c', 'd'])
     expect(responses(m).stop).toBeUndefined()
     expect(responses(m).max_output_tokens).toBe(16)
@@ -192,16 +317,31 @@ describe('requests: reasoning, caching, limits, identity', () => {
 
   test('structured output: JSON schema crosses to Anthropic output_config and back to chat response_format', () => {
     const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false }
-    const c = decodeChat({ model: 'm', response_format: { type: 'json_schema', json_schema: { name: 'thing', schema, strict: true } }, messages: [{ role: 'user', content: 'x' }] } as any)
+    const c = decodeChat({
+      model: 'm',
+      response_format: { type: 'json_schema', json_schema: { name: 'thing', schema, strict: true } },
+      messages: [{ role: 'user', content: 'x' }],
+    } as any)
     expect(anthropic(c).output_config).toEqual({ format: { type: 'json_schema', schema } })
-    const m = decodeMessages({ model: 'm', max_tokens: 5, output_config: { format: { type: 'json_schema', schema } }, messages: [{ role: 'user', content: 'x' }] } as any)
+    const m = decodeMessages({
+      model: 'm',
+      max_tokens: 5,
+      output_config: { format: { type: 'json_schema', schema } },
+      messages: [{ role: 'user', content: 'x' }],
+    } as any)
     expect(chat(m).response_format).toEqual({ type: 'json_schema', json_schema: { name: 'output', schema, strict: true } })
     expect(responses(m).text).toEqual({ format: { type: 'json_schema', name: 'output', schema, strict: true } })
   })
 
   test('the end-user id crosses: chat user ↔ messages metadata.user_id ↔ responses user', () => {
-    expect(anthropic(decodeChat({ model: 'm', user: 'u-1', messages: [{ role: 'user', content: 'x' }] } as any)).metadata).toEqual({ user_id: 'u-1' })
-    expect(responses(decodeMessages({ model: 'm', max_tokens: 5, metadata: { user_id: 'u-2' }, messages: [{ role: 'user', content: 'x' }] } as any)).user).toBe('u-2')
+    expect(anthropic(decodeChat({ model: 'm', user: 'u-1', messages: [{ role: 'user', content: 'x' }] } as any)).metadata).toEqual({
+      user_id: 'u-1',
+    })
+    expect(
+      responses(
+        decodeMessages({ model: 'm', max_tokens: 5, metadata: { user_id: 'u-2' }, messages: [{ role: 'user', content: 'x' }] } as any),
+      ).user,
+    ).toBe('u-2')
   })
 })
 
@@ -209,10 +349,28 @@ describe('answers', () => {
   test('a responses refusal reaches chat as message.refusal (content null, finish stop) and messages as stop_reason refusal', () => {
     const r = openAiResponsesAdapter.parseResponse(fixtureJson('openai-responses', 'json-refusal.json'))
     const c = encodeChat(r, 'id', 'm', 0)
-    expect(c.choices[0]).toMatchObject({ message: { content: null, refusal: "I'm very sorry, but I can't assist with that." }, finish_reason: 'stop' })
-    expect(encodeMessage(r, 'id', 'm')).toMatchObject({ stop_reason: 'refusal', content: [{ type: 'text', text: "I'm very sorry, but I can't assist with that." }] })
-    const back = encodeResponse(openAiChatAdapter.parseResponse(fixtureJson('openai-chat', 'json-refusal.json')), { id: 'resp_x', model: 'm', createdAt: 0 })
-    expect(back.output).toEqual([{ id: 'msg_x_0', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'refusal', refusal: "I'm very sorry, but I can't assist with that request." }] }])
+    expect(c.choices[0]).toMatchObject({
+      message: { content: null, refusal: "I'm very sorry, but I can't assist with that." },
+      finish_reason: 'stop',
+    })
+    expect(encodeMessage(r, 'id', 'm')).toMatchObject({
+      stop_reason: 'refusal',
+      content: [{ type: 'text', text: "I'm very sorry, but I can't assist with that." }],
+    })
+    const back = encodeResponse(openAiChatAdapter.parseResponse(fixtureJson('openai-chat', 'json-refusal.json')), {
+      id: 'resp_x',
+      model: 'm',
+      createdAt: 0,
+    })
+    expect(back.output).toEqual([
+      {
+        id: 'msg_x_0',
+        type: 'message',
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'refusal', refusal: "I'm very sorry, but I can't assist with that request." }],
+      },
+    ])
   })
 
   test('Anthropic redacted thinking rides to a responses client in encrypted_content and returns to Anthropic intact, never to OpenAI', () => {
@@ -229,7 +387,9 @@ describe('answers', () => {
 
   test('a tool call without arguments reaches chat and responses clients as "{}" (JSON and stream)', () => {
     const r = anthropicAdapter.parseResponse(fixtureJson('anthropic-messages', 'json-text-then-tool-use-no-args.json'))
-    expect(encodeChat(r, 'id', 'm', 0).choices[0]!.message.tool_calls).toEqual([{ id: 'toolu_01LRmxn9vGM1d2DZSDBowdZ1', type: 'function', function: { name: 'updateIssueList', arguments: '{}' } }])
+    expect(encodeChat(r, 'id', 'm', 0).choices[0]!.message.tool_calls).toEqual([
+      { id: 'toolu_01LRmxn9vGM1d2DZSDBowdZ1', type: 'function', function: { name: 'updateIssueList', arguments: '{}' } },
+    ])
     const sse = fixtureSse('anthropic-messages', 'stream-text-then-tool-use-no-args.chunks.jsonl')
     const run = (enc: Parameters<typeof translateTransform>[1]) => {
       const t = translateTransform(anthropicAdapter.streamDecoder(), enc)
@@ -243,7 +403,9 @@ describe('answers', () => {
     expect(args).toEqual(['', '{}'])
     const respOut = run(responsesStreamEncoder({ id: 'resp_x', model: 'm', createdAt: 0 }))
     expect(respOut).toContain('"type":"response.function_call_arguments.done","sequence_number":')
-    expect(respOut).toMatch(/"type":"response.function_call_arguments.done","sequence_number":\d+,"item_id":"fc_x_1","output_index":1,"arguments":"\{\}"/)
+    expect(respOut).toMatch(
+      /"type":"response.function_call_arguments.done","sequence_number":\d+,"item_id":"fc_x_1","output_index":1,"arguments":"\{\}"/,
+    )
   })
 
   test('a trailing [DONE] sentinel (sent by some compatible servers) does not break Anthropic or responses streams', () => {
@@ -260,7 +422,11 @@ describe('answers', () => {
   })
 
   test('Anthropic thinking tokens are read from output_tokens_details when reported', () => {
-    const r = anthropicAdapter.parseResponse({ content: [], stop_reason: 'end_turn', usage: { input_tokens: 5, output_tokens: 40, output_tokens_details: { thinking_tokens: 30 } } })
+    const r = anthropicAdapter.parseResponse({
+      content: [],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 5, output_tokens: 40, output_tokens_details: { thinking_tokens: 30 } },
+    })
     expect(r.usage).toEqual({ inputTokens: 5, outputTokens: 40, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 30 })
   })
 })

@@ -9,7 +9,15 @@ import type { CatalogFile } from '../../src/catalog/file.ts'
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureSse, fixtureText } from '../helpers/fixtures.ts'
-import { clientJsonView, clientStreamView, upstreamJsonView, upstreamOutputTokens, upstreamStreamView, type Inbound, type Proto } from './fixture-views.ts'
+import {
+  clientJsonView,
+  clientStreamView,
+  upstreamJsonView,
+  upstreamOutputTokens,
+  upstreamStreamView,
+  type Inbound,
+  type Proto,
+} from './fixture-views.ts'
 
 type Kind = 'text' | 'tools' | 'truncated' | 'reasoning' | 'cache'
 const KINDS: Kind[] = ['text', 'tools', 'truncated', 'reasoning', 'cache']
@@ -43,10 +51,26 @@ const PATH: Record<Inbound, string> = { chat: '/v1/chat/completions', messages: 
 function requestBody(inbound: Inbound, model: string, stream: boolean, tools: boolean) {
   const schema = { type: 'object', properties: { location: { type: 'string' } } }
   if (inbound === 'chat')
-    return { model, stream, messages: [{ role: 'user', content: 'What is the weather?' }], ...(tools ? { tools: [{ type: 'function', function: { name: 'get_weather', parameters: schema } }] } : {}) }
+    return {
+      model,
+      stream,
+      messages: [{ role: 'user', content: 'What is the weather?' }],
+      ...(tools ? { tools: [{ type: 'function', function: { name: 'get_weather', parameters: schema } }] } : {}),
+    }
   if (inbound === 'messages')
-    return { model, stream, max_tokens: 512, messages: [{ role: 'user', content: 'What is the weather?' }], ...(tools ? { tools: [{ name: 'get_weather', input_schema: schema }] } : {}) }
-  return { model, stream, input: 'What is the weather?', ...(tools ? { tools: [{ type: 'function', name: 'get_weather', parameters: schema }] } : {}) }
+    return {
+      model,
+      stream,
+      max_tokens: 512,
+      messages: [{ role: 'user', content: 'What is the weather?' }],
+      ...(tools ? { tools: [{ name: 'get_weather', input_schema: schema }] } : {}),
+    }
+  return {
+    model,
+    stream,
+    input: 'What is the weather?',
+    ...(tools ? { tools: [{ type: 'function', name: 'get_weather', parameters: schema }] } : {}),
+  }
 }
 
 /**
@@ -67,7 +91,13 @@ describe('translation between every pair of protocols', () => {
   beforeAll(async () => {
     for (const p of PROTOS) ups[p] = startFakeUpstream()
     const catalog: CatalogFile = {
-      gateways: PROTOS.map((p) => ({ id: `gw-${p}`, protocol: p, baseUrl: `${ups[p].url}/v1`, apiKey: 'sk-upstream-secret', timeoutMs: 2_000 })),
+      gateways: PROTOS.map((p) => ({
+        id: `gw-${p}`,
+        protocol: p,
+        baseUrl: `${ups[p].url}/v1`,
+        apiKey: 'sk-upstream-secret',
+        timeoutMs: 2_000,
+      })),
       models: PROTOS.map((p) => ({
         id: `test/${p}`,
         name: p,
@@ -119,14 +149,23 @@ describe('translation between every pair of protocols', () => {
 
             // The upstream got its own protocol, with the route's model name.
             const sent = ups[upstream].seen.at(-1)!
-            expect(sent.path).toBe(upstream === 'openai-chat' ? '/v1/chat/completions' : upstream === 'anthropic-messages' ? '/v1/messages' : '/v1/responses')
+            expect(sent.path).toBe(
+              upstream === 'openai-chat' ? '/v1/chat/completions' : upstream === 'anthropic-messages' ? '/v1/messages' : '/v1/responses',
+            )
             expect(sent.body.model).toBe('upstream-model-name')
 
             // The service's identity only.
             const lower = (text + JSON.stringify([...res.headers.entries()])).toLowerCase()
             for (const s of secretsOf(inbound, raw)) expect(lower).not.toContain(s.toLowerCase())
             if (inbound === 'responses') {
-              const id = stream ? JSON.parse(text.split('\n').find((l) => l.startsWith('data: {"type":"response.created"'))!.slice(6)).response.id : JSON.parse(text).id
+              const id = stream
+                ? JSON.parse(
+                    text
+                      .split('\n')
+                      .find((l) => l.startsWith('data: {"type":"response.created"'))!
+                      .slice(6),
+                  ).response.id
+                : JSON.parse(text).id
               expect(id).toBe(requestId)
             }
 
@@ -150,7 +189,15 @@ describe('a failure mid-stream, for every pair', () => {
     for (const p of PROTOS) ups[p] = startFakeUpstream()
     const catalog: CatalogFile = {
       gateways: PROTOS.map((p) => ({ id: `gw-${p}`, protocol: p, baseUrl: `${ups[p].url}/v1`, timeoutMs: 2_000 })),
-      models: PROTOS.map((p) => ({ id: `test/${p}`, name: p, provider: 'test', contextWindow: 200_000, capabilities: ['text'], pricing: { input: 1, output: 2 }, routes: [{ gateway: `gw-${p}`, model: 'upstream-model-name' }] })),
+      models: PROTOS.map((p) => ({
+        id: `test/${p}`,
+        name: p,
+        provider: 'test',
+        contextWindow: 200_000,
+        capabilities: ['text'],
+        pricing: { input: 1, output: 2 },
+        routes: [{ gateway: `gw-${p}`, model: 'upstream-model-name' }],
+      })),
     }
     gw = await startTestGateway({ db: 'pglite', store: 'memory' }, catalog)
   })
@@ -180,7 +227,10 @@ describe('a failure mid-stream, for every pair', () => {
         expect(text).not.toContain(NORMAL_END[inbound])
         expect(text.trimEnd().split('\n\n').at(-1)!).toMatch(ERROR_FRAME[inbound])
         await gw.settled()
-        const [log] = await gw.runtime.deps.db.select().from(requestLogs).where(eq(requestLogs.id, res.headers.get('x-request-id')!))
+        const [log] = await gw.runtime.deps.db
+          .select()
+          .from(requestLogs)
+          .where(eq(requestLogs.id, res.headers.get('x-request-id')!))
         expect(log!.status).toBe(502)
         expect(log!.costMicros).toBeGreaterThan(0n)
         const books = await gw.books(u.userId)

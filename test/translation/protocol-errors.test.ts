@@ -1,5 +1,5 @@
 // Each protocol's own error envelope and statuses, and its mid-stream failure event.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { CatalogFile } from '../../src/catalog/file.ts'
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
@@ -11,7 +11,15 @@ describeServices('messages and responses errors (Postgres + Redis)', () => {
   let gw: TestGateway
   beforeAll(async () => {
     up = startFakeUpstream({ kind: 'status', status: 500 })
-    const model = (id: string, gateway: string) => ({ id, name: id, provider: 'test', contextWindow: 100_000, capabilities: ['text'], pricing: { input: 1, output: 2 }, routes: [{ gateway, model: 'secret-upstream-model' }] })
+    const model = (id: string, gateway: string) => ({
+      id,
+      name: id,
+      provider: 'test',
+      contextWindow: 100_000,
+      capabilities: ['text'],
+      pricing: { input: 1, output: 2 },
+      routes: [{ gateway, model: 'secret-upstream-model' }],
+    })
     const catalog: CatalogFile = {
       gateways: [
         { id: 'anth', protocol: 'anthropic-messages', baseUrl: `${up.url}/v1`, timeoutMs: 1_000 },
@@ -28,8 +36,17 @@ describeServices('messages and responses errors (Postgres + Redis)', () => {
   })
 
   const post = (path: string, key: string, body: unknown) =>
-    gw.request(path, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }, body: JSON.stringify(body) })
-  const msg = (extra: Record<string, unknown> = {}) => ({ model: 't/anth', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }], ...extra })
+    gw.request(path, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify(body),
+    })
+  const msg = (extra: Record<string, unknown> = {}) => ({
+    model: 't/anth',
+    max_tokens: 100,
+    messages: [{ role: 'user', content: 'hi' }],
+    ...extra,
+  })
   const resp = (extra: Record<string, unknown> = {}) => ({ model: 't/resp', input: 'hi', ...extra })
 
   test('messages: native error types and statuses', async () => {
@@ -71,7 +88,11 @@ describeServices('messages and responses errors (Postgres + Redis)', () => {
     expect(badBody.error.type).toBe('invalid_request_error')
     expect(badBody.error.details.issues.map((i: any) => i.path).sort()).toEqual(['max_output_tokens', 'temperature'])
     expect(bad.headers.get('x-request-id')).toMatch(/^resp_/)
-    const auth = await gw.request('/v1/responses', { method: 'POST', headers: { authorization: 'Bearer sk-nope', 'content-type': 'application/json' }, body: JSON.stringify(resp()) })
+    const auth = await gw.request('/v1/responses', {
+      method: 'POST',
+      headers: { authorization: 'Bearer sk-nope', 'content-type': 'application/json' },
+      body: JSON.stringify(resp()),
+    })
     expect(auth.status).toBe(401)
     expect(((await auth.json()) as any).error).toMatchObject({ type: 'authentication_error', code: 'invalid_api_key' })
     const unknown = await post('/v1/responses', u.key, resp({ model: 't/none' }))

@@ -17,7 +17,15 @@ describe('reasoning and thinking across protocols', () => {
     anth = startFakeUpstream()
     resp = startFakeUpstream()
     chat = startFakeUpstream()
-    const model = (id: string, gateway: string) => ({ id, name: id, provider: 't', contextWindow: 200_000, capabilities: ['reasoning'], pricing: { input: 1, output: 2 }, routes: [{ gateway, model: 'up' }] })
+    const model = (id: string, gateway: string) => ({
+      id,
+      name: id,
+      provider: 't',
+      contextWindow: 200_000,
+      capabilities: ['reasoning'],
+      pricing: { input: 1, output: 2 },
+      routes: [{ gateway, model: 'up' }],
+    })
     const catalog: CatalogFile = {
       gateways: [
         { id: 'anth', protocol: 'anthropic-messages', baseUrl: `${anth.url}/v1` },
@@ -34,7 +42,11 @@ describe('reasoning and thinking across protocols', () => {
     for (const u of [anth, resp, chat]) u.stop()
   })
   const post = async (path: string, body: unknown) => {
-    const res = await gw.request(path, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const res = await gw.request(path, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
     expect(res.status).toBe(200)
     return res
   }
@@ -50,7 +62,10 @@ describe('reasoning and thinking across protocols', () => {
     expect(anth.seen.at(-1)!.body.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 })
 
     anth.script({ kind: 'json', body: fixtureText('anthropic-messages', 'json-text.json') })
-    await post('/v1/responses', { model: 't/anth', input: [{ role: 'user', content: 'Think' }, ...r.output, { role: 'user', content: 'Go on' }] })
+    await post('/v1/responses', {
+      model: 't/anth',
+      input: [{ role: 'user', content: 'Think' }, ...r.output, { role: 'user', content: 'Go on' }],
+    })
     const sent = anth.seen.at(-1)!.body.messages[1].content
     expect(sent[0]).toEqual({ type: 'thinking', thinking: thinking.thinking, signature: thinking.signature })
   })
@@ -60,12 +75,18 @@ describe('reasoning and thinking across protocols', () => {
     const reasoning = fixture.output.find((o: any) => o.type === 'reasoning')
     reasoning.encrypted_content = 'gAAAAB-opaque-blob'
     resp.script({ kind: 'json', body: fixture })
-    const m = (await (await post('/v1/messages', { model: 't/resp', max_tokens: 500, messages: [{ role: 'user', content: 'Count primes' }] })).json()) as any
+    const m = (await (
+      await post('/v1/messages', { model: 't/resp', max_tokens: 500, messages: [{ role: 'user', content: 'Count primes' }] })
+    ).json()) as any
     const block = m.content.find((b: any) => b.type === 'thinking')
     expect(block.thinking).toBe(reasoning.summary.map((s: any) => s.text).join('\n'))
     expect(block.signature).toBe(`tg1.o.${reasoning.id}.gAAAAB-opaque-blob`)
 
-    const history = [{ role: 'user', content: 'Count primes' }, { role: 'assistant', content: m.content }, { role: 'user', content: 'Thanks' }]
+    const history = [
+      { role: 'user', content: 'Count primes' },
+      { role: 'assistant', content: m.content },
+      { role: 'user', content: 'Thanks' },
+    ]
     resp.script({ kind: 'json', body: fixtureText('openai-responses', 'json-text.json') })
     await post('/v1/messages', { model: 't/resp', max_tokens: 500, messages: history })
     const item = resp.seen.at(-1)!.body.input.find((i: any) => i.type === 'reasoning')
@@ -81,7 +102,9 @@ describe('reasoning and thinking across protocols', () => {
   test('thinking streamed from Anthropic reaches a chat client as reasoning_content, and a responses client with its signature', async () => {
     const sse = fixtureSse('anthropic-messages', 'stream-thinking-signature.sse')
     anth.script({ kind: 'sse', text: sse, chunkSize: 120 })
-    const text = await (await post('/v1/chat/completions', { model: 't/anth', stream: true, messages: [{ role: 'user', content: 'Think' }] })).text()
+    const text = await (
+      await post('/v1/chat/completions', { model: 't/anth', stream: true, messages: [{ role: 'user', content: 'Think' }] })
+    ).text()
     const reasoning = text
       .split('\n\n')
       .filter((f) => f.startsWith('data: {'))
@@ -97,7 +120,12 @@ describe('reasoning and thinking across protocols', () => {
 
     anth.script({ kind: 'sse', text: sse, chunkSize: 120 })
     const rtext = await (await post('/v1/responses', { model: 't/anth', stream: true, input: 'Think' })).text()
-    const done = JSON.parse(rtext.split('\n').find((l) => l.startsWith('data: {"type":"response.completed"'))!.slice(6))
+    const done = JSON.parse(
+      rtext
+        .split('\n')
+        .find((l) => l.startsWith('data: {"type":"response.completed"'))!
+        .slice(6),
+    )
     const item = done.response.output.find((o: any) => o.type === 'reasoning')
     expect(item.summary[0].text).toBe(expected)
     expect(item.encrypted_content).toStartWith('tg1.a.')

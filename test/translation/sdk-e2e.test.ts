@@ -2,7 +2,7 @@
 // messages.stream, a tool-use round trip) and openai's responses API (create, stream, a
 // function_call → function_call_output follow-up with store false) — each against an upstream
 // of its own protocol and of another.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, test } from 'bun:test'
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import type { CatalogFile } from '../../src/catalog/file.ts'
@@ -22,7 +22,15 @@ describeServices('official SDKs end to end', () => {
     for (const p of PROTOS) ups[p] = startFakeUpstream()
     const catalog: CatalogFile = {
       gateways: PROTOS.map((p) => ({ id: `gw-${p}`, protocol: p, baseUrl: `${ups[p].url}/v1`, timeoutMs: 2_000 })),
-      models: PROTOS.map((p) => ({ id: `t/${p}`, name: p, provider: 't', contextWindow: 200_000, capabilities: ['text'], pricing: { input: 1, output: 2 }, routes: [{ gateway: `gw-${p}`, model: 'up-model' }] })),
+      models: PROTOS.map((p) => ({
+        id: `t/${p}`,
+        name: p,
+        provider: 't',
+        contextWindow: 200_000,
+        capabilities: ['text'],
+        pricing: { input: 1, output: 2 },
+        routes: [{ gateway: `gw-${p}`, model: 'up-model' }],
+      })),
     }
     gw = await startTestGateway({ db: 'postgres', store: 'redis' }, catalog)
     const u = await gw.user(5, { rpm: 1_000 })
@@ -37,7 +45,11 @@ describeServices('official SDKs end to end', () => {
 
   test('anthropic messages.create, native and translated from chat', async () => {
     ups['anthropic-messages'].script({ kind: 'json', body: fixtureText('anthropic-messages', 'json-text.json') })
-    const m = await anthropic.messages.create({ model: 't/anthropic-messages', max_tokens: 100, messages: [{ role: 'user', content: 'Hello' }] })
+    const m = await anthropic.messages.create({
+      model: 't/anthropic-messages',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'Hello' }],
+    })
     expect(m.model).toBe('t/anthropic-messages')
     expect(m.content[0]!.type).toBe('text')
     expect((m.content[0] as Anthropic.TextBlock).text).toStartWith("Hello! I'm doing well")
@@ -46,7 +58,12 @@ describeServices('official SDKs end to end', () => {
     expect(ups['anthropic-messages'].seen.at(-1)!.headers['anthropic-version']).toBeDefined()
 
     ups['openai-chat'].script({ kind: 'json', body: fixtureText('openai-chat', 'json-text.json') })
-    const t = await anthropic.messages.create({ model: 't/openai-chat', max_tokens: 100, system: 'Be brief.', messages: [{ role: 'user', content: 'Hello' }] })
+    const t = await anthropic.messages.create({
+      model: 't/openai-chat',
+      max_tokens: 100,
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'Hello' }],
+    })
     expect(t.stop_reason).toBe('end_turn')
     expect(t.usage).toMatchObject({ input_tokens: 16, output_tokens: 363 })
     expect(ups['openai-chat'].seen.at(-1)!.body.messages[0]).toEqual({ role: 'system', content: 'Be brief.' })
@@ -54,7 +71,11 @@ describeServices('official SDKs end to end', () => {
 
   test('anthropic messages.stream: text through a responses upstream, final message assembled', async () => {
     ups['openai-responses'].script({ kind: 'sse', text: fixtureSse('openai-responses', 'stream-text.sse'), chunkSize: 40 })
-    const stream = anthropic.messages.stream({ model: 't/openai-responses', max_tokens: 100, messages: [{ role: 'user', content: 'Add them' }] })
+    const stream = anthropic.messages.stream({
+      model: 't/openai-responses',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'Add them' }],
+    })
     let text = ''
     stream.on('text', (d) => (text += d))
     const final = await stream.finalMessage()
@@ -66,8 +87,15 @@ describeServices('official SDKs end to end', () => {
 
   test('anthropic tool-use round trip through a chat upstream: tool_use out, tool_result back', async () => {
     ups['openai-chat'].script({ kind: 'json', body: fixtureText('openai-chat', 'json-tool-calls-two.json') })
-    const tools = [{ name: 'secret_retrieval_tool', input_schema: { type: 'object' as const, properties: { password: { type: 'string' } } } }]
-    const first = await anthropic.messages.create({ model: 't/openai-chat', max_tokens: 200, tools, messages: [{ role: 'user', content: 'Get both secrets' }] })
+    const tools = [
+      { name: 'secret_retrieval_tool', input_schema: { type: 'object' as const, properties: { password: { type: 'string' } } } },
+    ]
+    const first = await anthropic.messages.create({
+      model: 't/openai-chat',
+      max_tokens: 200,
+      tools,
+      messages: [{ role: 'user', content: 'Get both secrets' }],
+    })
     expect(first.stop_reason).toBe('tool_use')
     const uses = first.content.filter((b) => b.type === 'tool_use') as Anthropic.ToolUseBlock[]
     expect(uses.map((u) => u.input)).toEqual([{ password: 'mellon' }, { password: 'radiance' }])
@@ -84,7 +112,10 @@ describeServices('official SDKs end to end', () => {
     })
     const sent = ups['openai-chat'].seen.at(-1)!.body
     expect(sent.messages.map((m: any) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool'])
-    expect(sent.messages[1].tool_calls.map((c: any) => JSON.parse(c.function.arguments))).toEqual([{ password: 'mellon' }, { password: 'radiance' }])
+    expect(sent.messages[1].tool_calls.map((c: any) => JSON.parse(c.function.arguments))).toEqual([
+      { password: 'mellon' },
+      { password: 'radiance' },
+    ])
     expect(sent.messages[2]).toEqual({ role: 'tool', tool_call_id: uses[0]!.id, content: 'secret-0' })
   })
 
@@ -115,7 +146,12 @@ describeServices('official SDKs end to end', () => {
     }
     const final = await stream.finalResponse()
     expect(final.output_text).toBe('4200 + 42 equals 4242.')
-    expect(types.slice(0, 4)).toEqual(['response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added'])
+    expect(types.slice(0, 4)).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
+    ])
     expect(types.at(-1)).toBe('response.completed')
     expect(types).toContain('response.output_text.done')
     expect(seqs).toEqual(seqs.map((_, i) => i))
@@ -124,7 +160,14 @@ describeServices('official SDKs end to end', () => {
 
   test('openai responses function_call → function_call_output follow-up (store false) through anthropic', async () => {
     ups['anthropic-messages'].script({ kind: 'json', body: fixtureText('anthropic-messages', 'json-tool-use-two.json') })
-    const tools = [{ type: 'function' as const, name: 'secret_retrieval_tool', parameters: { type: 'object', properties: { password: { type: 'string' } } }, strict: false }]
+    const tools = [
+      {
+        type: 'function' as const,
+        name: 'secret_retrieval_tool',
+        parameters: { type: 'object', properties: { password: { type: 'string' } } },
+        strict: false,
+      },
+    ]
     const first = await openai.responses.create({ model: 't/anthropic-messages', input: 'Get both', tools, store: false })
     const calls = first.output.filter((o) => o.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall[]
     expect(calls.map((c) => JSON.parse(c.arguments))).toEqual([{ password: 'mellon' }, { password: 'radiance' }])
@@ -133,7 +176,11 @@ describeServices('official SDKs end to end', () => {
       model: 't/anthropic-messages',
       store: false,
       tools,
-      input: [{ role: 'user', content: 'Get both' }, ...first.output, ...calls.map((c) => ({ type: 'function_call_output' as const, call_id: c.call_id, output: `value for ${c.call_id}` }))] as any,
+      input: [
+        { role: 'user', content: 'Get both' },
+        ...first.output,
+        ...calls.map((c) => ({ type: 'function_call_output' as const, call_id: c.call_id, output: `value for ${c.call_id}` })),
+      ] as any,
     })
     expect(second.output_text).toStartWith('Hello!')
     const sent = ups['anthropic-messages'].seen.at(-1)!.body

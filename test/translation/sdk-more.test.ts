@@ -22,7 +22,15 @@ describe('official SDKs over translated upstreams', () => {
     for (const p of PROTOS) ups[p] = startFakeUpstream()
     const catalog: CatalogFile = {
       gateways: PROTOS.map((p) => ({ id: `gw-${p}`, protocol: p, baseUrl: `${ups[p].url}/v1`, timeoutMs: 2_000 })),
-      models: PROTOS.map((p) => ({ id: `t/${p}`, name: p, provider: 't', contextWindow: 200_000, capabilities: ['text'], pricing: { input: 1, output: 2 }, routes: [{ gateway: `gw-${p}`, model: 'up-model' }] })),
+      models: PROTOS.map((p) => ({
+        id: `t/${p}`,
+        name: p,
+        provider: 't',
+        contextWindow: 200_000,
+        capabilities: ['text'],
+        pricing: { input: 1, output: 2 },
+        routes: [{ gateway: `gw-${p}`, model: 'up-model' }],
+      })),
     }
     gw = await startTestGateway({ db: 'pglite', store: 'memory' }, catalog)
     const u = await gw.user(5, { rpm: 1_000 })
@@ -37,8 +45,15 @@ describe('official SDKs over translated upstreams', () => {
 
   test('anthropic messages.stream: parallel tool calls from a chat upstream arrive as parsed tool_use inputs', async () => {
     ups['openai-chat'].script({ kind: 'sse', text: fixtureSse('openai-chat', 'stream-tool-calls-two.sse'), chunkSize: 64 })
-    const tools = [{ name: 'secret_retrieval_tool', input_schema: { type: 'object' as const, properties: { password: { type: 'string' } } } }]
-    const stream = anthropic.messages.stream({ model: 't/openai-chat', max_tokens: 200, tools, messages: [{ role: 'user', content: 'Get both' }] })
+    const tools = [
+      { name: 'secret_retrieval_tool', input_schema: { type: 'object' as const, properties: { password: { type: 'string' } } } },
+    ]
+    const stream = anthropic.messages.stream({
+      model: 't/openai-chat',
+      max_tokens: 200,
+      tools,
+      messages: [{ role: 'user', content: 'Get both' }],
+    })
     const final = await stream.finalMessage()
     expect(final.stop_reason).toBe('tool_use')
     expect(final.content.map((b) => (b.type === 'tool_use' ? [b.id, b.input] : b.type))).toEqual([
@@ -50,10 +65,26 @@ describe('official SDKs over translated upstreams', () => {
 
   test('anthropic messages.stream: OpenAI encrypted reasoning arrives as a thinking block and goes back to a responses upstream intact', async () => {
     const sse = fixtureSse('openai-responses', 'stream-reasoning-encrypted-function-call.chunks.jsonl')
-    const encrypted = /"type":"response.output_item.done","sequence_number":\d+,"output_index":0,"item":\{"id":"(rs_[^"]+)","type":"reasoning","encrypted_content":"([^"]+)"/.exec(sse)!
+    const encrypted =
+      /"type":"response.output_item.done","sequence_number":\d+,"output_index":0,"item":\{"id":"(rs_[^"]+)","type":"reasoning","encrypted_content":"([^"]+)"/.exec(
+        sse,
+      )!
     ups['openai-responses'].script({ kind: 'sse', text: sse, chunkSize: 128 })
-    const tools = [{ name: 'calculator', input_schema: { type: 'object' as const, properties: { a: { type: 'number' }, b: { type: 'number' }, op: { type: 'string' } } } }]
-    const first = await anthropic.messages.stream({ model: 't/openai-responses', max_tokens: 2_000, thinking: { type: 'enabled', budget_tokens: 1_024 }, tools, messages: [{ role: 'user', content: 'Add 12 and 7' }] }).finalMessage()
+    const tools = [
+      {
+        name: 'calculator',
+        input_schema: { type: 'object' as const, properties: { a: { type: 'number' }, b: { type: 'number' }, op: { type: 'string' } } },
+      },
+    ]
+    const first = await anthropic.messages
+      .stream({
+        model: 't/openai-responses',
+        max_tokens: 2_000,
+        thinking: { type: 'enabled', budget_tokens: 1_024 },
+        tools,
+        messages: [{ role: 'user', content: 'Add 12 and 7' }],
+      })
+      .finalMessage()
     const thinking = first.content.find((b) => b.type === 'thinking') as Anthropic.ThinkingBlock
     expect(thinking.thinking.length).toBeGreaterThan(20)
     expect(thinking.signature).toBe(`tg1.o.${encrypted[1]}.${encrypted[2]}`)
@@ -81,8 +112,16 @@ describe('official SDKs over translated upstreams', () => {
   })
 
   test('openai responses.stream: an Anthropic tool call without arguments ends with parseable "{}"', async () => {
-    ups['anthropic-messages'].script({ kind: 'sse', text: fixtureSse('anthropic-messages', 'stream-text-then-tool-use-no-args.chunks.jsonl'), chunkSize: 50 })
-    const stream = openai.responses.stream({ model: 't/anthropic-messages', input: 'Update the list', tools: [{ type: 'function', name: 'updateIssueList', parameters: { type: 'object', properties: {} }, strict: false }] })
+    ups['anthropic-messages'].script({
+      kind: 'sse',
+      text: fixtureSse('anthropic-messages', 'stream-text-then-tool-use-no-args.chunks.jsonl'),
+      chunkSize: 50,
+    })
+    const stream = openai.responses.stream({
+      model: 't/anthropic-messages',
+      input: 'Update the list',
+      tools: [{ type: 'function', name: 'updateIssueList', parameters: { type: 'object', properties: {} }, strict: false }],
+    })
     const final = await stream.finalResponse()
     const call = final.output.find((o) => o.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall
     expect(call).toMatchObject({ name: 'updateIssueList', arguments: '{}', status: 'completed' })
@@ -96,19 +135,30 @@ describe('official SDKs over translated upstreams', () => {
       model: 't/anthropic-messages',
       stream_options: { include_usage: true },
       messages: [{ role: 'user', content: 'Get both' }],
-      tools: [{ type: 'function', function: { name: 'secret_retrieval_tool', parameters: { type: 'object', properties: { password: { type: 'string' } } } } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'secret_retrieval_tool', parameters: { type: 'object', properties: { password: { type: 'string' } } } },
+        },
+      ],
     })
     const final = await stream.finalChatCompletion()
     const msg = final.choices[0]!.message
     expect(msg.content).toBe("I'll retrieve the secrets for both passwords you provided.")
-    expect(msg.tool_calls!.map((c) => (c.type === 'function' ? JSON.parse(c.function.arguments) : null))).toEqual([{ password: 'mellon' }, { password: 'radiance' }])
+    expect(msg.tool_calls!.map((c) => (c.type === 'function' ? JSON.parse(c.function.arguments) : null))).toEqual([
+      { password: 'mellon' },
+      { password: 'radiance' },
+    ])
     expect(final.choices[0]!.finish_reason).toBe('tool_calls')
     expect(final.usage).toMatchObject({ prompt_tokens: 416, completion_tokens: 109 })
   })
 
   test('anthropic messages.countTokens: counted by an Anthropic upstream, estimated for other upstreams or when it fails', async () => {
     ups['anthropic-messages'].script({ kind: 'json', body: { input_tokens: 1234 } })
-    const native = await anthropic.messages.countTokens({ model: 't/anthropic-messages', messages: [{ role: 'user', content: 'Hello there' }] })
+    const native = await anthropic.messages.countTokens({
+      model: 't/anthropic-messages',
+      messages: [{ role: 'user', content: 'Hello there' }],
+    })
     expect(native.input_tokens).toBe(1234)
     const seen = ups['anthropic-messages'].seen.at(-1)!
     expect(seen.path).toBe('/v1/messages/count_tokens')
@@ -126,11 +176,15 @@ describe('official SDKs over translated upstreams', () => {
   })
 
   test('error classes: each SDK recognises the gateway errors of its own protocol', async () => {
-    const missing = await anthropic.messages.create({ model: 't/none', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }).catch((e) => e)
+    const missing = await anthropic.messages
+      .create({ model: 't/none', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] })
+      .catch((e) => e)
     expect(missing).toBeInstanceOf(Anthropic.NotFoundError)
     expect(missing.error).toMatchObject({ type: 'error', error: { type: 'not_found_error' } })
     const badKey = new Anthropic({ baseURL: anthropic.baseURL, apiKey: 'sk-wrong', maxRetries: 0 })
-    expect(await badKey.messages.create({ model: 't/openai-chat', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }).catch((e) => e)).toBeInstanceOf(Anthropic.AuthenticationError)
+    expect(
+      await badKey.messages.create({ model: 't/openai-chat', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }).catch((e) => e),
+    ).toBeInstanceOf(Anthropic.AuthenticationError)
 
     const unknown = await openai.responses.create({ model: 't/none', input: 'x' }).catch((e) => e)
     expect(unknown).toBeInstanceOf(OpenAI.NotFoundError)

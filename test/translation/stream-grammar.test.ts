@@ -42,7 +42,8 @@ function checkChat(frames: { data: string }[]) {
   expect(chunks.at(-2).usage.total_tokens).toBeGreaterThan(0)
   expect(chunks.filter((c) => c.choices[0]?.finish_reason).length).toBe(1)
   const args = new Map<number, string>()
-  for (const c of chunks) for (const tc of c.choices[0]?.delta?.tool_calls ?? []) args.set(tc.index, (args.get(tc.index) ?? '') + (tc.function?.arguments ?? ''))
+  for (const c of chunks)
+    for (const tc of c.choices[0]?.delta?.tool_calls ?? []) args.set(tc.index, (args.get(tc.index) ?? '') + (tc.function?.arguments ?? ''))
   for (const a of args.values()) expect(() => JSON.parse(a)).not.toThrow()
 }
 
@@ -105,7 +106,9 @@ function checkResponses(frames: { event: string | undefined; data: string }[]) {
 const CHECK = { chat: checkChat, messages: checkMessages, responses: checkResponses }
 
 for (const p of ['openai-chat', 'anthropic-messages', 'openai-responses'] as Proto[]) {
-  const files = (fixtureJson(p, 'index.json') as { file: string; streaming: boolean }[]).filter((e) => e.streaming && !/error/.test(e.file)).map((e) => e.file)
+  const files = (fixtureJson(p, 'index.json') as { file: string; streaming: boolean }[])
+    .filter((e) => e.streaming && !/error/.test(e.file))
+    .map((e) => e.file)
   for (const inbound of (['chat', 'messages', 'responses'] as Inbound[]).filter((i) => NATIVE[i] !== p))
     describe(`${inbound} ← ${p}: translated streams are well formed`, () => {
       for (const file of files) test(file, () => CHECK[inbound](translate(p, file, inbound)))

@@ -17,9 +17,23 @@ const INBOUNDS: Inbound[] = ['chat', 'messages', 'responses']
 const PATH: Record<Inbound, string> = { chat: '/v1/chat/completions', messages: '/v1/messages', responses: '/v1/responses' }
 
 const HTTP_ERRORS: Record<Proto, [string, number][]> = {
-  'openai-chat': [['error-400-unsupported-parameter.json', 400], ['error-401-invalid-api-key.json', 401], ['error-404-model-not-found.json', 404], ['error-429-openrouter-rate-limited.json', 429]],
-  'anthropic-messages': [['error-400-invalid-request.json', 400], ['error-401-authentication.json', 401], ['error-404-not-found.json', 404]],
-  'openai-responses': [['error-400-unsupported-parameter.json', 400], ['error-400-model-not-found.json', 400], ['error-401-invalid-api-key.json', 401], ['error-429-insufficient-quota.json', 429]],
+  'openai-chat': [
+    ['error-400-unsupported-parameter.json', 400],
+    ['error-401-invalid-api-key.json', 401],
+    ['error-404-model-not-found.json', 404],
+    ['error-429-openrouter-rate-limited.json', 429],
+  ],
+  'anthropic-messages': [
+    ['error-400-invalid-request.json', 400],
+    ['error-401-authentication.json', 401],
+    ['error-404-not-found.json', 404],
+  ],
+  'openai-responses': [
+    ['error-400-unsupported-parameter.json', 400],
+    ['error-400-model-not-found.json', 400],
+    ['error-401-invalid-api-key.json', 401],
+    ['error-429-insufficient-quota.json', 429],
+  ],
 }
 
 /** The client's view of an upstream error: status and the protocol's own error kind. */
@@ -29,7 +43,8 @@ function envelope(inbound: Inbound, refused: boolean): { status: number; kind: s
   return refused ? { status: 400, kind: 'invalid_request_error' } : { status: 502, kind: 'server_error' }
 }
 
-const kindOf = (inbound: Inbound, j: any) => (inbound === 'chat' ? j.error.code : inbound === 'messages' ? (j.type === 'error' ? j.error.type : 'NOT AN ERROR ENVELOPE') : j.error.type)
+const kindOf = (inbound: Inbound, j: any) =>
+  inbound === 'chat' ? j.error.code : inbound === 'messages' ? (j.type === 'error' ? j.error.type : 'NOT AN ERROR ENVELOPE') : j.error.type
 
 function body(inbound: Inbound, model: string, stream: boolean) {
   if (inbound === 'chat') return { model, stream, messages: [{ role: 'user', content: 'hi' }] }
@@ -46,8 +61,24 @@ describe('recorded upstream failures, every pair', () => {
     const catalog: CatalogFile = {
       gateways: PROTOS.map((p) => ({ id: `gw-${p}`, protocol: p, baseUrl: `${ups[p].url}/v1`, timeoutMs: 2_000 })),
       models: [
-        ...PROTOS.map((p) => ({ id: `t/${p}`, name: p, provider: 't', contextWindow: 200_000, capabilities: ['text'], pricing: { input: 1, output: 2 }, routes: [{ gateway: `gw-${p}`, model: 'up' }] })),
-        { id: 't/mixed', name: 'mixed', provider: 't', contextWindow: 200_000, capabilities: ['text'], pricing: { input: 1, output: 2 }, routes: PROTOS.map((p) => ({ gateway: `gw-${p}`, model: 'up' })) },
+        ...PROTOS.map((p) => ({
+          id: `t/${p}`,
+          name: p,
+          provider: 't',
+          contextWindow: 200_000,
+          capabilities: ['text'],
+          pricing: { input: 1, output: 2 },
+          routes: [{ gateway: `gw-${p}`, model: 'up' }],
+        })),
+        {
+          id: 't/mixed',
+          name: 'mixed',
+          provider: 't',
+          contextWindow: 200_000,
+          capabilities: ['text'],
+          pricing: { input: 1, output: 2 },
+          routes: PROTOS.map((p) => ({ gateway: `gw-${p}`, model: 'up' })),
+        },
       ],
     }
     gw = await startTestGateway({ db: 'pglite', store: 'memory' }, catalog)
@@ -58,10 +89,19 @@ describe('recorded upstream failures, every pair', () => {
     for (const p of PROTOS) ups[p].stop()
   })
   const post = (inbound: Inbound, p: Proto, stream: boolean) =>
-    gw.request(PATH[inbound], { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body(inbound, `t/${p}`, stream)) })
+    gw.request(PATH[inbound], {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify(body(inbound, `t/${p}`, stream)),
+    })
   const logOf = async (res: Response) => {
     await gw.settled()
-    return (await gw.runtime.deps.db.select().from(requestLogs).where(eq(requestLogs.id, res.headers.get('x-request-id')!)))[0]!
+    return (
+      await gw.runtime.deps.db
+        .select()
+        .from(requestLogs)
+        .where(eq(requestLogs.id, res.headers.get('x-request-id')!))
+    )[0]!
   }
 
   for (const inbound of INBOUNDS)
@@ -82,10 +122,17 @@ describe('recorded upstream failures, every pair', () => {
     const expected: Record<Inbound, string[]> = {
       chat: ['error UPSTREAM_ERROR'],
       messages: ['error api_error'],
-      responses: ['created resp_ t/openai-responses in_progress', 'in_progress resp_ t/openai-responses in_progress', 'error upstream_error'],
+      responses: [
+        'created resp_ t/openai-responses in_progress',
+        'in_progress resp_ t/openai-responses in_progress',
+        'error upstream_error',
+      ],
     }
     for (const inbound of INBOUNDS) {
-      ups['openai-responses'].script({ kind: 'sse', text: fixtureSse('openai-responses', 'stream-error-event-insufficient-quota.chunks.jsonl') })
+      ups['openai-responses'].script({
+        kind: 'sse',
+        text: fixtureSse('openai-responses', 'stream-error-event-insufficient-quota.chunks.jsonl'),
+      })
       const res = await post(inbound, 'openai-responses', true)
       expect(render(inbound, await res.text())).toEqual(expected[inbound])
       const log = await logOf(res)
@@ -114,11 +161,21 @@ describe('recorded upstream failures, every pair', () => {
       ups['openai-chat'].script({ kind: 'status', status: 503 })
       ups['anthropic-messages'].script({ kind: 'status', status: 529 })
       ups['openai-responses'].script({ kind: 'sse', text: fixtureSse('openai-responses', 'stream-text.sse'), chunkSize: 77 })
-      const res = await gw.request(PATH[inbound], { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body(inbound, 't/mixed', true)) })
+      const res = await gw.request(PATH[inbound], {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify(body(inbound, 't/mixed', true)),
+      })
       const lines = render(inbound, await res.text())
       const text = lines.flatMap((l) => /^(text|delta 0 text|output_text\.delta 0) (.*)$/s.exec(l)?.[2] ?? []).join('')
       expect(text).toBe('4200 + 42 equals 4242.')
-      expect(lines.at(-1)).toBe(inbound === 'chat' ? '[DONE]' : inbound === 'messages' ? 'message_stop' : 'completed completed - items message in 16 out 11 cached 0 svc')
+      expect(lines.at(-1)).toBe(
+        inbound === 'chat'
+          ? '[DONE]'
+          : inbound === 'messages'
+            ? 'message_stop'
+            : 'completed completed - items message in 16 out 11 cached 0 svc',
+      )
       const log = await logOf(res)
       expect(log).toMatchObject({ status: 200, gateway: 'gw-openai-responses', inputTokens: 16, outputTokens: 11 })
     }

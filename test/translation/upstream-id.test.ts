@@ -9,8 +9,16 @@ import { sseFrames } from '../helpers/chat.ts'
 
 type Proto = 'openai-chat' | 'anthropic-messages' | 'openai-responses'
 const PROTOS: Proto[] = ['openai-chat', 'anthropic-messages', 'openai-responses']
-const STREAM: Record<Proto, string> = { 'openai-chat': 'stream-tool-calls-two.sse', 'anthropic-messages': 'stream-tool-use-two.sse', 'openai-responses': 'stream-function-calls-two.sse' }
-const JSON_FIXTURE: Record<Proto, string> = { 'openai-chat': 'json-tool-calls-two.json', 'anthropic-messages': 'json-tool-use-two.json', 'openai-responses': 'json-function-calls-two.json' }
+const STREAM: Record<Proto, string> = {
+  'openai-chat': 'stream-tool-calls-two.sse',
+  'anthropic-messages': 'stream-tool-use-two.sse',
+  'openai-responses': 'stream-function-calls-two.sse',
+}
+const JSON_FIXTURE: Record<Proto, string> = {
+  'openai-chat': 'json-tool-calls-two.json',
+  'anthropic-messages': 'json-tool-use-two.json',
+  'openai-responses': 'json-function-calls-two.json',
+}
 
 /** The answer id the recorded stream carries (chunk id, message_start's message, response.created's response). */
 function streamId(p: Proto): string {
@@ -31,8 +39,22 @@ describe('svc.upstreamRequestId for every upstream protocol', () => {
   beforeAll(async () => {
     for (const p of PROTOS) ups[p] = startFakeUpstream()
     const catalog: CatalogFile = {
-      gateways: PROTOS.map((p) => ({ id: `gw-${p}`, protocol: p, baseUrl: `${ups[p].url}/v1`, apiKey: 'sk-upstream-secret', timeoutMs: 2_000 })),
-      models: PROTOS.map((p) => ({ id: `t/${p}`, name: p, provider: 't', contextWindow: 200_000, capabilities: ['text'], pricing: { input: 1, output: 2 }, routes: [{ gateway: `gw-${p}`, model: 'upstream-model-name' }] })),
+      gateways: PROTOS.map((p) => ({
+        id: `gw-${p}`,
+        protocol: p,
+        baseUrl: `${ups[p].url}/v1`,
+        apiKey: 'sk-upstream-secret',
+        timeoutMs: 2_000,
+      })),
+      models: PROTOS.map((p) => ({
+        id: `t/${p}`,
+        name: p,
+        provider: 't',
+        contextWindow: 200_000,
+        capabilities: ['text'],
+        pricing: { input: 1, output: 2 },
+        routes: [{ gateway: `gw-${p}`, model: 'upstream-model-name' }],
+      })),
     }
     gw = await startTestGateway({ db: 'pglite', store: 'memory' }, catalog)
     key = (await gw.user(5, { rpm: 1_000 })).key
@@ -42,7 +64,11 @@ describe('svc.upstreamRequestId for every upstream protocol', () => {
     for (const p of PROTOS) ups[p].stop()
   }, 60_000)
   const post = (p: Proto, stream: boolean) =>
-    gw.request('/v1/chat/completions', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: `t/${p}`, stream, messages: [{ role: 'user', content: 'Get both secrets' }] }) })
+    gw.request('/v1/chat/completions', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: `t/${p}`, stream, messages: [{ role: 'user', content: 'Get both secrets' }] }),
+    })
 
   for (const p of PROTOS) {
     test(`chat ← ${p}: JSON and stream both carry the upstream's id`, async () => {
@@ -52,7 +78,11 @@ describe('svc.upstreamRequestId for every upstream protocol', () => {
 
       ups[p].script({ kind: 'sse', text: fixtureSse(p, STREAM[p]), chunkSize: 53 })
       const text = await (await post(p, true)).text()
-      const svcFrame = sseFrames(text).map((f) => f.replace(/^data: /, '')).filter((d) => d !== '[DONE]').map((d) => JSON.parse(d)).find((d) => d.svc)
+      const svcFrame = sseFrames(text)
+        .map((f) => f.replace(/^data: /, ''))
+        .filter((d) => d !== '[DONE]')
+        .map((d) => JSON.parse(d))
+        .find((d) => d.svc)
       expect(svcFrame?.svc.upstreamRequestId).toBe(streamId(p))
       expect(streamId(p).length).toBeGreaterThan(0)
     })

@@ -5,13 +5,24 @@ import { formatUsd, numberToScaled, parseDecimal, usdToMicros } from '../../src/
 import type { Usage } from '../../src/core/usage.ts'
 
 const M = (usdPerMillion: number | null) => (usdPerMillion === null ? null : numberToScaled(usdPerMillion, 9)!)
-const price = (input: number | null, output: number | null, cacheRead: number | null = null, cacheWrite: number | null = null): Pricing => ({
+const price = (
+  input: number | null,
+  output: number | null,
+  cacheRead: number | null = null,
+  cacheWrite: number | null = null,
+): Pricing => ({
   input: M(input),
   output: M(output),
   cacheRead: M(cacheRead),
   cacheWrite: M(cacheWrite),
 })
-const usage = (inputTokens: number, outputTokens: number, cacheReadTokens = 0, cacheWriteTokens = 0): Usage => ({ inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, reasoningTokens: 0 })
+const usage = (inputTokens: number, outputTokens: number, cacheReadTokens = 0, cacheWriteTokens = 0): Usage => ({
+  inputTokens,
+  outputTokens,
+  cacheReadTokens,
+  cacheWriteTokens,
+  reasoningTokens: 0,
+})
 
 describe('costMicros', () => {
   const cases: [string, Usage, Pricing, bigint][] = [

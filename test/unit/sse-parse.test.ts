@@ -18,8 +18,14 @@ function reference(text: string): SseEvent[] {
     .map((block) => block.split('\n').filter((l) => l && !l.startsWith(':')))
     .filter((lines) => lines.some((l) => l.startsWith('data:')))
     .map((lines) => ({
-      event: lines.find((l) => l.startsWith('event:'))?.slice(6).trim(),
-      data: lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(l.startsWith('data: ') ? 6 : 5)).join('\n'),
+      event: lines
+        .find((l) => l.startsWith('event:'))
+        ?.slice(6)
+        .trim(),
+      data: lines
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(l.startsWith('data: ') ? 6 : 5))
+        .join('\n'),
     }))
 }
 

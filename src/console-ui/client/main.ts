@@ -30,11 +30,15 @@ async function render() {
   const url = new URL(location.href)
   const found = match(url.pathname)
   const user = await currentUser()
-  if (found && !found.route.public && !user) return navigate(`/console/signin?next=${encodeURIComponent(url.pathname + url.search)}`, { replace: true })
-  if (user && /^\/console\/sign(in|up)\/?$/.test(url.pathname)) return navigate(url.searchParams.get('next') ?? '/console', { replace: true })
+  if (found && !found.route.public && !user)
+    return navigate(`/console/signin?next=${encodeURIComponent(url.pathname + url.search)}`, { replace: true })
+  if (user && /^\/console\/sign(in|up)\/?$/.test(url.pathname))
+    return navigate(url.searchParams.get('next') ?? '/console', { replace: true })
   // The current section: the longest nav path the page's path starts with.
   const links = [...document.querySelectorAll('header nav a')]
-  const current = links.filter((a) => url.pathname === a.getAttribute('href') || url.pathname.startsWith(`${a.getAttribute('href')}/`)).sort((a, b) => b.getAttribute('href')!.length - a.getAttribute('href')!.length)[0]
+  const current = links
+    .filter((a) => url.pathname === a.getAttribute('href') || url.pathname.startsWith(`${a.getAttribute('href')}/`))
+    .sort((a, b) => b.getAttribute('href')!.length - a.getAttribute('href')!.length)[0]
   for (const a of links) {
     if (a === current) a.setAttribute('aria-current', 'page')
     else a.removeAttribute('aria-current')

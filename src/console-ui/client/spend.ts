@@ -38,7 +38,14 @@ export function dailySpend(logs: SpendLog[], days: number, now: Date): DailySpen
   const models = Object.keys(micros).sort((a, b) => sum(micros[b]!) - sum(micros[a]!) || a.localeCompare(b))
   for (const m of models) cost[m] = micros[m]!.map((v) => v / 1e6)
   const totalsMicros = axis.map((_, i) => models.reduce((s, m) => s + micros[m]![i]!, 0))
-  return { days: axis, models, cost, totals: totalsMicros.map((v) => v / 1e6), max: Math.max(0, ...totalsMicros) / 1e6, total: sum(totalsMicros) / 1e6 }
+  return {
+    days: axis,
+    models,
+    cost,
+    totals: totalsMicros.map((v) => v / 1e6),
+    max: Math.max(0, ...totalsMicros) / 1e6,
+    total: sum(totalsMicros) / 1e6,
+  }
 }
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)

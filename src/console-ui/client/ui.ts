@@ -12,15 +12,42 @@ export interface Column<T> {
 }
 
 /** A table in a horizontally scrollable, keyboard-focusable region (narrow screens). */
-export function table<T>(caption: string, columns: Column<T>[], rows: T[]): { wrap: HTMLElement; body: HTMLTableSectionElement; add(rows: T[]): void } {
+export function table<T>(
+  caption: string,
+  columns: Column<T>[],
+  rows: T[],
+): { wrap: HTMLElement; body: HTMLTableSectionElement; add(rows: T[]): void } {
   const body = h('tbody')
-  const add = (more: T[]) => body.append(...more.map((r) => h('tr', null, columns.map((c) => h('td', { class: c.num ? 'num' : undefined }, c.cell(r))))))
+  const add = (more: T[]) =>
+    body.append(
+      ...more.map((r) =>
+        h(
+          'tr',
+          null,
+          columns.map((c) => h('td', { class: c.num ? 'num' : undefined }, c.cell(r))),
+        ),
+      ),
+    )
   add(rows)
   const id = uid('tbl')
   const wrap = h(
     'div',
     { class: 'table-wrap', role: 'region', 'aria-labelledby': id, tabindex: 0 },
-    h('table', null, h('caption', { id, class: 'sr-only' }, caption), h('thead', null, h('tr', null, columns.map((c) => h('th', { scope: 'col', class: c.num ? 'num' : undefined }, c.label)))), body),
+    h(
+      'table',
+      null,
+      h('caption', { id, class: 'sr-only' }, caption),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          columns.map((c) => h('th', { scope: 'col', class: c.num ? 'num' : undefined }, c.label)),
+        ),
+      ),
+      body,
+    ),
   )
   return { wrap, body, add }
 }
@@ -42,13 +69,28 @@ export function copyButton(text: () => string, label = 'Copy') {
 }
 
 export const codeBlock = (label: string, code: string) =>
-  h('div', { class: 'code' }, h('div', { class: 'code-head' }, h('span', null, label), copyButton(() => code, `Copy ${label}`)), h('pre', { tabindex: 0 }, h('code', null, code)))
+  h(
+    'div',
+    { class: 'code' },
+    h(
+      'div',
+      { class: 'code-head' },
+      h('span', null, label),
+      copyButton(() => code, `Copy ${label}`),
+    ),
+    h('pre', { tabindex: 0 }, h('code', null, code)),
+  )
 
 /**
  * A keyset-paged list: the first page, then a "Load more" button while the API has a
  * nextCursor. `url(cursor)` builds the request for a page.
  */
-export async function pagedTable<T>(caption: string, columns: Column<T>[], url: (cursor: string | null) => string, empty: string): Promise<HTMLElement> {
+export async function pagedTable<T>(
+  caption: string,
+  columns: Column<T>[],
+  url: (cursor: string | null) => string,
+  empty: string,
+): Promise<HTMLElement> {
   const first = await api<Page<T>>(url(null))
   if (first.items.length === 0) return h('p', { class: 'empty' }, empty)
   const t = table(caption, columns, first.items)

@@ -47,7 +47,11 @@ export function authFeature(deps: ConsoleDeps) {
       },
       { response: { 200: LoggedOut }, detail: detail('End the session server-side and clear the cookie') },
     )
-    .get('/me', ({ user }) => user, { signedIn: true, response: { 200: Me }, detail: { ...detail('The signed-in user'), security: SESSION_SECURITY } })
+    .get('/me', ({ user }) => user, {
+      signedIn: true,
+      response: { 200: Me },
+      detail: { ...detail('The signed-in user'), security: SESSION_SECURITY },
+    })
 }
 
 const isHttpsUrl = (url: string | undefined) => url?.startsWith('https:') ?? false

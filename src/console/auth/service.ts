@@ -34,8 +34,13 @@ let dummyHash: Promise<string> | undefined
 const equaliser = () => (dummyHash ??= Bun.password.hash(crypto.randomUUID(), 'argon2id'))
 
 export async function verifyLogin(db: Db, input: Login): Promise<Me> {
-  const [user] = await db.select().from(users).where(eq(users.email, normalizeEmail(input.email)))
-  const ok = user?.passwordHash ? await Bun.password.verify(input.password, user.passwordHash) : (await Bun.password.verify(input.password, await equaliser()), false)
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(eq(users.email, normalizeEmail(input.email)))
+  const ok = user?.passwordHash
+    ? await Bun.password.verify(input.password, user.passwordHash)
+    : (await Bun.password.verify(input.password, await equaliser()), false)
   if (!user || !ok || user.disabledAt !== null) throw new GatewayError('UNAUTHORIZED', 'Invalid email or password.')
   return { id: user.id, email: user.email }
 }

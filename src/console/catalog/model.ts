@@ -11,8 +11,12 @@ export const CatalogQuery = t.Object({
   capability: t.Optional(t.String({ maxLength: 100 })),
   family: t.Optional(t.String({ maxLength: 100 })),
   sort: t.Optional(OneOf('sort', SORTS, { description: 'Default popular: requests in the last 7 days' })),
-  page: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000, description: 'From 1 (default 1)', error: 'page must be an integer from 1 to 1000000.' })),
-  pageSize: t.Optional(t.Integer({ minimum: 1, maximum: 100, description: '1–100 (default 20)', error: 'pageSize must be an integer from 1 to 100.' })),
+  page: t.Optional(
+    t.Integer({ minimum: 1, maximum: 1_000_000, description: 'From 1 (default 1)', error: 'page must be an integer from 1 to 1000000.' }),
+  ),
+  pageSize: t.Optional(
+    t.Integer({ minimum: 1, maximum: 100, description: '1–100 (default 20)', error: 'pageSize must be an integer from 1 to 100.' }),
+  ),
 })
 export type CatalogQuery = typeof CatalogQuery.static
 

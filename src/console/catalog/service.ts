@@ -23,7 +23,14 @@ export function catalogItem(m: CatalogModel): CatalogItem {
     family: m.family,
     contextWindow: m.contextWindow,
     capabilities: m.capabilities,
-    pricing: { input: perMillion(p.input), output: perMillion(p.output), cacheRead: perMillion(p.cacheRead), cacheWrite: perMillion(p.cacheWrite), unit: '1M_tokens', currency: 'USD' },
+    pricing: {
+      input: perMillion(p.input),
+      output: perMillion(p.output),
+      cacheRead: perMillion(p.cacheRead),
+      cacheWrite: perMillion(p.cacheWrite),
+      unit: '1M_tokens',
+      currency: 'USD',
+    },
     created: m.created,
   }
 }
@@ -52,7 +59,13 @@ export function searchCatalog(models: CatalogModel[], query: CatalogQuery, popul
   const page = query.page ?? 1
   const pageSize = query.pageSize ?? 20
   const start = (page - 1) * pageSize
-  return { items: hits.slice(start, start + pageSize).map(catalogItem), total: hits.length, page, pageSize, totalPages: Math.ceil(hits.length / pageSize) }
+  return {
+    items: hits.slice(start, start + pageSize).map(catalogItem),
+    total: hits.length,
+    page,
+    pageSize,
+    totalPages: Math.ceil(hits.length / pageSize),
+  }
 }
 
 const POPULARITY_TTL_MS = 60_000

@@ -19,7 +19,6 @@ import { readCookie, SESSION_COOKIE } from './cookies.ts'
 import { API_LIMIT, limitIp, type RateRule } from './limits.ts'
 import { isCrossSite } from './same-origin.ts'
 
-
 export interface ContextOptions {
   /** A further limit for this feature's state-changing calls (the auth attempts limit). */
   attempts?: RateRule

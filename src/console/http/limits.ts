@@ -18,6 +18,9 @@ export const AUTH_LIMIT: RateRule = { name: 'auth', limit: 30, windowMs: 15 * 60
 /** Counts one call from `ip` under `rule`; 429 RATE_LIMITED with Retry-After when over. */
 export async function limitIp(store: Store, rule: RateRule, ip: string, nowMs: number): Promise<Record<string, string>> {
   const { ok, rate } = await store.hit(`${rule.name}:${ip}`, rule.limit, rule.windowMs, nowMs)
-  if (!ok) throw new GatewayError('RATE_LIMITED', 'Too many requests from this address; retry after the time in Retry-After.', { headers: rateHeaders(rate, true) })
+  if (!ok)
+    throw new GatewayError('RATE_LIMITED', 'Too many requests from this address; retry after the time in Retry-After.', {
+      headers: rateHeaders(rate, true),
+    })
   return rateHeaders(rate)
 }

@@ -5,8 +5,17 @@ import { t, type TSchema } from 'elysia'
 import { MAX_PAGE } from './pagination.ts'
 
 export const PageQuery = {
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: MAX_PAGE, description: `Items per page, 1–${MAX_PAGE} (default 20)`, error: `limit must be an integer from 1 to ${MAX_PAGE}.` })),
-  cursor: t.Optional(t.String({ maxLength: 200, description: 'The nextCursor of the previous page', error: 'cursor is not a cursor this API returned.' })),
+  limit: t.Optional(
+    t.Integer({
+      minimum: 1,
+      maximum: MAX_PAGE,
+      description: `Items per page, 1–${MAX_PAGE} (default 20)`,
+      error: `limit must be an integer from 1 to ${MAX_PAGE}.`,
+    }),
+  ),
+  cursor: t.Optional(
+    t.String({ maxLength: 200, description: 'The nextCursor of the previous page', error: 'cursor is not a cursor this API returned.' }),
+  ),
 }
 
 export const pageOf = <T extends TSchema>(item: T) =>

@@ -43,7 +43,10 @@ export async function listKeys(deps: ConsoleDeps, userId: string, q: { limit?: n
     .where(and(eq(apiKeys.userId, userId), after(apiKeys.createdAt, apiKeys.id, q.cursor)))
     .orderBy(newestFirst(apiKeys.createdAt, apiKeys.id))
     .limit(limit + 1)
-  const p = page(rows.map((r) => ({ ...r, id: r.row.id })), limit)
+  const p = page(
+    rows.map((r) => ({ ...r, id: r.row.id })),
+    limit,
+  )
   const now = deps.now()
   return { items: p.items.map((k) => keyView(k, deps.config.defaultRpm, now)), nextCursor: p.nextCursor }
 }
@@ -53,7 +56,8 @@ export async function createKey(deps: ConsoleDeps, userId: string, input: Create
   // A key's rpm may only tighten the operator's per-key quota, never raise it.
   if (input.rpm != null && input.rpm > quota) throw new GatewayError('BAD_REQUEST', `rpm must be from 1 to ${quota}.`)
   // An impossible date is refused by issueKey; one that parses must lie ahead.
-  if (input.expiresAt && (parseIsoDateTime(input.expiresAt)?.getTime() ?? Infinity) <= deps.now()) throw new GatewayError('BAD_REQUEST', 'expiresAt must be in the future.')
+  if (input.expiresAt && (parseIsoDateTime(input.expiresAt)?.getTime() ?? Infinity) <= deps.now())
+    throw new GatewayError('BAD_REQUEST', 'expiresAt must be in the future.')
   const { id, key } = await issueKey(deps, { userId, ...input })
   const [row] = await deps.db.select().from(apiKeys).where(eq(apiKeys.id, id))
   return { ...keyView(row!, quota, deps.now()), key }

@@ -28,12 +28,18 @@ export async function listLogs(deps: ConsoleDeps, userId: string, q: LogsQuery) 
     )
     .orderBy(newestFirst(requestLogs.createdAt, requestLogs.id))
     .limit(limit + 1)
-  const p = page(rows.map((r) => ({ ...r, id: r.row.id })), limit)
+  const p = page(
+    rows.map((r) => ({ ...r, id: r.row.id })),
+    limit,
+  )
   return { items: p.items.map(logView), nextCursor: p.nextCursor }
 }
 
 export async function logDetail(deps: ConsoleDeps, userId: string, id: string): Promise<RequestLog> {
-  const [r] = await deps.db.select().from(requestLogs).where(and(eq(requestLogs.id, id), eq(requestLogs.userId, userId)))
+  const [r] = await deps.db
+    .select()
+    .from(requestLogs)
+    .where(and(eq(requestLogs.id, id), eq(requestLogs.userId, userId)))
   if (!r) throw new GatewayError('NOT_FOUND', 'No such request log.')
   return logView(r)
 }

@@ -48,9 +48,24 @@ export function sandboxProvider(cfg: { secret: string }): PaymentProvider {
       if (typeof e.id !== 'string' || typeof e.transactionId !== 'string') throw new Error('malformed event')
       const sessionId = `sbx_${e.transactionId}`
       if (e.type === 'payment.succeeded')
-        return { id: e.id, type: e.type, action: { kind: 'paid', transactionId: e.transactionId, sessionId, amountCents: Number(e.amountCents), currency: String(e.currency) } }
-      if (e.type === 'payment.failed') return { id: e.id, type: e.type, action: { kind: 'failed', transactionId: e.transactionId, sessionId, reason: 'payment failed' } }
-      return { id: e.id, type: String(e.type), action: { kind: 'ignored', transactionId: e.transactionId, reason: `unhandled ${String(e.type)}` } }
+        return {
+          id: e.id,
+          type: e.type,
+          action: {
+            kind: 'paid',
+            transactionId: e.transactionId,
+            sessionId,
+            amountCents: Number(e.amountCents),
+            currency: String(e.currency),
+          },
+        }
+      if (e.type === 'payment.failed')
+        return { id: e.id, type: e.type, action: { kind: 'failed', transactionId: e.transactionId, sessionId, reason: 'payment failed' } }
+      return {
+        id: e.id,
+        type: String(e.type),
+        action: { kind: 'ignored', transactionId: e.transactionId, reason: `unhandled ${String(e.type)}` },
+      }
     },
   }
 }

@@ -20,7 +20,13 @@ export function stripeProvider(cfg: StripeSettings): PaymentProvider {
     maxNetworkRetries: 2,
     timeout: 15_000,
     httpClient: Stripe.createFetchHttpClient(),
-    ...(base ? { host: base.hostname, port: Number(base.port || (base.protocol === 'https:' ? 443 : 80)), protocol: base.protocol === 'https:' ? 'https' : 'http' } : {}),
+    ...(base
+      ? {
+          host: base.hostname,
+          port: Number(base.port || (base.protocol === 'https:' ? 443 : 80)),
+          protocol: base.protocol === 'https:' ? 'https' : 'http',
+        }
+      : {}),
   })
   const crypto = Stripe.createSubtleCryptoProvider()
   return {
@@ -32,7 +38,9 @@ export function stripeProvider(cfg: StripeSettings): PaymentProvider {
           client_reference_id: req.transactionId,
           customer_email: req.email,
           metadata: { transactionId: req.transactionId },
-          line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: req.amountCents, product_data: { name: 'Tollgate credit' } } }],
+          line_items: [
+            { quantity: 1, price_data: { currency: 'usd', unit_amount: req.amountCents, product_data: { name: 'Tollgate credit' } } },
+          ],
           success_url: `${req.returnUrl}?topup=${req.transactionId}&status=success`,
           cancel_url: `${req.returnUrl}?topup=${req.transactionId}&status=cancelled`,
         },
@@ -51,7 +59,14 @@ export function stripeProvider(cfg: StripeSettings): PaymentProvider {
       const event = await stripe.webhooks.constructEventAsync(rawBody, signature, cfg.webhookSecret, TOLERANCE_SECONDS, crypto)
       // Correctly signed is not well formed: an event without an id or type is refused (400), not
       // stored, so the provider's retries end there instead of failing forever.
-      if (typeof event?.id !== 'string' || event.id === '' || event.id.length > 255 || typeof event.type !== 'string' || typeof event.data?.object !== 'object' || event.data.object === null)
+      if (
+        typeof event?.id !== 'string' ||
+        event.id === '' ||
+        event.id.length > 255 ||
+        typeof event.type !== 'string' ||
+        typeof event.data?.object !== 'object' ||
+        event.data.object === null
+      )
         throw new Error('Stripe event without id, type or data.object')
       return { id: event.id, type: event.type, action: checkoutAction(event) }
     },

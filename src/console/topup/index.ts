@@ -8,7 +8,8 @@ import { startTopup } from './service.ts'
 
 export function topupFeature(deps: ConsoleDeps) {
   // Where the payer comes back to: PUBLIC_URL, else this host under the scheme the client used.
-  const origin = (req: Request, https: boolean) => deps.config.publicUrl?.replace(/\/+$/, '') ?? `${https ? 'https' : 'http'}://${new URL(req.url).host}`
+  const origin = (req: Request, https: boolean) =>
+    deps.config.publicUrl?.replace(/\/+$/, '') ?? `${https ? 'https' : 'http'}://${new URL(req.url).host}`
   return new Elysia({ prefix: '/api/wallet' })
     .use(sessionRequired(deps))
     .use(consoleContext(deps))

@@ -28,18 +28,38 @@ export async function startTopup(deps: ConsoleDeps, user: { id: string; email: s
   const bounds = topupBounds(deps.config)
   const micros = policyAmount(req.amount, bounds)
   if (micros === undefined)
-    throw new GatewayError('BAD_REQUEST', `amount must be between ${formatUsd(bounds.min).slice(0, -6)} and ${formatUsd(bounds.max).slice(0, -6)} USD, in whole cents.`)
+    throw new GatewayError(
+      'BAD_REQUEST',
+      `amount must be between ${formatUsd(bounds.min).slice(0, -6)} and ${formatUsd(bounds.max).slice(0, -6)} USD, in whole cents.`,
+    )
   const provider = deps.payments.get(req.provider)
-  if (!provider) throw new GatewayError('PAYMENT_REQUIRED', `Payment provider "${req.provider}" is not configured here; use one of: ${[...deps.payments.keys()].join(', ') || 'none'}.`)
+  if (!provider)
+    throw new GatewayError(
+      'PAYMENT_REQUIRED',
+      `Payment provider "${req.provider}" is not configured here; use one of: ${[...deps.payments.keys()].join(', ') || 'none'}.`,
+    )
   const transactionId = await createPendingTopup(deps.db, user.id, micros, provider.name)
   let checkout
   try {
-    checkout = await provider.createCheckout({ transactionId, amountCents: Number(micros / CENT), email: user.email, returnUrl: `${origin}/console/topup/return`, origin })
+    checkout = await provider.createCheckout({
+      transactionId,
+      amountCents: Number(micros / CENT),
+      email: user.email,
+      returnUrl: `${origin}/console/topup/return`,
+      origin,
+    })
   } catch (cause) {
     await failTopup(deps.db, transactionId, 'the checkout could not be opened')
     deps.log.warn('checkout failed', { provider: provider.name, transactionId, err: String(cause) })
     throw new GatewayError('UPSTREAM_ERROR', 'The payment provider could not open a checkout; try again.', { cause })
   }
   await attachCheckout(deps.db, transactionId, checkout.sessionId)
-  return { transactionId, checkoutUrl: checkout.url, status: 'pending' as const, amount: Number(formatUsd(micros)), currency: 'USD' as const, provider: provider.name }
+  return {
+    transactionId,
+    checkoutUrl: checkout.url,
+    status: 'pending' as const,
+    amount: Number(formatUsd(micros)),
+    currency: 'USD' as const,
+    provider: provider.name,
+  }
 }

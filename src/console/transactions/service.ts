@@ -42,27 +42,44 @@ export async function listTransactions(deps: ConsoleDeps, userId: string, q: Tra
     )
     .orderBy(newestFirst(ledgerEntries.createdAt, ledgerEntries.id))
     .limit(limit + 1)
-  const p = page(rows.map((r) => ({ ...r, id: r.row.id })), limit)
+  const p = page(
+    rows.map((r) => ({ ...r, id: r.row.id })),
+    limit,
+  )
   return { items: p.items.map(transactionView), nextCursor: p.nextCursor }
 }
 
 const text = (v: unknown) => (typeof v === 'string' ? v : null)
 
 export async function transactionDetail(deps: ConsoleDeps, userId: string, id: string): Promise<TransactionDetail> {
-  const [e] = await deps.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.id, id), eq(ledgerEntries.userId, userId)))
+  const [e] = await deps.db
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.id, id), eq(ledgerEntries.userId, userId)))
   if (!e) throw new GatewayError('NOT_FOUND', 'No such transaction.')
   const meta = e.meta ?? {}
   const base = { ...transactionView(e), keyId: e.keyId, note: text(meta.note) }
   switch (e.kind) {
     case 'usage':
-      return { ...base, model: text(meta.model), usage: tokens(meta.usage), usageSource: text(meta.usageSource), refunded: await refunded(deps, e.id) }
+      return {
+        ...base,
+        model: text(meta.model),
+        usage: tokens(meta.usage),
+        usageSource: text(meta.usageSource),
+        refunded: await refunded(deps, e.id),
+      }
     case 'topup': {
       const events = await deps.db
         .select({ type: paymentEvents.type, outcome: paymentEvents.outcome, receivedAt: paymentEvents.receivedAt })
         .from(paymentEvents)
         .where(eq(paymentEvents.transactionId, e.id))
         .orderBy(asc(paymentEvents.receivedAt))
-      return { ...base, failure: text(meta.failure), events: events.map((v) => ({ ...v, receivedAt: v.receivedAt.toISOString() })), refunded: await refunded(deps, e.id) }
+      return {
+        ...base,
+        failure: text(meta.failure),
+        events: events.map((v) => ({ ...v, receivedAt: v.receivedAt.toISOString() })),
+        refunded: await refunded(deps, e.id),
+      }
     }
     case 'refund':
       return { ...base, refundOf: text(meta.refundOf) }
@@ -74,7 +91,13 @@ export async function transactionDetail(deps: ConsoleDeps, userId: string, id: s
 function tokens(u: unknown): TransactionDetail['usage'] {
   if (!u || typeof u !== 'object') return null
   const n = (k: string) => Number((u as Record<string, unknown>)[k] ?? 0) || 0
-  return { inputTokens: n('inputTokens'), outputTokens: n('outputTokens'), cacheReadTokens: n('cacheReadTokens'), cacheWriteTokens: n('cacheWriteTokens'), reasoningTokens: n('reasoningTokens') }
+  return {
+    inputTokens: n('inputTokens'),
+    outputTokens: n('outputTokens'),
+    cacheReadTokens: n('cacheReadTokens'),
+    cacheWriteTokens: n('cacheWriteTokens'),
+    reasoningTokens: n('reasoningTokens'),
+  }
 }
 
 async function refunded(deps: ConsoleDeps, id: string): Promise<number> {

@@ -12,6 +12,10 @@ export function walletFeature(deps: ConsoleDeps) {
     .use(consoleContext(deps))
     .get('/account', ({ user }) => accountSummary(deps, user.id), {
       response: { 200: Account },
-      detail: { tags: ['wallet'], summary: 'Balance, reserved, available, spent this month, pending top-ups, top-up policy', security: SESSION_SECURITY },
+      detail: {
+        tags: ['wallet'],
+        summary: 'Balance, reserved, available, spent this month, pending top-ups, top-up policy',
+        security: SESSION_SECURITY,
+      },
     })
 }

@@ -12,11 +12,14 @@ import { sandboxEvent, signSandboxEvent, SANDBOX_SIGNATURE, type SandboxEvent } 
 import { receiveWebhook } from './service.ts'
 
 const html = (body: string) =>
-  new Response(`<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Sandbox checkout</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem}button{font:inherit;padding:.5rem 1rem;margin:.25rem 0}</style><h1>Tollgate sandbox checkout</h1>${body}`, {
-    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
-  })
+  new Response(
+    `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Sandbox checkout</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem}button{font:inherit;padding:.5rem 1rem;margin:.25rem 0}</style><h1>Tollgate sandbox checkout</h1>${body}`,
+    {
+      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+    },
+  )
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 export function sandboxCheckoutFeature(deps: ConsoleDeps, secret: string) {
   const provider = deps.payments.get('sandbox')!
@@ -24,16 +27,24 @@ export function sandboxCheckoutFeature(deps: ConsoleDeps, secret: string) {
     const [e] = await deps.db
       .select()
       .from(ledgerEntries)
-      .where(and(eq(ledgerEntries.id, id), eq(ledgerEntries.userId, userId), eq(ledgerEntries.kind, 'topup'), eq(ledgerEntries.method, 'sandbox')))
+      .where(
+        and(
+          eq(ledgerEntries.id, id),
+          eq(ledgerEntries.userId, userId),
+          eq(ledgerEntries.kind, 'topup'),
+          eq(ledgerEntries.method, 'sandbox'),
+        ),
+      )
     if (!e) throw new GatewayError('NOT_FOUND', 'No such checkout.')
     return e
   }
   const page = (e: typeof ledgerEntries.$inferSelect) => {
-    const id = escape(e.id)
+    const id = escapeHtml(e.id)
     const amount = formatUsd(e.amountMicros).slice(0, -6)
     // The way back is the console's return page (docs/console-ui.md), as a real provider's is.
     const back = `<p><a href="/console/topup/return?topup=${id}">Back to the console</a></p>`
-    if (e.status !== 'pending') return html(`<p>Top-up <code>${id}</code> of $${amount} is <strong>${escape(e.status)}</strong>.</p>${back}`)
+    if (e.status !== 'pending')
+      return html(`<p>Top-up <code>${id}</code> of $${amount} is <strong>${escapeHtml(e.status)}</strong>.</p>${back}`)
     return html(
       `<p>Top-up <code>${id}</code>: <strong>$${amount}</strong></p>` +
         `<form method="post" action="/api/payments/sandbox/${id}/pay"><button>Pay $${amount} (sandbox)</button></form>` +

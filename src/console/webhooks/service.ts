@@ -5,7 +5,12 @@ import { GatewayError } from '../../core/errors.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import type { PaymentEvent, PaymentProvider } from '../payments/provider.ts'
 
-export async function receiveWebhook(deps: ConsoleDeps, provider: PaymentProvider, rawBody: string, headers: Headers): Promise<{ received: true; outcome: TopupOutcome }> {
+export async function receiveWebhook(
+  deps: ConsoleDeps,
+  provider: PaymentProvider,
+  rawBody: string,
+  headers: Headers,
+): Promise<{ received: true; outcome: TopupOutcome }> {
   let event: PaymentEvent
   try {
     event = await provider.verifyWebhook(rawBody, headers)
@@ -15,7 +20,13 @@ export async function receiveWebhook(deps: ConsoleDeps, provider: PaymentProvide
   }
   const outcome = await applyTopupEvent(deps.db, deps.store, topupEvent(provider.name, event))
   const level = outcome === 'credited' || outcome === 'failed' || outcome === 'duplicate' ? 'info' : 'warn'
-  deps.log[level]('webhook applied', { provider: provider.name, event: event.id, type: event.type, transactionId: event.action.transactionId, outcome })
+  deps.log[level]('webhook applied', {
+    provider: provider.name,
+    event: event.id,
+    type: event.type,
+    transactionId: event.action.transactionId,
+    outcome,
+  })
   return { received: true, outcome }
 }
 

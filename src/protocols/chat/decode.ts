@@ -19,13 +19,19 @@ function part(p: any): CPart | undefined {
       return { type: 'text', text: String(p.refusal ?? ''), refusal: true }
     case 'image_url': {
       const url = String(p.image_url?.url ?? '')
-      return withCache({ type: 'image', ...fromUrl(url), ...(p.image_url?.detail ? { detail: String(p.image_url.detail) } : {}) }, p.cache_control)
+      return withCache(
+        { type: 'image', ...fromUrl(url), ...(p.image_url?.detail ? { detail: String(p.image_url.detail) } : {}) },
+        p.cache_control,
+      )
     }
     case 'file': {
       // A file_id names a file stored at one vendor: it cannot cross.
       const data = p.file?.file_data
       if (typeof data !== 'string') return undefined
-      return withCache({ type: 'file', ...fromUrl(data), ...(p.file.filename ? { filename: String(p.file.filename) } : {}) }, p.cache_control)
+      return withCache(
+        { type: 'file', ...fromUrl(data), ...(p.file.filename ? { filename: String(p.file.filename) } : {}) },
+        p.cache_control,
+      )
     }
     default:
       return undefined
@@ -33,7 +39,13 @@ function part(p: any): CPart | undefined {
 }
 
 const parts = (content: unknown): CPart[] =>
-  typeof content === 'string' ? (content ? [{ type: 'text', text: content }] : []) : Array.isArray(content) ? content.map(part).filter((p): p is CPart => p !== undefined) : []
+  typeof content === 'string'
+    ? content
+      ? [{ type: 'text', text: content }]
+      : []
+    : Array.isArray(content)
+      ? content.map(part).filter((p): p is CPart => p !== undefined)
+      : []
 
 function toolChoice(tc: any): CToolChoice | undefined {
   if (tc === 'auto' || tc === 'none' || tc === 'required') return tc
@@ -67,7 +79,14 @@ export function decodeChat(body: ChatRequest): CRequest {
       push('user', [{ type: 'tool_result', toolCallId: String(m.tool_call_id ?? ''), content }])
     } else if (m.role === 'assistant') {
       const refusal: CPart[] = typeof m.refusal === 'string' && m.refusal ? [{ type: 'text', text: m.refusal, refusal: true }] : []
-      const calls = (m.tool_calls ?? []).map((tc: any): CPart => ({ type: 'tool_call', id: String(tc.id), name: String(tc.function?.name ?? ''), arguments: argsText(String(tc.function?.arguments ?? '')) }))
+      const calls = (m.tool_calls ?? []).map(
+        (tc: any): CPart => ({
+          type: 'tool_call',
+          id: String(tc.id),
+          name: String(tc.function?.name ?? ''),
+          arguments: argsText(String(tc.function?.arguments ?? '')),
+        }),
+      )
       push('assistant', [...parts(m.content), ...refusal, ...calls])
     } else push('user', parts(m.content))
   }
@@ -78,7 +97,18 @@ export function decodeChat(body: ChatRequest): CRequest {
     messages,
     tools: (b.tools as any[] | undefined)
       ?.filter((t) => t.type === 'function' && t.function?.name)
-      .map((t): CTool => withCache({ name: String(t.function.name), description: t.function.description, parameters: t.function.parameters ?? { type: 'object' }, ...(typeof t.function.strict === 'boolean' ? { strict: t.function.strict } : {}) }, t.cache_control)),
+      .map(
+        (t): CTool =>
+          withCache(
+            {
+              name: String(t.function.name),
+              description: t.function.description,
+              parameters: t.function.parameters ?? { type: 'object' },
+              ...(typeof t.function.strict === 'boolean' ? { strict: t.function.strict } : {}),
+            },
+            t.cache_control,
+          ),
+      ),
     toolChoice: toolChoice(b.tool_choice),
     parallelToolCalls: typeof b.parallel_tool_calls === 'boolean' ? b.parallel_tool_calls : undefined,
     maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
@@ -87,7 +117,12 @@ export function decodeChat(body: ChatRequest): CRequest {
     topK: typeof b.top_k === 'number' ? b.top_k : undefined,
     stop: typeof body.stop === 'string' ? [body.stop] : (body.stop ?? undefined),
     reasoning: reasoning(b),
-    jsonSchema: rf?.type === 'json_object' ? 'json_object' : rf?.type === 'json_schema' ? { name: rf.json_schema?.name, schema: rf.json_schema?.schema, strict: rf.json_schema?.strict } : undefined,
+    jsonSchema:
+      rf?.type === 'json_object'
+        ? 'json_object'
+        : rf?.type === 'json_schema'
+          ? { name: rf.json_schema?.name, schema: rf.json_schema?.schema, strict: rf.json_schema?.strict }
+          : undefined,
     user: typeof body.user === 'string' ? body.user : typeof b.safety_identifier === 'string' ? b.safety_identifier : undefined,
     stream: body.stream === true,
   }

@@ -17,7 +17,8 @@ export function chatUsage(u: Usage | undefined) {
 }
 
 /** An explicit refusal answers "stop" (OpenAI); a refusal without one was a safety stop. */
-export const chatFinish = (stop: StopReason, sawRefusalText: boolean): string => (stop === 'refusal' && sawRefusalText ? 'stop' : toChatFinish(stop))
+export const chatFinish = (stop: StopReason, sawRefusalText: boolean): string =>
+  stop === 'refusal' && sawRefusalText ? 'stop' : toChatFinish(stop)
 
 const join = (parts: CPart[], pick: (p: CPart) => string | undefined) => parts.map((p) => pick(p) ?? '').join('')
 
@@ -25,8 +26,14 @@ export function encodeChat(r: CResponse, id: string, model: string, created: num
   const text = join(r.content, (p) => (p.type === 'text' && !p.refusal ? p.text : undefined))
   const refusal = join(r.content, (p) => (p.type === 'text' && p.refusal ? p.text : undefined))
   const reasoning = join(r.content, (p) => (p.type === 'reasoning' ? p.text : undefined))
-  const calls = r.content.flatMap((p) => (p.type === 'tool_call' ? [{ id: p.id, type: 'function', function: { name: p.name, arguments: argsText(p.arguments) } }] : []))
-  const message: Record<string, unknown> = { role: 'assistant', content: text || (calls.length || refusal ? null : ''), refusal: refusal || null }
+  const calls = r.content.flatMap((p) =>
+    p.type === 'tool_call' ? [{ id: p.id, type: 'function', function: { name: p.name, arguments: argsText(p.arguments) } }] : [],
+  )
+  const message: Record<string, unknown> = {
+    role: 'assistant',
+    content: text || (calls.length || refusal ? null : ''),
+    refusal: refusal || null,
+  }
   if (reasoning) message.reasoning_content = reasoning
   if (calls.length) message.tool_calls = calls
   return {

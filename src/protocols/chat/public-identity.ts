@@ -39,7 +39,8 @@ export function publicJson(raw: string, parsed: Record<string, unknown>, slug: s
       return `${raw.slice(0, at)}"model":${JSON.stringify(slug)}${raw.slice(at + token.length)}`
   }
   const copy = keep(parsed, TOP_MEMBERS)
-  if (Array.isArray(copy.choices)) copy.choices = copy.choices.map((c) => (c && typeof c === 'object' ? keep(c as Record<string, unknown>, CHOICE_MEMBERS) : c))
+  if (Array.isArray(copy.choices))
+    copy.choices = copy.choices.map((c) => (c && typeof c === 'object' ? keep(c as Record<string, unknown>, CHOICE_MEMBERS) : c))
   if ('model' in copy) copy.model = slug
   return JSON.stringify(copy)
 }

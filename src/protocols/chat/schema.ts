@@ -9,7 +9,9 @@ export const ChatMessage = t.Object({
   role: t.Union([t.Literal('system'), t.Literal('developer'), t.Literal('user'), t.Literal('assistant'), t.Literal('tool')]),
   content: t.Optional(t.Union([t.String(), t.Array(ContentPart), t.Null()])),
   name: t.Optional(t.String()),
-  tool_calls: t.Optional(t.Array(t.Object({ id: t.String(), type: t.String(), function: t.Object({ name: t.String(), arguments: t.String() }) }))),
+  tool_calls: t.Optional(
+    t.Array(t.Object({ id: t.String(), type: t.String(), function: t.Object({ name: t.String(), arguments: t.String() }) })),
+  ),
   tool_call_id: t.Optional(t.String()),
 })
 

@@ -13,7 +13,8 @@ const withCache = <P extends CPart | CTool>(p: P, c: unknown): P => {
 
 function image(b: any): ImagePart | undefined {
   const s = b.source ?? {}
-  if (s.type === 'base64') return withCache({ type: 'image', mediaType: String(s.media_type ?? 'image/png'), data: String(s.data ?? '') }, b.cache_control)
+  if (s.type === 'base64')
+    return withCache({ type: 'image', mediaType: String(s.media_type ?? 'image/png'), data: String(s.data ?? '') }, b.cache_control)
   if (s.type === 'url') return withCache({ type: 'image', url: String(s.url ?? '') }, b.cache_control)
   return undefined // a file_id names a file stored at one vendor: it cannot cross
 }
@@ -21,16 +22,30 @@ function image(b: any): ImagePart | undefined {
 function document(b: any): CPart | undefined {
   const s = b.source ?? {}
   const meta = b.title ? { filename: String(b.title) } : {}
-  if (s.type === 'base64') return withCache({ type: 'file', mediaType: String(s.media_type ?? 'application/pdf'), data: String(s.data ?? ''), ...meta }, b.cache_control)
+  if (s.type === 'base64')
+    return withCache(
+      { type: 'file', mediaType: String(s.media_type ?? 'application/pdf'), data: String(s.data ?? ''), ...meta },
+      b.cache_control,
+    )
   if (s.type === 'url') return withCache({ type: 'file', url: String(s.url ?? ''), ...meta }, b.cache_control)
-  if (s.type === 'text') return withCache({ type: 'file', mediaType: 'text/plain', data: Buffer.from(String(s.data ?? '')).toString('base64'), ...meta }, b.cache_control)
+  if (s.type === 'text')
+    return withCache(
+      { type: 'file', mediaType: 'text/plain', data: Buffer.from(String(s.data ?? '')).toString('base64'), ...meta },
+      b.cache_control,
+    )
   return undefined
 }
 
 function resultContent(c: unknown): (TextPart | ImagePart)[] {
   if (typeof c === 'string') return c ? [{ type: 'text', text: c }] : []
   if (!Array.isArray(c)) return []
-  return c.flatMap((b: any): (TextPart | ImagePart)[] => (b?.type === 'text' ? [{ type: 'text', text: String(b.text ?? '') }] : b?.type === 'image' ? [image(b)].filter((i): i is ImagePart => i !== undefined) : []))
+  return c.flatMap((b: any): (TextPart | ImagePart)[] =>
+    b?.type === 'text'
+      ? [{ type: 'text', text: String(b.text ?? '') }]
+      : b?.type === 'image'
+        ? [image(b)].filter((i): i is ImagePart => i !== undefined)
+        : [],
+  )
 }
 
 /** Server-tool blocks (web search, code execution, …) belong to Anthropic and are left out. */
@@ -45,7 +60,15 @@ function part(b: any): CPart | undefined {
     case 'tool_use':
       return { type: 'tool_call', id: String(b.id), name: String(b.name), arguments: JSON.stringify(b.input ?? {}) }
     case 'tool_result':
-      return withCache({ type: 'tool_result', toolCallId: String(b.tool_use_id), content: resultContent(b.content), ...(b.is_error === true ? { isError: true } : {}) }, b.cache_control)
+      return withCache(
+        {
+          type: 'tool_result',
+          toolCallId: String(b.tool_use_id),
+          content: resultContent(b.content),
+          ...(b.is_error === true ? { isError: true } : {}),
+        },
+        b.cache_control,
+      )
     case 'thinking':
       return { type: 'reasoning', text: String(b.thinking ?? ''), ...fromSignature(b.signature || undefined) }
     case 'redacted_thinking':
@@ -74,7 +97,9 @@ function reasoning(b: any): CRequest['reasoning'] {
 const systemParts = (s: unknown): TextPart[] | undefined => {
   if (typeof s === 'string') return s ? [{ type: 'text', text: s }] : undefined
   if (!Array.isArray(s)) return undefined
-  const parts = s.flatMap((b: any): TextPart[] => (b?.type === 'text' ? [withCache({ type: 'text', text: String(b.text ?? '') }, b.cache_control)] : []))
+  const parts = s.flatMap((b: any): TextPart[] =>
+    b?.type === 'text' ? [withCache({ type: 'text', text: String(b.text ?? '') }, b.cache_control)] : [],
+  )
   return parts.length ? parts : undefined
 }
 
@@ -84,16 +109,26 @@ const clientTool = (t: any): boolean => t.input_schema !== undefined || t.type =
 export function decodeMessages(body: MessagesRequest): CRequest {
   const messages: CMessage[] = body.messages.map((m) => ({
     role: m.role,
-    content: typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content.map(part).filter((p): p is CPart => p !== undefined),
+    content:
+      typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content.map(part).filter((p): p is CPart => p !== undefined),
   }))
   const b = body as any
   const format = b.output_config?.format ?? b.output_format
   return {
     system: systemParts(body.system),
     messages,
-    tools: (body.tools as any[] | undefined)
-      ?.filter(clientTool)
-      .map((t): CTool => withCache({ name: String(t.name), description: t.description, parameters: t.input_schema ?? { type: 'object' }, ...(typeof t.strict === 'boolean' ? { strict: t.strict } : {}) }, t.cache_control)),
+    tools: (body.tools as any[] | undefined)?.filter(clientTool).map(
+      (t): CTool =>
+        withCache(
+          {
+            name: String(t.name),
+            description: t.description,
+            parameters: t.input_schema ?? { type: 'object' },
+            ...(typeof t.strict === 'boolean' ? { strict: t.strict } : {}),
+          },
+          t.cache_control,
+        ),
+    ),
     toolChoice: toolChoice(body.tool_choice),
     parallelToolCalls: (body.tool_choice as any)?.disable_parallel_tool_use === true ? false : undefined,
     maxTokens: body.max_tokens,

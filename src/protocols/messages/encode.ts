@@ -33,5 +33,14 @@ function block(p: CPart): Record<string, unknown> | undefined {
 
 export function encodeMessage(r: CResponse, id: string, model: string): Record<string, unknown> {
   const content = r.content.map(block).filter((b): b is Record<string, unknown> => b !== undefined)
-  return { id, type: 'message', role: 'assistant', model, content, stop_reason: toAnthropicStop(r.stopReason), stop_sequence: r.stopSequence ?? null, usage: messagesUsage(r.usage) }
+  return {
+    id,
+    type: 'message',
+    role: 'assistant',
+    model,
+    content,
+    stop_reason: toAnthropicStop(r.stopReason),
+    stop_sequence: r.stopSequence ?? null,
+    usage: messagesUsage(r.usage),
+  }
 }

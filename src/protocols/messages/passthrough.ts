@@ -27,7 +27,13 @@ export function messagesTee(slug: string): FrameTransform {
           break
         }
         case 'message_delta': {
-          const base = usage ? { input_tokens: usage.inputTokens, cache_read_input_tokens: usage.cacheReadTokens, cache_creation_input_tokens: usage.cacheWriteTokens } : {}
+          const base = usage
+            ? {
+                input_tokens: usage.inputTokens,
+                cache_read_input_tokens: usage.cacheReadTokens,
+                cache_creation_input_tokens: usage.cacheWriteTokens,
+              }
+            : {}
           usage = fromAnthropicUsage({ ...base, ...data.usage }) ?? usage
           held = ev.data
           return ''
@@ -41,7 +47,8 @@ export function messagesTee(slug: string): FrameTransform {
       return `event: ${ev.event ?? data.type}\ndata: ${ev.data}\n\n`
     },
     complete: () => stopped && held !== undefined,
-    close: (svc) => `event: message_delta\ndata: ${appendMemberJson(held!, 'svc', svc)}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n`,
+    close: (svc) =>
+      `event: message_delta\ndata: ${appendMemberJson(held!, 'svc', svc)}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n`,
     error: messagesStreamError,
     usage: () => usage,
     deliveredChars: () => chars,

@@ -25,7 +25,16 @@ export function messagesStreamEncoder(id: string, model: string): StreamEncoder 
   const start = () => {
     if (started) return ''
     started = true
-    const message = { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: messagesUsage(undefined) }
+    const message = {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: messagesUsage(undefined),
+    }
     return frame('message_start', { message })
   }
   const closeBlock = () => {
@@ -40,7 +49,8 @@ export function messagesStreamEncoder(id: string, model: string): StreamEncoder 
     open = kind
     return out
   }
-  const thinking = (fresh = false) => (open === 'thinking' && !fresh ? '' : openBlock('thinking', { type: 'thinking', thinking: '', signature: '' }))
+  const thinking = (fresh = false) =>
+    open === 'thinking' && !fresh ? '' : openBlock('thinking', { type: 'thinking', thinking: '', signature: '' })
   const delta = (d: Record<string, unknown>, at = index) => frame('content_block_delta', { index: at, delta: d })
   return {
     push(ev: CEvent) {
@@ -79,7 +89,11 @@ export function messagesStreamEncoder(id: string, model: string): StreamEncoder 
       }
     },
     close(svc) {
-      const body = JSON.stringify({ type: 'message_delta', delta: { stop_reason: toAnthropicStop(stop.reason), stop_sequence: stop.sequence ?? null }, usage: messagesUsage(usage) })
+      const body = JSON.stringify({
+        type: 'message_delta',
+        delta: { stop_reason: toAnthropicStop(stop.reason), stop_sequence: stop.sequence ?? null },
+        usage: messagesUsage(usage),
+      })
       return start() + closeBlock() + `event: message_delta\ndata: ${body.slice(0, -1)},"svc":${svc}}\n\n` + frame('message_stop', {})
     },
     error: messagesStreamError,

@@ -1,7 +1,16 @@
 // Responses body → canonical request. Stateless: history comes in `input` (messages, earlier
 // output items, function_call_output); reasoning items are unwrapped (reasoning-carrier) so
 // each proof returns to its own vendor.
-import { argsText, type CMessage, type CPart, type CRequest, type CTool, type CToolChoice, type ImagePart, type TextPart } from '../../core/canonical.ts'
+import {
+  argsText,
+  type CMessage,
+  type CPart,
+  type CRequest,
+  type CTool,
+  type CToolChoice,
+  type ImagePart,
+  type TextPart,
+} from '../../core/canonical.ts'
 import { effortFrom } from '../../core/effort.ts'
 import { fromUrl } from '../../core/media.ts'
 import { promptChars } from '../../core/prompt-size.ts'
@@ -11,7 +20,10 @@ import type { ResponsesRequest } from './schema.ts'
 const list = (v: unknown): any[] => (Array.isArray(v) ? v : [])
 
 /** Summary parts join with a newline, as in a response's JSON. */
-const reasoningText = (item: any): string => list(item.summary).map((s: any) => String(s?.text ?? '')).join('\n')
+const reasoningText = (item: any): string =>
+  list(item.summary)
+    .map((s: any) => String(s?.text ?? ''))
+    .join('\n')
 
 /** An input_image by URL (http or data); a file_id names a file stored at one vendor and cannot cross. */
 function image(p: any): ImagePart | undefined {
@@ -30,7 +42,8 @@ function contentPart(p: any): CPart | undefined {
     case 'input_image':
       return image(p)
     case 'input_file':
-      if (typeof p.file_data === 'string') return { type: 'file', ...fromUrl(p.file_data), ...(p.filename ? { filename: String(p.filename) } : {}) }
+      if (typeof p.file_data === 'string')
+        return { type: 'file', ...fromUrl(p.file_data), ...(p.filename ? { filename: String(p.filename) } : {}) }
       if (typeof p.file_url === 'string') return { type: 'file', url: p.file_url, ...(p.filename ? { filename: String(p.filename) } : {}) }
       return undefined
     default:
@@ -39,7 +52,13 @@ function contentPart(p: any): CPart | undefined {
 }
 
 const contentParts = (content: unknown): CPart[] =>
-  typeof content === 'string' ? (content ? [{ type: 'text', text: content }] : []) : Array.isArray(content) ? content.map(contentPart).filter((p): p is CPart => p !== undefined) : []
+  typeof content === 'string'
+    ? content
+      ? [{ type: 'text', text: content }]
+      : []
+    : Array.isArray(content)
+      ? content.map(contentPart).filter((p): p is CPart => p !== undefined)
+      : []
 
 function output(o: unknown): (TextPart | ImagePart)[] {
   if (typeof o === 'string') return o ? [{ type: 'text', text: o }] : []
@@ -69,12 +88,24 @@ export function decodeResponses(body: ResponsesRequest): CRequest {
   for (const item of items) {
     const type = item.type ?? (item.role ? 'message' : undefined)
     if (type === 'message') {
-      if (item.role === 'system' || item.role === 'developer') system.push(...contentParts(item.content).filter((p): p is TextPart => p.type === 'text'))
+      if (item.role === 'system' || item.role === 'developer')
+        system.push(...contentParts(item.content).filter((p): p is TextPart => p.type === 'text'))
       else push(item.role === 'assistant' ? 'assistant' : 'user', contentParts(item.content))
-    } else if (type === 'function_call') push('assistant', [{ type: 'tool_call', id: String(item.call_id), name: String(item.name), arguments: argsText(String(item.arguments ?? '')) }])
-    else if (type === 'function_call_output') push('user', [{ type: 'tool_result', toolCallId: String(item.call_id), content: output(item.output) }])
+    } else if (type === 'function_call')
+      push('assistant', [
+        { type: 'tool_call', id: String(item.call_id), name: String(item.name), arguments: argsText(String(item.arguments ?? '')) },
+      ])
+    else if (type === 'function_call_output')
+      push('user', [{ type: 'tool_result', toolCallId: String(item.call_id), content: output(item.output) }])
     else if (type === 'reasoning') {
-      push('assistant', [{ type: 'reasoning', text: reasoningText(item), ...(item.id ? { id: String(item.id) } : {}), ...fromEncryptedContent(item.encrypted_content ?? undefined) }])
+      push('assistant', [
+        {
+          type: 'reasoning',
+          text: reasoningText(item),
+          ...(item.id ? { id: String(item.id) } : {}),
+          ...fromEncryptedContent(item.encrypted_content ?? undefined),
+        },
+      ])
     }
   }
   const b = body as any
@@ -84,7 +115,14 @@ export function decodeResponses(body: ResponsesRequest): CRequest {
     messages,
     tools: (body.tools as any[] | undefined)
       ?.filter((t) => t.type === 'function' && t.name)
-      .map((t): CTool => ({ name: String(t.name), description: t.description ?? undefined, parameters: t.parameters ?? { type: 'object' }, ...(typeof t.strict === 'boolean' ? { strict: t.strict } : {}) })),
+      .map(
+        (t): CTool => ({
+          name: String(t.name),
+          description: t.description ?? undefined,
+          parameters: t.parameters ?? { type: 'object' },
+          ...(typeof t.strict === 'boolean' ? { strict: t.strict } : {}),
+        }),
+      ),
     toolChoice: toolChoice(body.tool_choice),
     parallelToolCalls: body.parallel_tool_calls,
     maxTokens: body.max_output_tokens ?? undefined,
@@ -93,10 +131,16 @@ export function decodeResponses(body: ResponsesRequest): CRequest {
     topK: undefined,
     stop: undefined,
     reasoning: reasoning(body.reasoning),
-    jsonSchema: format?.type === 'json_object' ? 'json_object' : format?.type === 'json_schema' ? { name: format.name, schema: format.schema, strict: format.strict } : undefined,
+    jsonSchema:
+      format?.type === 'json_object'
+        ? 'json_object'
+        : format?.type === 'json_schema'
+          ? { name: format.name, schema: format.schema, strict: format.strict }
+          : undefined,
     user: typeof b.user === 'string' ? b.user : typeof b.safety_identifier === 'string' ? b.safety_identifier : undefined,
     stream: body.stream === true,
   }
 }
 
-export const responsesPromptChars = (body: ResponsesRequest): number => promptChars(body as Record<string, unknown>, ['input', 'instructions', 'tools'])
+export const responsesPromptChars = (body: ResponsesRequest): number =>
+  promptChars(body as Record<string, unknown>, ['input', 'instructions', 'tools'])

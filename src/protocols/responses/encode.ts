@@ -6,7 +6,13 @@ import { toEncryptedContent } from '../../core/reasoning-carrier.ts'
 export function responsesUsage(u: Usage | undefined) {
   const input = (u?.inputTokens ?? 0) + (u?.cacheReadTokens ?? 0) + (u?.cacheWriteTokens ?? 0)
   const output = u?.outputTokens ?? 0
-  return { input_tokens: input, input_tokens_details: { cached_tokens: u?.cacheReadTokens ?? 0 }, output_tokens: output, output_tokens_details: { reasoning_tokens: u?.reasoningTokens ?? 0 }, total_tokens: input + output }
+  return {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: u?.cacheReadTokens ?? 0 },
+    output_tokens: output,
+    output_tokens_details: { reasoning_tokens: u?.reasoningTokens ?? 0 },
+    total_tokens: input + output,
+  }
 }
 
 export interface ResponseMeta {
@@ -15,7 +21,13 @@ export interface ResponseMeta {
   createdAt: number
 }
 
-export function responseObject(meta: ResponseMeta, status: 'in_progress' | 'completed' | 'incomplete', output: unknown[], usage: Usage | undefined, stop: StopReason | undefined) {
+export function responseObject(
+  meta: ResponseMeta,
+  status: 'in_progress' | 'completed' | 'incomplete',
+  output: unknown[],
+  usage: Usage | undefined,
+  stop: StopReason | undefined,
+) {
   const incomplete = status === 'incomplete' ? { reason: stop === 'content_filter' ? 'content_filter' : 'max_output_tokens' } : null
   return {
     id: meta.id,
@@ -34,7 +46,8 @@ export function responseObject(meta: ResponseMeta, status: 'in_progress' | 'comp
   }
 }
 
-export const statusOf = (stop: StopReason): 'completed' | 'incomplete' => (stop === 'max_tokens' || stop === 'content_filter' ? 'incomplete' : 'completed')
+export const statusOf = (stop: StopReason): 'completed' | 'incomplete' =>
+  stop === 'max_tokens' || stop === 'content_filter' ? 'incomplete' : 'completed'
 
 /** Output items for the parts of one answer; item ids derive from the response id. */
 export function outputItems(parts: CPart[], responseId: string): Record<string, unknown>[] {
@@ -42,18 +55,32 @@ export function outputItems(parts: CPart[], responseId: string): Record<string, 
   const items: Record<string, unknown>[] = []
   let text: Record<string, unknown>[] = []
   const flush = () => {
-    if (text.length) items.push({ id: `msg_${suffix}_${items.length}`, type: 'message', status: 'completed', role: 'assistant', content: text })
+    if (text.length)
+      items.push({ id: `msg_${suffix}_${items.length}`, type: 'message', status: 'completed', role: 'assistant', content: text })
     text = []
   }
   for (const p of parts) {
-    if (p.type === 'text') text.push(p.refusal ? { type: 'refusal', refusal: p.text } : { type: 'output_text', text: p.text, annotations: [] })
+    if (p.type === 'text')
+      text.push(p.refusal ? { type: 'refusal', refusal: p.text } : { type: 'output_text', text: p.text, annotations: [] })
     else if (p.type === 'reasoning') {
       flush()
       const carried = toEncryptedContent(p)
-      items.push({ id: p.origin === 'openai-responses' && p.id ? p.id : `rs_${suffix}_${items.length}`, type: 'reasoning', summary: p.text ? [{ type: 'summary_text', text: p.text }] : [], ...(carried ? { encrypted_content: carried } : {}) })
+      items.push({
+        id: p.origin === 'openai-responses' && p.id ? p.id : `rs_${suffix}_${items.length}`,
+        type: 'reasoning',
+        summary: p.text ? [{ type: 'summary_text', text: p.text }] : [],
+        ...(carried ? { encrypted_content: carried } : {}),
+      })
     } else if (p.type === 'tool_call') {
       flush()
-      items.push({ id: `fc_${suffix}_${items.length}`, type: 'function_call', status: 'completed', call_id: p.id, name: p.name, arguments: argsText(p.arguments) })
+      items.push({
+        id: `fc_${suffix}_${items.length}`,
+        type: 'function_call',
+        status: 'completed',
+        call_id: p.id,
+        name: p.name,
+        arguments: argsText(p.arguments),
+      })
     }
   }
   flush()

@@ -8,7 +8,11 @@ import { appendMemberJson } from '../../lib/json-tokens.ts'
 import { responsesStreamError } from './error.ts'
 
 /** A response object with the service's own id and model (SPEC "What the service does" 5). */
-export const publicResponse = (response: Record<string, unknown>, ours: { id: string; model: string }) => ({ ...response, id: ours.id, model: ours.model })
+export const publicResponse = (response: Record<string, unknown>, ours: { id: string; model: string }) => ({
+  ...response,
+  id: ours.id,
+  model: ours.model,
+})
 
 export function responsesTee(ours: { id: string; model: string }): FrameTransform {
   let usage: Usage | undefined

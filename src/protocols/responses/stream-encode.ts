@@ -20,7 +20,8 @@ export function responsesStreamEncoder(meta: ResponseMeta): StreamEncoder {
   let usage: Usage | undefined
   let stop: StopReason = 'end'
   const suffix = meta.id.replace(/^resp_/, '')
-  const ev = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`
+  const ev = (type: string, data: Record<string, unknown>) =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`
   const start = () => {
     if (started) return ''
     started = true
@@ -36,7 +37,10 @@ export function responsesStreamEncoder(meta: ResponseMeta): StreamEncoder {
     let out = ''
     if (o.kind === 'text' || o.kind === 'refusal') {
       const part = o.kind === 'text' ? { type: 'output_text', text: o.text, annotations: [] } : { type: 'refusal', refusal: o.text }
-      out += o.kind === 'text' ? ev('response.output_text.done', { ...where, content_index: 0, text: o.text }) : ev('response.refusal.done', { ...where, content_index: 0, refusal: o.text })
+      out +=
+        o.kind === 'text'
+          ? ev('response.output_text.done', { ...where, content_index: 0, text: o.text })
+          : ev('response.refusal.done', { ...where, content_index: 0, refusal: o.text })
       out += ev('response.content_part.done', { ...where, content_index: 0, part })
       o.item = { ...o.item, status: 'completed', content: [part] }
     } else if (o.kind === 'reasoning') {
@@ -70,11 +74,14 @@ export function responsesStreamEncoder(meta: ResponseMeta): StreamEncoder {
     const part = kind === 'text' ? { type: 'output_text', text: '', annotations: [] } : { type: 'refusal', refusal: '' }
     return out + ev('response.content_part.added', { ...at(), content_index: 0, part })
   }
-  const reasoning = (fresh = false) => (open?.kind === 'reasoning' && !fresh ? '' : openItem('reasoning', 'rs', { type: 'reasoning', summary: [] }))
+  const reasoning = (fresh = false) =>
+    open?.kind === 'reasoning' && !fresh ? '' : openItem('reasoning', 'rs', { type: 'reasoning', summary: [] })
   const summaryDelta = (text: string) => {
     const first = open!.text === ''
     open!.text += text
-    const added = first ? ev('response.reasoning_summary_part.added', { ...at(), summary_index: 0, part: { type: 'summary_text', text: '' } }) : ''
+    const added = first
+      ? ev('response.reasoning_summary_part.added', { ...at(), summary_index: 0, part: { type: 'summary_text', text: '' } })
+      : ''
     return added + ev('response.reasoning_summary_text.delta', { ...at(), summary_index: 0, delta: text })
   }
 
@@ -86,7 +93,12 @@ export function responsesStreamEncoder(meta: ResponseMeta): StreamEncoder {
           const kind = e.refusal ? 'refusal' : 'text'
           out += message(kind)
           open!.text += e.text
-          return out + (kind === 'text' ? ev('response.output_text.delta', { ...at(), content_index: 0, delta: e.text }) : ev('response.refusal.delta', { ...at(), content_index: 0, delta: e.text }))
+          return (
+            out +
+            (kind === 'text'
+              ? ev('response.output_text.delta', { ...at(), content_index: 0, delta: e.text })
+              : ev('response.refusal.delta', { ...at(), content_index: 0, delta: e.text }))
+          )
         }
         case 'reasoning_start':
           return out + reasoning(true)
@@ -103,7 +115,15 @@ export function responsesStreamEncoder(meta: ResponseMeta): StreamEncoder {
           return out + closeItem()
         }
         case 'tool_call_start':
-          return out + openItem('function_call', 'fc', { type: 'function_call', status: 'in_progress', call_id: e.id, name: e.name, arguments: '' }, e.index)
+          return (
+            out +
+            openItem(
+              'function_call',
+              'fc',
+              { type: 'function_call', status: 'in_progress', call_id: e.id, name: e.name, arguments: '' },
+              e.index,
+            )
+          )
         case 'tool_call_args':
           // A fragment for a call already closed cannot be placed (upstreams stream calls in turn).
           if (open?.kind !== 'function_call' || open.tool !== e.index) return out
@@ -124,7 +144,9 @@ export function responsesStreamEncoder(meta: ResponseMeta): StreamEncoder {
       const status = statusOf(stop)
       const response = JSON.stringify(responseObject(meta, status, done, usage, stop))
       const type = status === 'completed' ? 'response.completed' : 'response.incomplete'
-      return out + `event: ${type}\ndata: {"type":"${type}","sequence_number":${seq++},"response":${response.slice(0, -1)},"svc":${svc}}}\n\n`
+      return (
+        out + `event: ${type}\ndata: {"type":"${type}","sequence_number":${seq++},"response":${response.slice(0, -1)},"svc":${svc}}}\n\n`
+      )
     },
     error: (err: GatewayError) => responsesStreamError(err, seq++),
   }

@@ -20,7 +20,11 @@ export const anthropicAdapter: UpstreamAdapter = {
   // The caller's own body, minus thinking blocks that carry another vendor's reasoning.
   passthroughBody(raw, model) {
     const messages = Array.isArray(raw.messages)
-      ? raw.messages.map((m: any) => (Array.isArray(m?.content) && m.content.some(carriesOpenAi) ? { ...m, content: m.content.filter((b: any) => !carriesOpenAi(b)) } : m))
+      ? raw.messages.map((m: any) =>
+          Array.isArray(m?.content) && m.content.some(carriesOpenAi)
+            ? { ...m, content: m.content.filter((b: any) => !carriesOpenAi(b)) }
+            : m,
+        )
       : raw.messages
     return JSON.stringify({ ...raw, model, messages })
   },

@@ -50,7 +50,13 @@ function block(p: CPart): Block | undefined {
     case 'tool_result': {
       const parts = p.content.flatMap((c) => (c.type === 'text' ? (c.text ? [{ type: 'text', text: c.text }] : []) : [imageBlock(c)]))
       const content = parts.every((b) => b.type === 'text') ? parts.map((b) => b.text).join('') : parts
-      return { type: 'tool_result', tool_use_id: anthropicToolId(p.toolCallId), content, ...(p.isError ? { is_error: true } : {}), ...cacheControl(p.cache) }
+      return {
+        type: 'tool_result',
+        tool_use_id: anthropicToolId(p.toolCallId),
+        content,
+        ...(p.isError ? { is_error: true } : {}),
+        ...cacheControl(p.cache),
+      }
     }
     case 'reasoning':
       // Another vendor's reasoning, or thinking without its proof, would be refused.
@@ -104,16 +110,20 @@ function system(req: CRequest): unknown {
  */
 function thinkingAllowed(messages: Block[]): boolean {
   const last = messages.findLast((m) => m.role === 'assistant') as { content: Block[] } | undefined
-  if (!last || !last.content.some((b) => b.type === 'tool_use')) return true
+  if (!last?.content.some((b) => b.type === 'tool_use')) return true
   return last.content[0]?.type === 'thinking' || last.content[0]?.type === 'redacted_thinking'
 }
 
 export function anthropicBody(req: CRequest, model: string, defaultMaxTokens: number): string {
   const messages = anthropicMessages(req.messages)
-  const budget = req.reasoning && thinkingAllowed(messages) ? Math.max(1_024, req.reasoning.budgetTokens ?? EFFORT_BUDGET[req.reasoning.effort ?? 'medium']) : undefined
+  const budget =
+    req.reasoning && thinkingAllowed(messages)
+      ? Math.max(1_024, req.reasoning.budgetTokens ?? EFFORT_BUDGET[req.reasoning.effort ?? 'medium'])
+      : undefined
   const maxTokens = Math.max(req.maxTokens ?? defaultMaxTokens, budget !== undefined ? budget + 1 : 1)
   const tools = req.tools?.length ? req.tools : undefined
-  const format = typeof req.jsonSchema === 'object' && req.jsonSchema.schema ? { type: 'json_schema', schema: req.jsonSchema.schema } : undefined
+  const format =
+    typeof req.jsonSchema === 'object' && req.jsonSchema.schema ? { type: 'json_schema', schema: req.jsonSchema.schema } : undefined
   return JSON.stringify({
     model,
     max_tokens: maxTokens,

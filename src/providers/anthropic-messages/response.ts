@@ -20,7 +20,9 @@ export function anthropicPart(b: any): CPart | undefined {
 }
 
 export function parseAnthropicResponse(json: Record<string, any>): CResponse {
-  const content = (Array.isArray(json.content) ? json.content : []).map(anthropicPart).filter((p: CPart | undefined): p is CPart => p !== undefined)
+  const content = (Array.isArray(json.content) ? json.content : [])
+    .map(anthropicPart)
+    .filter((p: CPart | undefined): p is CPart => p !== undefined)
   return {
     id: String(json.id ?? ''),
     content,

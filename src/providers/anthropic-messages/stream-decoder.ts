@@ -7,7 +7,14 @@ import type { StreamDecoder } from '../adapter.ts'
 
 /** message_delta usage is cumulative but may omit input fields: start from message_start's. */
 const usageBase = (u: Usage | undefined) =>
-  u ? { input_tokens: u.inputTokens, output_tokens: u.outputTokens, cache_read_input_tokens: u.cacheReadTokens, cache_creation_input_tokens: u.cacheWriteTokens } : {}
+  u
+    ? {
+        input_tokens: u.inputTokens,
+        output_tokens: u.outputTokens,
+        cache_read_input_tokens: u.cacheReadTokens,
+        cache_creation_input_tokens: u.cacheWriteTokens,
+      }
+    : {}
 
 export function anthropicStreamDecoder(): StreamDecoder {
   let usage: Usage | undefined
@@ -33,7 +40,8 @@ export function anthropicStreamDecoder(): StreamDecoder {
             toolIndex.set(data.index, index)
             out.push({ type: 'tool_call_start', index, id: String(b.id), name: String(b.name) })
           } else if (b.type === 'text' && b.text) out.push({ type: 'text', text: b.text })
-          else if (b.type === 'thinking') out.push({ type: 'reasoning_start' }, ...(b.thinking ? [{ type: 'reasoning' as const, text: b.thinking }] : []))
+          else if (b.type === 'thinking')
+            out.push({ type: 'reasoning_start' }, ...(b.thinking ? [{ type: 'reasoning' as const, text: b.thinking }] : []))
           else if (b.type === 'redacted_thinking') out.push({ type: 'reasoning_redacted', data: String(b.data ?? '') })
           break
         }
@@ -42,7 +50,8 @@ export function anthropicStreamDecoder(): StreamDecoder {
           if (d.type === 'text_delta') out.push({ type: 'text', text: d.text })
           else if (d.type === 'thinking_delta') out.push({ type: 'reasoning', text: d.thinking })
           else if (d.type === 'signature_delta') out.push({ type: 'reasoning_signature', signature: d.signature })
-          else if (d.type === 'input_json_delta' && d.partial_json && toolIndex.has(data.index)) out.push({ type: 'tool_call_args', index: toolIndex.get(data.index)!, delta: d.partial_json })
+          else if (d.type === 'input_json_delta' && d.partial_json && toolIndex.has(data.index))
+            out.push({ type: 'tool_call_args', index: toolIndex.get(data.index)!, delta: d.partial_json })
           break
         }
         case 'message_delta': {

@@ -6,20 +6,34 @@ import { toDataUrl } from '../../core/media.ts'
 
 type Msg = Record<string, unknown>
 
-const imageUrl = (p: ImagePart) => ({ type: 'image_url', image_url: { url: p.data !== undefined ? toDataUrl(p.mediaType ?? 'image/png', p.data) : (p.url ?? ''), ...(p.detail ? { detail: p.detail } : {}) } })
+const imageUrl = (p: ImagePart) => ({
+  type: 'image_url',
+  image_url: {
+    url: p.data !== undefined ? toDataUrl(p.mediaType ?? 'image/png', p.data) : (p.url ?? ''),
+    ...(p.detail ? { detail: p.detail } : {}),
+  },
+})
 
 function userPart(p: CPart): Msg | undefined {
   if (p.type === 'text') return p.text ? { type: 'text', text: p.text } : undefined
   if (p.type === 'image') return imageUrl(p)
   if (p.type === 'file')
-    return { type: 'file', file: { ...(p.data !== undefined ? { file_data: toDataUrl(p.mediaType ?? 'application/pdf', p.data) } : { file_data: p.url }), ...(p.filename ? { filename: p.filename } : {}) } }
+    return {
+      type: 'file',
+      file: {
+        ...(p.data !== undefined ? { file_data: toDataUrl(p.mediaType ?? 'application/pdf', p.data) } : { file_data: p.url }),
+        ...(p.filename ? { filename: p.filename } : {}),
+      },
+    }
   return undefined
 }
 
 function chatMessage(m: CMessage): Msg[] {
   if (m.role === 'assistant') {
     const text = m.content.map((p) => (p.type === 'text' ? p.text : '')).join('')
-    const calls = m.content.flatMap((p) => (p.type === 'tool_call' ? [{ id: p.id, type: 'function', function: { name: p.name, arguments: p.arguments } }] : []))
+    const calls = m.content.flatMap((p) =>
+      p.type === 'tool_call' ? [{ id: p.id, type: 'function', function: { name: p.name, arguments: p.arguments } }] : [],
+    )
     if (!text && !calls.length) return []
     return [{ role: 'assistant', content: text || null, ...(calls.length ? { tool_calls: calls } : {}) }]
   }
@@ -35,10 +49,14 @@ function chatMessage(m: CMessage): Msg[] {
   return out
 }
 
-const toolChoice = (c: CToolChoice | undefined): unknown => (c === undefined ? undefined : typeof c === 'string' ? c : { type: 'function', function: { name: c.name } })
+const toolChoice = (c: CToolChoice | undefined): unknown =>
+  c === undefined ? undefined : typeof c === 'string' ? c : { type: 'function', function: { name: c.name } }
 
 /** A thinking budget read as an effort level (docs/translation.md). */
-export const effortOf = (r: CRequest['reasoning']) => (r === undefined ? undefined : (r.effort ?? ((r.budgetTokens ?? 4_096) <= 2_048 ? 'low' : (r.budgetTokens ?? 4_096) <= 8_192 ? 'medium' : 'high')))
+export const effortOf = (r: CRequest['reasoning']) =>
+  r === undefined
+    ? undefined
+    : (r.effort ?? ((r.budgetTokens ?? 4_096) <= 2_048 ? 'low' : (r.budgetTokens ?? 4_096) <= 8_192 ? 'medium' : 'high'))
 
 export function chatBody(req: CRequest, model: string): string {
   const system = systemText(req)
@@ -55,7 +73,15 @@ export function chatBody(req: CRequest, model: string): string {
     top_p: req.topP,
     // OpenAI accepts at most 4 stop sequences.
     stop: req.stop?.length ? req.stop.slice(0, 4) : undefined,
-    tools: tools?.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters, ...(t.strict !== undefined ? { strict: t.strict } : {}) } })),
+    tools: tools?.map((t) => ({
+      type: 'function',
+      function: {
+        name: t.name,
+        description: t.description,
+        parameters: t.parameters,
+        ...(t.strict !== undefined ? { strict: t.strict } : {}),
+      },
+    })),
     tool_choice: tools ? toolChoice(req.toolChoice) : undefined,
     parallel_tool_calls: tools ? req.parallelToolCalls : undefined,
     reasoning_effort: effort,
@@ -63,7 +89,14 @@ export function chatBody(req: CRequest, model: string): string {
       req.jsonSchema === 'json_object'
         ? { type: 'json_object' }
         : req.jsonSchema
-          ? { type: 'json_schema', json_schema: { name: req.jsonSchema.name ?? 'output', schema: req.jsonSchema.schema, ...(req.jsonSchema.strict !== undefined ? { strict: req.jsonSchema.strict } : {}) } }
+          ? {
+              type: 'json_schema',
+              json_schema: {
+                name: req.jsonSchema.name ?? 'output',
+                schema: req.jsonSchema.schema,
+                ...(req.jsonSchema.strict !== undefined ? { strict: req.jsonSchema.strict } : {}),
+              },
+            }
           : undefined,
     user: req.user,
   })

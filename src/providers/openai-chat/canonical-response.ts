@@ -6,7 +6,8 @@ import { fromOpenAiChatUsage } from '../../core/usage.ts'
 
 export const list = (v: unknown): any[] => (Array.isArray(v) ? v : [])
 
-export const reasoningOf = (m: any): string | undefined => (typeof m?.reasoning_content === 'string' ? m.reasoning_content : typeof m?.reasoning === 'string' ? m.reasoning : undefined)
+export const reasoningOf = (m: any): string | undefined =>
+  typeof m?.reasoning_content === 'string' ? m.reasoning_content : typeof m?.reasoning === 'string' ? m.reasoning : undefined
 
 export function parseChatResponse(json: Record<string, any>): CResponse {
   const choice = list(json.choices)[0] ?? {}
@@ -16,7 +17,8 @@ export function parseChatResponse(json: Record<string, any>): CResponse {
   if (reasoning) content.push({ type: 'reasoning', text: reasoning, origin: 'openai-chat' })
   if (typeof msg.content === 'string' && msg.content) content.push({ type: 'text', text: msg.content })
   if (typeof msg.refusal === 'string' && msg.refusal) content.push({ type: 'text', text: msg.refusal, refusal: true })
-  for (const tc of list(msg.tool_calls)) content.push({ type: 'tool_call', id: String(tc.id), name: tc.function?.name ?? '', arguments: tc.function?.arguments || '{}' })
+  for (const tc of list(msg.tool_calls))
+    content.push({ type: 'tool_call', id: String(tc.id), name: tc.function?.name ?? '', arguments: tc.function?.arguments || '{}' })
   const hasCalls = content.some((p) => p.type === 'tool_call')
   const stopReason = msg.refusal ? 'refusal' : fromChatFinish(choice.finish_reason, hasCalls)
   return { id: String(json.id ?? ''), content, stopReason, stopSequence: undefined, usage: fromOpenAiChatUsage(json.usage) }

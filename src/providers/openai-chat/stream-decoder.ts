@@ -23,7 +23,11 @@ export function chatStreamDecoder(): StreamDecoder {
       if (id === undefined && typeof chunk.id === 'string' && chunk.id) id = chunk.id
       const usage = fromOpenAiChatUsage(chunk.usage)
       // An error chunk may still report what the failed answer used (OpenRouter does): it is billed.
-      if (chunk.error) return [...(usage ? [{ type: 'usage' as const, usage }] : []), { type: 'error', message: String(chunk.error.message ?? 'upstream error') }]
+      if (chunk.error)
+        return [
+          ...(usage ? [{ type: 'usage' as const, usage }] : []),
+          { type: 'error', message: String(chunk.error.message ?? 'upstream error') },
+        ]
       const out: CEvent[] = []
       // Only the first choice is an answer (n > 1 cannot cross protocols).
       for (const c of list(chunk.choices).filter((c: any) => (c?.index ?? 0) === 0)) {

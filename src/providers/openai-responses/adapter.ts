@@ -11,7 +11,12 @@ export const openAiResponsesAdapter: UpstreamAdapter = {
   path: '/responses',
   headers: (apiKey) => openAiHeaders(apiKey),
   // The caller's own body, minus reasoning items that carry Anthropic's signature.
-  passthroughBody: (raw, model) => JSON.stringify({ ...raw, model, ...(Array.isArray(raw.input) ? { input: raw.input.filter((i: any) => !carriesAnthropic(i ?? {})) } : {}) }),
+  passthroughBody: (raw, model) =>
+    JSON.stringify({
+      ...raw,
+      model,
+      ...(Array.isArray(raw.input) ? { input: raw.input.filter((i: any) => !carriesAnthropic(i ?? {})) } : {}),
+    }),
   body: (req, model) => responsesBody(req, model),
   parseResponse: parseResponsesResponse,
   streamDecoder: responsesStreamDecoder,

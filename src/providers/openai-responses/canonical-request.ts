@@ -6,13 +6,26 @@ import { toDataUrl } from '../../core/media.ts'
 
 type Item = Record<string, unknown>
 
-const inputImage = (p: ImagePart): Item => ({ type: 'input_image', image_url: p.data !== undefined ? toDataUrl(p.mediaType ?? 'image/png', p.data) : (p.url ?? ''), detail: p.detail ?? 'auto' })
+const inputImage = (p: ImagePart): Item => ({
+  type: 'input_image',
+  image_url: p.data !== undefined ? toDataUrl(p.mediaType ?? 'image/png', p.data) : (p.url ?? ''),
+  detail: p.detail ?? 'auto',
+})
 
 function contentPart(p: CPart, role: CMessage['role']): Item | undefined {
-  if (p.type === 'text') return role === 'assistant' ? (p.refusal ? { type: 'refusal', refusal: p.text } : { type: 'output_text', text: p.text }) : { type: 'input_text', text: p.text }
+  if (p.type === 'text')
+    return role === 'assistant'
+      ? p.refusal
+        ? { type: 'refusal', refusal: p.text }
+        : { type: 'output_text', text: p.text }
+      : { type: 'input_text', text: p.text }
   if (p.type === 'image') return inputImage(p)
   if (p.type === 'file')
-    return { type: 'input_file', ...(p.data !== undefined ? { file_data: toDataUrl(p.mediaType ?? 'application/pdf', p.data) } : { file_url: p.url }), ...(p.filename ? { filename: p.filename } : {}) }
+    return {
+      type: 'input_file',
+      ...(p.data !== undefined ? { file_data: toDataUrl(p.mediaType ?? 'application/pdf', p.data) } : { file_url: p.url }),
+      ...(p.filename ? { filename: p.filename } : {}),
+    }
   return undefined
 }
 
@@ -34,10 +47,17 @@ export function inputItems(messages: CMessage[]): Item[] {
       if (p.type === 'tool_call') items.push({ type: 'function_call', call_id: p.id, name: p.name, arguments: p.arguments })
       else if (p.type === 'tool_result') {
         const text = p.content.every((c) => c.type === 'text')
-        const output = text ? p.content.map((c) => (c as { text: string }).text).join('') : p.content.map((c) => (c.type === 'text' ? { type: 'input_text', text: c.text } : inputImage(c)))
+        const output = text
+          ? p.content.map((c) => (c as { text: string }).text).join('')
+          : p.content.map((c) => (c.type === 'text' ? { type: 'input_text', text: c.text } : inputImage(c)))
         items.push({ type: 'function_call_output', call_id: p.toolCallId, output })
       } else if (p.type === 'reasoning' && p.origin === 'openai-responses' && p.encrypted)
-        items.push({ type: 'reasoning', ...(p.id ? { id: p.id } : {}), summary: p.text ? [{ type: 'summary_text', text: p.text }] : [], encrypted_content: p.encrypted })
+        items.push({
+          type: 'reasoning',
+          ...(p.id ? { id: p.id } : {}),
+          summary: p.text ? [{ type: 'summary_text', text: p.text }] : [],
+          encrypted_content: p.encrypted,
+        })
     }
     flush()
   }
@@ -58,12 +78,30 @@ export function responsesBody(req: CRequest, model: string): string {
     max_output_tokens: req.maxTokens === undefined ? undefined : Math.max(16, req.maxTokens),
     temperature: req.temperature,
     top_p: req.topP,
-    tools: tools?.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: t.strict ?? false })),
+    tools: tools?.map((t) => ({
+      type: 'function',
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters,
+      strict: t.strict ?? false,
+    })),
     tool_choice: !tools || c === undefined ? undefined : typeof c === 'string' ? c : { type: 'function', name: c.name },
     parallel_tool_calls: tools ? req.parallelToolCalls : undefined,
     reasoning: req.reasoning ? { effort: req.reasoning.effort ?? effortOfBudget(req.reasoning.budgetTokens), summary: 'auto' } : undefined,
     include: req.reasoning ? ['reasoning.encrypted_content'] : undefined,
-    text: f === 'json_object' ? { format: { type: 'json_object' } } : f ? { format: { type: 'json_schema', name: f.name ?? 'output', schema: f.schema, ...(f.strict !== undefined ? { strict: f.strict } : {}) } } : undefined,
+    text:
+      f === 'json_object'
+        ? { format: { type: 'json_object' } }
+        : f
+          ? {
+              format: {
+                type: 'json_schema',
+                name: f.name ?? 'output',
+                schema: f.schema,
+                ...(f.strict !== undefined ? { strict: f.strict } : {}),
+              },
+            }
+          : undefined,
     user: req.user,
   })
 }

@@ -12,15 +12,29 @@ export function fromResponsesStatus(status: unknown, reason: unknown, hasCalls: 
 
 /** Summary parts join with a newline; raw reasoning text (open-weight models) when no summary. */
 export function reasoningText(item: any): string {
-  const summary = list(item.summary).map((s: any) => String(s?.text ?? '')).join('\n')
-  return summary || list(item.content).map((c: any) => (c?.type === 'reasoning_text' ? String(c.text ?? '') : '')).join('')
+  const summary = list(item.summary)
+    .map((s: any) => String(s?.text ?? ''))
+    .join('\n')
+  return (
+    summary ||
+    list(item.content)
+      .map((c: any) => (c?.type === 'reasoning_text' ? String(c.text ?? '') : ''))
+      .join('')
+  )
 }
 
 export function parseResponsesResponse(json: Record<string, any>): CResponse {
   const content: CPart[] = []
   let refusal = false
   for (const item of list(json.output)) {
-    if (item.type === 'reasoning') content.push({ type: 'reasoning', text: reasoningText(item), encrypted: item.encrypted_content ?? undefined, id: item.id, origin: 'openai-responses' })
+    if (item.type === 'reasoning')
+      content.push({
+        type: 'reasoning',
+        text: reasoningText(item),
+        encrypted: item.encrypted_content ?? undefined,
+        id: item.id,
+        origin: 'openai-responses',
+      })
     else if (item.type === 'message') {
       for (const part of list(item.content)) {
         if (part.type === 'output_text') content.push({ type: 'text', text: part.text ?? '' })
@@ -29,7 +43,8 @@ export function parseResponsesResponse(json: Record<string, any>): CResponse {
           content.push({ type: 'text', text: part.refusal ?? '', refusal: true })
         }
       }
-    } else if (item.type === 'function_call') content.push({ type: 'tool_call', id: String(item.call_id), name: String(item.name), arguments: item.arguments || '{}' })
+    } else if (item.type === 'function_call')
+      content.push({ type: 'tool_call', id: String(item.call_id), name: String(item.name), arguments: item.arguments || '{}' })
   }
   const hasCalls = content.some((p) => p.type === 'tool_call')
   const stopReason = refusal ? 'refusal' : fromResponsesStatus(json.status, json.incomplete_details?.reason, hasCalls)

@@ -52,7 +52,9 @@ export function responsesStreamDecoder(): StreamDecoder {
           return [{ type: 'tool_call_args', index: t.index, delta: String(data.arguments) }]
         }
         case 'response.output_item.done':
-          return data.item?.type === 'reasoning' && data.item.encrypted_content ? [{ type: 'reasoning_encrypted', data: data.item.encrypted_content, id: data.item.id }] : []
+          return data.item?.type === 'reasoning' && data.item.encrypted_content
+            ? [{ type: 'reasoning_encrypted', data: data.item.encrypted_content, id: data.item.id }]
+            : []
         case 'response.completed':
         case 'response.incomplete': {
           finished = true

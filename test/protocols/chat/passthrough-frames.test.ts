@@ -6,7 +6,8 @@ import { pipeStream, type PipeOptions, type StreamOutcome } from '../../../src/c
 import { chatTee } from '../../../src/protocols/chat/passthrough-stream.ts'
 
 type ChatStreamOutcome = StreamOutcome
-const chatPassthrough = (upstream: ReadableStream<Uint8Array>, opts: PipeOptions & { slug: string }) => pipeStream(upstream, chatTee(opts.slug), opts)
+const chatPassthrough = (upstream: ReadableStream<Uint8Array>, opts: PipeOptions & { slug: string }) =>
+  pipeStream(upstream, chatTee(opts.slug), opts)
 import { publicJson } from '../../../src/protocols/chat/public-identity.ts'
 import { SseParser } from '../../../src/lib/sse/parse.ts'
 import { fixtureSse } from '../../helpers/fixtures.ts'
@@ -43,7 +44,9 @@ async function run(upstream: ReadableStream<Uint8Array>, idleTimeoutMs = 5_000) 
 /** What a client may see of a chunk (issue 8): OpenAI's members only, vendor additions dropped. */
 const openAiShape = (o: Record<string, any>) => {
   const { prompt_filter_results: _p, provider: _v, ...top } = o
-  return Array.isArray(top.choices) ? { ...top, choices: top.choices.map(({ native_finish_reason: _n, content_filter_results: _c, ...c }: any) => c) } : top
+  return Array.isArray(top.choices)
+    ? { ...top, choices: top.choices.map(({ native_finish_reason: _n, content_filter_results: _c, ...c }: any) => c) }
+    : top
 }
 
 const dataFrames = (sse: string) => new SseParser().push(sse).map((e) => e.data)
@@ -78,7 +81,10 @@ describe('chat pass-through on recorded streams', () => {
       expect(svc).toMatchObject({ object: 'chat.completion.chunk', model: SLUG, choices: [], svc: JSON.parse(SVC) })
       expect(frames.at(-1)).toBe('data: [DONE]')
       expect(outcome.end).toBe('completed')
-      const lastUsage = upstream.map((d) => JSON.parse(d).usage).filter(Boolean).at(-1)
+      const lastUsage = upstream
+        .map((d) => JSON.parse(d).usage)
+        .filter(Boolean)
+        .at(-1)
       if (lastUsage) expect(outcome.usage?.outputTokens).toBe(lastUsage.completion_tokens)
       expect(outcome.deliveredChars).toBeGreaterThan(0)
     })
@@ -87,7 +93,9 @@ describe('chat pass-through on recorded streams', () => {
   test('recorded mid-stream error chunk → one error frame, no [DONE], no upstream identity, usage kept', async () => {
     const { text, frames, outcome, aborted } = await run(upstreamOf(fixtureSse('openai-chat', 'stream-midstream-error-openrouter.sse')))
     expect(frames.filter((f) => f.startsWith('data: {"error"'))).toHaveLength(1)
-    expect(JSON.parse(frames.at(-1)!.slice(6))).toEqual({ error: { code: 'UPSTREAM_ERROR', message: 'The upstream model failed mid-stream.' } })
+    expect(JSON.parse(frames.at(-1)!.slice(6))).toEqual({
+      error: { code: 'UPSTREAM_ERROR', message: 'The upstream model failed mid-stream.' },
+    })
     expect(text).not.toContain('[DONE]')
     expect(text.toLowerCase()).not.toMatch(/openrouter|minimax/)
     expect(outcome).toMatchObject({ end: 'failed', usage: { inputTokens: 43, outputTokens: 10 } })
@@ -118,7 +126,12 @@ describe('chat pass-through on recorded streams', () => {
       },
     })
     let outcome: ChatStreamOutcome | undefined
-    const out = chatPassthrough(stalled, { slug: SLUG, idleTimeoutMs: 30, abortUpstream: () => abort(), finish: (o) => ((outcome = o), SVC) })
+    const out = chatPassthrough(stalled, {
+      slug: SLUG,
+      idleTimeoutMs: 30,
+      abortUpstream: () => abort(),
+      finish: (o) => ((outcome = o), SVC),
+    })
     const text = await new Response(out).text()
     expect(text.trimEnd().split('\n\n').at(-1)).toContain('UPSTREAM_ERROR')
     expect(outcome?.error?.code).toBe('UPSTREAM_TIMEOUT')

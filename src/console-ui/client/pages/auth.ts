@@ -23,25 +23,32 @@ function authForm(view: HTMLElement, query: Query, mode: 'signin' | 'signup') {
   const error = formError()
   const submit = h('button', { type: 'submit', class: 'primary' }, signup ? 'Create account' : 'Sign in')
   const next = query.get('next')?.startsWith('/console') ? query.get('next')! : '/console'
-  const form = h('form', { class: 'card narrow', novalidate: true, 'aria-labelledby': 'auth-title' }, ...fields.map((f) => f.wrap), h('div', { class: 'actions' }, submit), error)
-  form.addEventListener(
-    'submit',
-    (e) => {
-      e.preventDefault()
-      if (!validate(fields, error)) return
-      void busy(submit, async () => {
-        try {
-          const me = await api<Me>(`/api/auth/${signup ? 'register' : 'login'}`, { method: 'POST', body: { email: email.input.value, password: password.input.value } })
-          setUser(me)
-          navigate(signup ? '/console/keys?welcome=1' : next, { replace: true })
-        } catch (err) {
-          // A taken email is about the email field; a failed login is about the pair.
-          if (err instanceof ApiError && err.code === 'CONFLICT') showError(null, fields, error), email.setError(err.message), email.input.focus()
-          else showError(err, fields, error)
-        }
-      })()
-    },
+  const form = h(
+    'form',
+    { class: 'card narrow', novalidate: true, 'aria-labelledby': 'auth-title' },
+    ...fields.map((f) => f.wrap),
+    h('div', { class: 'actions' }, submit),
+    error,
   )
+  form.addEventListener('submit', (e) => {
+    e.preventDefault()
+    if (!validate(fields, error)) return
+    void busy(submit, async () => {
+      try {
+        const me = await api<Me>(`/api/auth/${signup ? 'register' : 'login'}`, {
+          method: 'POST',
+          body: { email: email.input.value, password: password.input.value },
+        })
+        setUser(me)
+        navigate(signup ? '/console/keys?welcome=1' : next, { replace: true })
+      } catch (err) {
+        // A taken email is about the email field; a failed login is about the pair.
+        if (err instanceof ApiError && err.code === 'CONFLICT')
+          showError(null, fields, error), email.setError(err.message), email.input.focus()
+        else showError(err, fields, error)
+      }
+    })()
+  })
   const other = signup
     ? h('p', null, 'Already have an account? ', h('a', { href: `/console/signin${location.search}` }, 'Sign in'))
     : h('p', null, 'New here? ', h('a', { href: `/console/signup${location.search}` }, 'Create an account'))

@@ -15,19 +15,58 @@ const num = (v: string) => (v.trim() === '' ? null : Number(v))
 
 function createForm(onCreated: (k: Key & { key: string }) => void) {
   const name = field({ name: 'name', label: 'Name', maxlength: 100, placeholder: 'e.g. production', autocomplete: 'off' })
-  const limit = field({ name: 'limit', label: 'Spend limit (USD)', type: 'number', min: 0, max: 1000000, step: 0.01, inputmode: 'decimal', hint: 'Optional. Lifetime spend through this key.' })
-  const rpm = field({ name: 'rpm', label: 'Requests per minute', type: 'number', min: 1, step: 1, inputmode: 'numeric', hint: 'Optional. Defaults to the server quota.' })
-  const expires = field({ name: 'expiresAt', label: 'Expires on', type: 'date', min: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10), hint: 'Optional. The key stops working after this day (UTC).' })
+  const limit = field({
+    name: 'limit',
+    label: 'Spend limit (USD)',
+    type: 'number',
+    min: 0,
+    max: 1000000,
+    step: 0.01,
+    inputmode: 'decimal',
+    hint: 'Optional. Lifetime spend through this key.',
+  })
+  const rpm = field({
+    name: 'rpm',
+    label: 'Requests per minute',
+    type: 'number',
+    min: 1,
+    step: 1,
+    inputmode: 'numeric',
+    hint: 'Optional. Defaults to the server quota.',
+  })
+  const expires = field({
+    name: 'expiresAt',
+    label: 'Expires on',
+    type: 'date',
+    min: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
+    hint: 'Optional. The key stops working after this day (UTC).',
+  })
   const fields = [name, limit, rpm, expires]
   const error = formError()
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Create key')
-  const form = h('form', { class: 'card', novalidate: true, 'aria-labelledby': 'new-key' }, h('h2', { id: 'new-key' }, 'New API key'), h('div', { class: 'grid' }, fields.map((f) => f.wrap)), h('div', { class: 'actions' }, submit), error)
+  const form = h(
+    'form',
+    { class: 'card', novalidate: true, 'aria-labelledby': 'new-key' },
+    h('h2', { id: 'new-key' }, 'New API key'),
+    h(
+      'div',
+      { class: 'grid' },
+      fields.map((f) => f.wrap),
+    ),
+    h('div', { class: 'actions' }, submit),
+    error,
+  )
   form.addEventListener('submit', (e) => {
     e.preventDefault()
     if (!validate(fields, error)) return
     void busy(submit, async () => {
       try {
-        const body = { name: name.input.value.trim() || undefined, limit: num(limit.input.value), rpm: num(rpm.input.value), expiresAt: endOfDay(expires.input.value) }
+        const body = {
+          name: name.input.value.trim() || undefined,
+          limit: num(limit.input.value),
+          rpm: num(rpm.input.value),
+          expiresAt: endOfDay(expires.input.value),
+        }
         onCreated(await api('/api/keys', { method: 'POST', body }))
         form.reset()
       } catch (err) {
@@ -39,16 +78,31 @@ function createForm(onCreated: (k: Key & { key: string }) => void) {
 }
 
 async function createdPanel(k: Key & { key: string }) {
-  const secret = h('input', { id: 'new-secret', class: 'secret', readonly: true, value: k.key, 'aria-describedby': 'secret-note', spellcheck: 'false' })
+  const secret = h('input', {
+    id: 'new-secret',
+    class: 'secret',
+    readonly: true,
+    value: k.key,
+    'aria-describedby': 'secret-note',
+    spellcheck: 'false',
+  })
   secret.addEventListener('focus', () => secret.select())
   return h(
     'div',
     { class: 'created' },
-    h('section', { class: 'card success', 'aria-labelledby': 'secret-title' },
+    h(
+      'section',
+      { class: 'card success', 'aria-labelledby': 'secret-title' },
       h('h2', { id: 'secret-title' }, `Key “${k.name || 'unnamed'}” created`),
       h('label', { for: 'new-secret' }, 'Secret key'),
-      h('div', { class: 'secret-row' }, secret, copyButton(() => k.key)),
-      h('p', { id: 'secret-note', class: 'warn' }, 'Copy it now: this is the only time it is shown.')),
+      h(
+        'div',
+        { class: 'secret-row' },
+        secret,
+        copyButton(() => k.key),
+      ),
+      h('p', { id: 'secret-note', class: 'warn' }, 'Copy it now: this is the only time it is shown.'),
+    ),
     await firstRunHint(k.key),
   )
 }
@@ -81,7 +135,10 @@ function revokeCell(k: Key, redraw: () => Promise<void>) {
 
 export async function keysPage(view: HTMLElement, _: Record<string, string>, query: Query) {
   view.append(h('h1', { tabindex: -1 }, 'API keys'))
-  if (query.get('welcome')) view.append(h('p', { class: 'card hint' }, 'Welcome! Create your first API key below, then top up your balance to start calling models.'))
+  if (query.get('welcome'))
+    view.append(
+      h('p', { class: 'card hint' }, 'Welcome! Create your first API key below, then top up your balance to start calling models.'),
+    )
   const created = h('div', { 'aria-live': 'polite' })
   const list = h('section', { 'aria-labelledby': 'your-keys' })
   const redraw = async () => {
@@ -96,12 +153,19 @@ export async function keysPage(view: HTMLElement, _: Record<string, string>, que
       { label: 'Last used', cell: (k) => when(k.lastUsedAt) },
       { label: 'Actions', cell: (k) => revokeCell(k, redraw) },
     ]
-    list.replaceChildren(h('h2', { id: 'your-keys' }, 'Your keys'), keys.items.length ? table('Your API keys', columns, keys.items).wrap : h('p', { class: 'empty' }, 'No keys yet.'))
+    list.replaceChildren(
+      h('h2', { id: 'your-keys' }, 'Your keys'),
+      keys.items.length ? table('Your API keys', columns, keys.items).wrap : h('p', { class: 'empty' }, 'No keys yet.'),
+    )
   }
-  view.append(createForm(async (k) => {
-    created.replaceChildren(await createdPanel(k))
-    ;(created.querySelector('#new-secret') as HTMLInputElement | null)?.focus()
-    await redraw()
-  }), created, list)
+  view.append(
+    createForm(async (k) => {
+      created.replaceChildren(await createdPanel(k))
+      ;(created.querySelector('#new-secret') as HTMLInputElement | null)?.focus()
+      await redraw()
+    }),
+    created,
+    list,
+  )
   await redraw()
 }

@@ -11,7 +11,10 @@ import { pagedTable, type Column } from '../ui.ts'
 export const logColumns: Column<Log>[] = [
   { label: 'Time', cell: (l) => when(l.createdAt) },
   { label: 'Model', cell: (l) => h('code', null, l.model) },
-  { label: 'Status', cell: (l) => h('span', { class: l.status < 400 ? 'ok' : 'bad' }, `${l.status}${l.errorCode ? ` ${l.errorCode}` : ''}`) },
+  {
+    label: 'Status',
+    cell: (l) => h('span', { class: l.status < 400 ? 'ok' : 'bad' }, `${l.status}${l.errorCode ? ` ${l.errorCode}` : ''}`),
+  },
   { label: 'Tokens in / out', cell: (l) => `${int(l.inputTokens)} / ${int(l.outputTokens)}`, num: true },
   { label: 'Cost', cell: (l) => usd(l.cost), num: true },
   { label: 'Latency', cell: (l) => `${int(l.latencyMs)} ms`, num: true },
@@ -21,11 +24,34 @@ export const logColumns: Column<Log>[] = [
 export async function logsPage(view: HTMLElement, _: Record<string, string>, query: Query) {
   view.append(h('h1', { tabindex: -1 }, 'Request logs'))
   const keys = await api<Page<Key>>('/api/keys?limit=100')
-  const key = field({ name: 'keyId', label: 'API key', options: [['', 'All keys'], ...keys.items.map((k): [string, string] => [k.id, `${k.name || 'unnamed'} (${k.prefix}…)`])] })
-  const model = field({ name: 'model', label: 'Model', type: 'search', placeholder: 'e.g. openai/gpt-4o-mini', maxlength: 200, autocomplete: 'off' })
-  const status = field({ name: 'status', label: 'Status', options: [['', 'Any'], ['success', 'Succeeded'], ['error', 'Failed']] })
+  const key = field({
+    name: 'keyId',
+    label: 'API key',
+    options: [['', 'All keys'], ...keys.items.map((k): [string, string] => [k.id, `${k.name || 'unnamed'} (${k.prefix}…)`])],
+  })
+  const model = field({
+    name: 'model',
+    label: 'Model',
+    type: 'search',
+    placeholder: 'e.g. openai/gpt-4o-mini',
+    maxlength: 200,
+    autocomplete: 'off',
+  })
+  const status = field({
+    name: 'status',
+    label: 'Status',
+    options: [
+      ['', 'Any'],
+      ['success', 'Succeeded'],
+      ['error', 'Failed'],
+    ],
+  })
   const keyName = new Map(keys.items.map((k) => [k.id, k.name || k.prefix]))
-  const columns: Column<Log>[] = [...logColumns.slice(0, 2), { label: 'Key', cell: (l) => keyName.get(l.keyId) ?? l.keyId }, ...logColumns.slice(2)]
+  const columns: Column<Log>[] = [
+    ...logColumns.slice(0, 2),
+    { label: 'Key', cell: (l) => keyName.get(l.keyId) ?? l.keyId },
+    ...logColumns.slice(2),
+  ]
   const bar = filterBar('Filter request logs', [key, model, status], query, (v) =>
     pagedTable('Request logs', columns, (cursor) => `/api/logs${qs({ ...v, limit: 50, cursor })}`, 'No calls match these filters.'),
   )

@@ -29,18 +29,51 @@ async function recentLogs(since: number): Promise<Log[]> {
 export async function overviewPage(view: HTMLElement) {
   view.append(h('h1', { tabindex: -1 }, 'Overview'))
   const now = new Date()
-  const [account, logs, keys] = await Promise.all([api<Account>('/api/wallet/account'), recentLogs(now.getTime() - DAYS * 86_400_000), api<Page<Key>>('/api/keys?limit=1')])
-  const pending = account.pendingTopups.count > 0 ? h('p', { class: 'muted' }, `${account.pendingTopups.count} top-up(s) of ${usd(account.pendingTopups.amount)} pending.`) : null
+  const [account, logs, keys] = await Promise.all([
+    api<Account>('/api/wallet/account'),
+    recentLogs(now.getTime() - DAYS * 86_400_000),
+    api<Page<Key>>('/api/keys?limit=1'),
+  ])
+  const pending =
+    account.pendingTopups.count > 0
+      ? h('p', { class: 'muted' }, `${account.pendingTopups.count} top-up(s) of ${usd(account.pendingTopups.amount)} pending.`)
+      : null
   view.append(
-    h('dl', { class: 'stats' }, stat('Balance', usd(account.balance), 'balance'), stat('Reserved', usd(account.reserved), 'reserved'), stat('Available', usd(account.available)), stat('Spent this month', usd(account.spentThisMonth))),
+    h(
+      'dl',
+      { class: 'stats' },
+      stat('Balance', usd(account.balance), 'balance'),
+      stat('Reserved', usd(account.reserved), 'reserved'),
+      stat('Available', usd(account.available)),
+      stat('Spent this month', usd(account.spentThisMonth)),
+    ),
     pending ?? '',
-    h('p', { class: 'actions' }, h('a', { class: 'button primary', href: '/console/topup' }, 'Top up'), h('a', { class: 'button secondary', href: '/console/keys' }, 'Manage API keys')),
+    h(
+      'p',
+      { class: 'actions' },
+      h('a', { class: 'button primary', href: '/console/topup' }, 'Top up'),
+      h('a', { class: 'button secondary', href: '/console/keys' }, 'Manage API keys'),
+    ),
   )
   if (keys.items.length === 0)
-    view.append(h('section', { class: 'card hint', 'aria-labelledby': 'first-run' }, h('h2', { id: 'first-run' }, 'Get started'), h('p', null, 'Create an API key, then call the API with it — the keys page shows how with curl and the openai SDK.'), h('a', { class: 'button primary', href: '/console/keys' }, 'Create an API key')))
+    view.append(
+      h(
+        'section',
+        { class: 'card hint', 'aria-labelledby': 'first-run' },
+        h('h2', { id: 'first-run' }, 'Get started'),
+        h('p', null, 'Create an API key, then call the API with it — the keys page shows how with curl and the openai SDK.'),
+        h('a', { class: 'button primary', href: '/console/keys' }, 'Create an API key'),
+      ),
+    )
   view.append(spendChart(dailySpend(logs, DAYS, now)))
   const recent = logs.slice(0, 10)
   view.append(
-    h('section', { 'aria-labelledby': 'recent' }, h('h2', { id: 'recent' }, 'Recent calls'), recent.length ? table('Recent calls', logColumns, recent).wrap : h('p', { class: 'empty' }, 'No calls yet.'), h('p', null, h('a', { href: '/console/logs' }, 'All request logs'))),
+    h(
+      'section',
+      { 'aria-labelledby': 'recent' },
+      h('h2', { id: 'recent' }, 'Recent calls'),
+      recent.length ? table('Recent calls', logColumns, recent).wrap : h('p', { class: 'empty' }, 'No calls yet.'),
+      h('p', null, h('a', { href: '/console/logs' }, 'All request logs')),
+    ),
   )
 }

@@ -17,33 +17,69 @@ export async function topupPage(view: HTMLElement) {
   const account = await api<Account>('/api/wallet/account')
   view.append(h('dl', { class: 'stats' }, stat('Balance', usd(account.balance), 'balance'), stat('Available', usd(account.available))))
   const { min, max, providers } = account.topup
-  if (providers.length === 0) return void view.append(h('p', { class: 'card' }, 'Top-ups are not enabled on this server. Ask its operator to credit your account.'))
-  const amount = field({ name: 'amount', label: 'Amount (USD)', type: 'number', required: true, min, max, step: 0.01, inputmode: 'decimal', value: Math.min(Math.max(25, min), max), hint: `From ${usd(min)} to ${usd(max)}.` })
-  const presets = h('div', { class: 'presets', role: 'group', 'aria-label': 'Common amounts' }, PRESETS.filter((p) => p >= min && p <= max).map((p) => {
-    const b = h('button', { type: 'button', class: 'secondary' }, usd(p).replace('.00', ''))
-    b.addEventListener('click', () => ((amount.input.value = String(p)), amount.input.focus()))
-    return b
-  }))
-  const radios = providers.map((p, i) => h('label', { class: 'radio' }, h('input', { type: 'radio', name: 'provider', value: p, checked: i === 0 }), PROVIDER[p] ?? p))
+  if (providers.length === 0)
+    return void view.append(h('p', { class: 'card' }, 'Top-ups are not enabled on this server. Ask its operator to credit your account.'))
+  const amount = field({
+    name: 'amount',
+    label: 'Amount (USD)',
+    type: 'number',
+    required: true,
+    min,
+    max,
+    step: 0.01,
+    inputmode: 'decimal',
+    value: Math.min(Math.max(25, min), max),
+    hint: `From ${usd(min)} to ${usd(max)}.`,
+  })
+  const presets = h(
+    'div',
+    { class: 'presets', role: 'group', 'aria-label': 'Common amounts' },
+    PRESETS.filter((p) => p >= min && p <= max).map((p) => {
+      const b = h('button', { type: 'button', class: 'secondary' }, usd(p).replace('.00', ''))
+      b.addEventListener('click', () => ((amount.input.value = String(p)), amount.input.focus()))
+      return b
+    }),
+  )
+  const radios = providers.map((p, i) =>
+    h('label', { class: 'radio' }, h('input', { type: 'radio', name: 'provider', value: p, checked: i === 0 }), PROVIDER[p] ?? p),
+  )
   const error = formError()
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Continue to payment')
-  const form = h('form', { class: 'card narrow', novalidate: true, 'aria-labelledby': 'topup-title' },
-    h('h2', { id: 'topup-title' }, 'Add credit'), amount.wrap, presets,
-    h('fieldset', null, h('legend', null, 'Pay with'), radios), h('div', { class: 'actions' }, submit), error)
+  const form = h(
+    'form',
+    { class: 'card narrow', novalidate: true, 'aria-labelledby': 'topup-title' },
+    h('h2', { id: 'topup-title' }, 'Add credit'),
+    amount.wrap,
+    presets,
+    h('fieldset', null, h('legend', null, 'Pay with'), radios),
+    h('div', { class: 'actions' }, submit),
+    error,
+  )
   form.addEventListener('submit', (e) => {
     e.preventDefault()
     if (!validate([amount], error)) return
     void busy(submit, async () => {
       try {
         const provider = (form.querySelector('input[name=provider]:checked') as HTMLInputElement).value
-        const started = await api<{ checkoutUrl: string }>('/api/wallet/topup', { method: 'POST', body: { amount: Number(amount.input.value), provider } })
+        const started = await api<{ checkoutUrl: string }>('/api/wallet/topup', {
+          method: 'POST',
+          body: { amount: Number(amount.input.value), provider },
+        })
         location.assign(started.checkoutUrl)
       } catch (err) {
         showError(err, [amount], error)
       }
     })()
   })
-  view.append(form, h('p', { class: 'muted' }, 'Your balance is credited when the payment provider confirms the payment. ', h('a', { href: '/console/transactions?kind=topup' }, 'Past top-ups')))
+  view.append(
+    form,
+    h(
+      'p',
+      { class: 'muted' },
+      'Your balance is credited when the payment provider confirms the payment. ',
+      h('a', { href: '/console/transactions?kind=topup' }, 'Past top-ups'),
+    ),
+  )
 }
 
 const STATUS_TEXT: Record<string, string> = {
@@ -57,7 +93,16 @@ export async function topupReturnPage(view: HTMLElement, _: Record<string, strin
   const id = query.get('topup') ?? ''
   const status = h('p', { role: 'status', class: 'status-line' })
   const balance = h('dl', { class: 'stats' })
-  view.append(status, balance, h('p', { class: 'actions' }, h('a', { class: 'button secondary', href: `/console/transactions/${encodeURIComponent(id)}` }, 'View the transaction'), h('a', { class: 'button secondary', href: '/console' }, 'Back to the overview')))
+  view.append(
+    status,
+    balance,
+    h(
+      'p',
+      { class: 'actions' },
+      h('a', { class: 'button secondary', href: `/console/transactions/${encodeURIComponent(id)}` }, 'View the transaction'),
+      h('a', { class: 'button secondary', href: '/console' }, 'Back to the overview'),
+    ),
+  )
   // The webhook usually lands within a second or two; poll the entry for up to two minutes.
   for (let i = 0; i < 120 && view.isConnected; i++) {
     let t: Txn
@@ -67,7 +112,12 @@ export async function topupReturnPage(view: HTMLElement, _: Record<string, strin
       status.textContent = e instanceof ApiError && e.status === 404 ? 'No such top-up.' : String((e as Error).message)
       return
     }
-    status.replaceChildren(badge(t.status), ' ', `${usd(t.amount)}: `, query.get('status') === 'cancelled' && t.status === 'pending' ? 'You cancelled the payment.' : STATUS_TEXT[t.status] ?? '')
+    status.replaceChildren(
+      badge(t.status),
+      ' ',
+      `${usd(t.amount)}: `,
+      query.get('status') === 'cancelled' && t.status === 'pending' ? 'You cancelled the payment.' : (STATUS_TEXT[t.status] ?? ''),
+    )
     const account = await api<Account>('/api/wallet/account')
     balance.replaceChildren(stat('Balance', usd(account.balance), 'balance'), stat('Available', usd(account.available)))
     if (t.status !== 'pending' || query.get('status') === 'cancelled') return

@@ -21,9 +21,23 @@ const columns: Column<Txn>[] = [
 export async function transactionsPage(view: HTMLElement, _: Record<string, string>, query: Query) {
   view.append(h('h1', { tabindex: -1 }, 'Transactions'))
   const kind = field({ name: 'kind', label: 'Kind', options: [['', 'All kinds'], ...Object.entries(KIND)] })
-  const status = field({ name: 'status', label: 'Status', options: [['', 'Any status'], ['pending', 'Pending'], ['completed', 'Completed'], ['failed', 'Failed']] })
+  const status = field({
+    name: 'status',
+    label: 'Status',
+    options: [
+      ['', 'Any status'],
+      ['pending', 'Pending'],
+      ['completed', 'Completed'],
+      ['failed', 'Failed'],
+    ],
+  })
   const bar = filterBar('Filter transactions', [kind, status], query, (v) =>
-    pagedTable('Transactions', columns, (cursor) => `/api/wallet/transactions${qs({ ...v, limit: 50, cursor })}`, 'No transactions match these filters.'),
+    pagedTable(
+      'Transactions',
+      columns,
+      (cursor) => `/api/wallet/transactions${qs({ ...v, limit: 50, cursor })}`,
+      'No transactions match these filters.',
+    ),
   )
   view.append(bar.form, bar.out)
   await bar.draw()
@@ -42,15 +56,31 @@ export async function transactionPage(view: HTMLElement, params: Record<string, 
   ]
   if (t.model) rows.push(['Model', h('code', null, t.model)])
   if (t.requestId) rows.push(['Request id', h('code', null, t.requestId)])
-  if (t.usage) rows.push(['Tokens', `${int(t.usage.inputTokens)} in, ${int(t.usage.outputTokens)} out, ${int(t.usage.cacheReadTokens)} cache read, ${int(t.usage.cacheWriteTokens)} cache write, ${int(t.usage.reasoningTokens)} reasoning`])
+  if (t.usage)
+    rows.push([
+      'Tokens',
+      `${int(t.usage.inputTokens)} in, ${int(t.usage.outputTokens)} out, ${int(t.usage.cacheReadTokens)} cache read, ${int(t.usage.cacheWriteTokens)} cache write, ${int(t.usage.reasoningTokens)} reasoning`,
+    ])
   if (typeof t.refunded === 'number' && t.refunded > 0) rows.push(['Refunded', usd(t.refunded)])
   if (t.refundOf) rows.push(['Refund of', h('a', { href: `/console/transactions/${encodeURIComponent(t.refundOf)}` }, t.refundOf)])
   if (t.failure) rows.push(['Why it failed', t.failure])
   if (t.note) rows.push(['Note', t.note])
   view.append(
     h('h1', { tabindex: -1 }, `${KIND[t.kind] ?? t.kind} ${signedUsd(t.amount)}`),
-    h('dl', { class: 'card details' }, rows.map(([k, v]) => [h('dt', null, k), h('dd', null, v)]), [h('dt', null, 'Id'), h('dd', null, h('code', null, t.id))]),
+    h(
+      'dl',
+      { class: 'card details' },
+      rows.map(([k, v]) => [h('dt', null, k), h('dd', null, v)]),
+      [h('dt', null, 'Id'), h('dd', null, h('code', null, t.id))],
+    ),
   )
   if (Array.isArray(t.events) && t.events.length)
-    view.append(h('h2', null, 'Provider events'), h('ul', null, t.events.map((e: any) => h('li', null, `${when(e.receivedAt)} · ${e.type} → ${e.outcome}`))))
+    view.append(
+      h('h2', null, 'Provider events'),
+      h(
+        'ul',
+        null,
+        t.events.map((e: any) => h('li', null, `${when(e.receivedAt)} · ${e.type} → ${e.outcome}`)),
+      ),
+    )
 }
