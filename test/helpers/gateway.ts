@@ -72,6 +72,34 @@ export function simpleCatalog(
   }
 }
 
+/** The three upstream protocols, one gateway each (`gw-<protocol>`) and one model routed to each (`<prefix>/<protocol>`). */
+export const UPSTREAM_PROTOCOLS = ['openai-chat', 'anthropic-messages', 'openai-responses'] as const
+
+export function perProtocolCatalog(
+  ups: Record<(typeof UPSTREAM_PROTOCOLS)[number], { url: string }>,
+  o: { prefix?: string; upstreamModel?: string; capabilities?: string[]; pricing?: CatalogFile['models'][number]['pricing'] } = {},
+): CatalogFile {
+  const prefix = o.prefix ?? 't'
+  return {
+    gateways: UPSTREAM_PROTOCOLS.map((p) => ({
+      id: `gw-${p}`,
+      protocol: p,
+      baseUrl: `${ups[p].url}/v1`,
+      apiKey: 'sk-upstream-secret',
+      timeoutMs: 2_000,
+    })),
+    models: UPSTREAM_PROTOCOLS.map((p) => ({
+      id: `${prefix}/${p}`,
+      name: p,
+      provider: prefix,
+      contextWindow: 200_000,
+      capabilities: o.capabilities ?? ['text'],
+      pricing: o.pricing ?? { input: 1, output: 2 },
+      routes: [{ gateway: `gw-${p}`, model: o.upstreamModel ?? 'upstream-model-name' }],
+    })),
+  }
+}
+
 /**
  * One attempt per route and no breaker: the policy of a gateway the test catalog gives none, so
  * suites about other things see each scripted failure exactly once. test/routing sets policies.

@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createAnthropic } from '@ai-sdk/anthropic'
 import { createOpenAI } from '@ai-sdk/openai'
 import { generateText, streamText } from 'ai'
-import type { CatalogFile } from '../../src/catalog/file.ts'
-import { startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { startTestGateway, type TestGateway, perProtocolCatalog } from '../helpers/gateway.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureSse, fixtureText } from '../helpers/fixtures.ts'
 
@@ -18,18 +17,7 @@ describe('Vercel AI SDK end to end', () => {
   let anthropic: ReturnType<typeof createAnthropic>
   beforeAll(async () => {
     for (const p of PROTOS) ups[p] = startFakeUpstream()
-    const catalog: CatalogFile = {
-      gateways: PROTOS.map((p) => ({ id: `gw-${p}`, protocol: p, baseUrl: `${ups[p].url}/v1`, timeoutMs: 2_000 })),
-      models: PROTOS.map((p) => ({
-        id: `t/${p}`,
-        name: p,
-        provider: 't',
-        contextWindow: 200_000,
-        capabilities: ['text'],
-        pricing: { input: 1, output: 2 },
-        routes: [{ gateway: `gw-${p}`, model: 'up' }],
-      })),
-    }
+    const catalog = perProtocolCatalog(ups, { upstreamModel: 'up' })
     gw = await startTestGateway({ db: 'pglite', store: 'memory' }, catalog)
     const { key } = await gw.user(5, { rpm: 1_000 })
     const base = gw.listen()

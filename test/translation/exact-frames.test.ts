@@ -3,9 +3,8 @@
 // argument fragments, stop reason, usage and svc — and the exact tokens and cost billed.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import type { CatalogFile } from '../../src/catalog/file.ts'
 import { requestLogs } from '../../src/db/schema/index.ts'
-import { ALL_BACKENDS, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { ALL_BACKENDS, startTestGateway, type TestGateway, perProtocolCatalog } from '../helpers/gateway.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureSse, fixtureText } from '../helpers/fixtures.ts'
 import { frames, render, type Inbound } from './frame-render.ts'
@@ -136,24 +135,7 @@ for (const backends of ALL_BACKENDS)
     let userId: string
     beforeAll(async () => {
       for (const p of PROTOS) ups[p] = startFakeUpstream()
-      const catalog: CatalogFile = {
-        gateways: PROTOS.map((p) => ({
-          id: `gw-${p}`,
-          protocol: p,
-          baseUrl: `${ups[p].url}/v1`,
-          apiKey: 'sk-upstream-secret',
-          timeoutMs: 2_000,
-        })),
-        models: PROTOS.map((p) => ({
-          id: `t/${p}`,
-          name: p,
-          provider: 't',
-          contextWindow: 200_000,
-          capabilities: ['text'],
-          pricing: { input: 1, output: 2 },
-          routes: [{ gateway: `gw-${p}`, model: 'upstream-model-name' }],
-        })),
-      }
+      const catalog = perProtocolCatalog(ups)
       gw = await startTestGateway(backends, catalog)
       const u = await gw.user(5, { rpm: 1_000 })
       key = u.key

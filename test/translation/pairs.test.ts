@@ -5,8 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { requestLogs } from '../../src/db/schema/index.ts'
-import type { CatalogFile } from '../../src/catalog/file.ts'
-import { startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { startTestGateway, type TestGateway, perProtocolCatalog } from '../helpers/gateway.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureSse, fixtureText } from '../helpers/fixtures.ts'
 import {
@@ -90,24 +89,11 @@ describe('translation between every pair of protocols', () => {
   let gw: TestGateway
   beforeAll(async () => {
     for (const p of PROTOS) ups[p] = startFakeUpstream()
-    const catalog: CatalogFile = {
-      gateways: PROTOS.map((p) => ({
-        id: `gw-${p}`,
-        protocol: p,
-        baseUrl: `${ups[p].url}/v1`,
-        apiKey: 'sk-upstream-secret',
-        timeoutMs: 2_000,
-      })),
-      models: PROTOS.map((p) => ({
-        id: `test/${p}`,
-        name: p,
-        provider: 'test',
-        contextWindow: 200_000,
-        capabilities: ['text', 'tool-calling'],
-        pricing: { input: 1, output: 2, cacheRead: 0.5, cacheWrite: 1.25 },
-        routes: [{ gateway: `gw-${p}`, model: 'upstream-model-name' }],
-      })),
-    }
+    const catalog = perProtocolCatalog(ups, {
+      prefix: 'test',
+      capabilities: ['text', 'tool-calling'],
+      pricing: { input: 1, output: 2, cacheRead: 0.5, cacheWrite: 1.25 },
+    })
     gw = await startTestGateway({ db: 'pglite', store: 'memory' }, catalog)
   })
   afterAll(async () => {
@@ -187,18 +173,7 @@ describe('a failure mid-stream, for every pair', () => {
   let gw: TestGateway
   beforeAll(async () => {
     for (const p of PROTOS) ups[p] = startFakeUpstream()
-    const catalog: CatalogFile = {
-      gateways: PROTOS.map((p) => ({ id: `gw-${p}`, protocol: p, baseUrl: `${ups[p].url}/v1`, timeoutMs: 2_000 })),
-      models: PROTOS.map((p) => ({
-        id: `test/${p}`,
-        name: p,
-        provider: 'test',
-        contextWindow: 200_000,
-        capabilities: ['text'],
-        pricing: { input: 1, output: 2 },
-        routes: [{ gateway: `gw-${p}`, model: 'upstream-model-name' }],
-      })),
-    }
+    const catalog = perProtocolCatalog(ups, { prefix: 'test' })
     gw = await startTestGateway({ db: 'pglite', store: 'memory' }, catalog)
   })
   afterAll(async () => {

@@ -5,8 +5,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
-import type { CatalogFile } from '../../src/catalog/file.ts'
-import { startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { startTestGateway, type TestGateway, perProtocolCatalog } from '../helpers/gateway.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureSse, fixtureText } from '../helpers/fixtures.ts'
 import { describeServices } from '../helpers/services.ts'
@@ -20,18 +19,7 @@ describeServices('official SDKs end to end', () => {
   let openai: OpenAI
   beforeAll(async () => {
     for (const p of PROTOS) ups[p] = startFakeUpstream()
-    const catalog: CatalogFile = {
-      gateways: PROTOS.map((p) => ({ id: `gw-${p}`, protocol: p, baseUrl: `${ups[p].url}/v1`, timeoutMs: 2_000 })),
-      models: PROTOS.map((p) => ({
-        id: `t/${p}`,
-        name: p,
-        provider: 't',
-        contextWindow: 200_000,
-        capabilities: ['text'],
-        pricing: { input: 1, output: 2 },
-        routes: [{ gateway: `gw-${p}`, model: 'up-model' }],
-      })),
-    }
+    const catalog = perProtocolCatalog(ups, { upstreamModel: 'up-model' })
     gw = await startTestGateway({ db: 'postgres', store: 'redis' }, catalog)
     const u = await gw.user(5, { rpm: 1_000 })
     const base = gw.listen()

@@ -4,9 +4,8 @@
 // error event — billed what the upstream reported, or what it delivered.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import type { CatalogFile } from '../../src/catalog/file.ts'
 import { requestLogs } from '../../src/db/schema/index.ts'
-import { startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { perProtocolCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureSse, fixtureText } from '../helpers/fixtures.ts'
 import { render, type Inbound } from './frame-render.ts'
@@ -58,29 +57,9 @@ describe('recorded upstream failures, every pair', () => {
   let key: string
   beforeAll(async () => {
     for (const p of PROTOS) ups[p] = startFakeUpstream()
-    const catalog: CatalogFile = {
-      gateways: PROTOS.map((p) => ({ id: `gw-${p}`, protocol: p, baseUrl: `${ups[p].url}/v1`, timeoutMs: 2_000 })),
-      models: [
-        ...PROTOS.map((p) => ({
-          id: `t/${p}`,
-          name: p,
-          provider: 't',
-          contextWindow: 200_000,
-          capabilities: ['text'],
-          pricing: { input: 1, output: 2 },
-          routes: [{ gateway: `gw-${p}`, model: 'up' }],
-        })),
-        {
-          id: 't/mixed',
-          name: 'mixed',
-          provider: 't',
-          contextWindow: 200_000,
-          capabilities: ['text'],
-          pricing: { input: 1, output: 2 },
-          routes: PROTOS.map((p) => ({ gateway: `gw-${p}`, model: 'up' })),
-        },
-      ],
-    }
+    const base = perProtocolCatalog(ups, { upstreamModel: 'up' })
+    const mixed = { ...base.models[0]!, id: 't/mixed', name: 'mixed', routes: PROTOS.map((p) => ({ gateway: `gw-${p}`, model: 'up' })) }
+    const catalog = { ...base, models: [...base.models, mixed] }
     gw = await startTestGateway({ db: 'pglite', store: 'memory' }, catalog)
     key = (await gw.user(5, { rpm: 10_000 })).key
   })

@@ -1,8 +1,7 @@
 // svc.upstreamRequestId on chat answers names the upstream's own answer id for every upstream
 // protocol, in JSON and in streams alike (a chat stream over an Anthropic gateway used to say "").
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { CatalogFile } from '../../src/catalog/file.ts'
-import { startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { startTestGateway, type TestGateway, perProtocolCatalog } from '../helpers/gateway.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureJson, fixtureSse } from '../helpers/fixtures.ts'
 import { sseFrames } from '../helpers/chat.ts'
@@ -38,24 +37,7 @@ describe('svc.upstreamRequestId for every upstream protocol', () => {
   let key: string
   beforeAll(async () => {
     for (const p of PROTOS) ups[p] = startFakeUpstream()
-    const catalog: CatalogFile = {
-      gateways: PROTOS.map((p) => ({
-        id: `gw-${p}`,
-        protocol: p,
-        baseUrl: `${ups[p].url}/v1`,
-        apiKey: 'sk-upstream-secret',
-        timeoutMs: 2_000,
-      })),
-      models: PROTOS.map((p) => ({
-        id: `t/${p}`,
-        name: p,
-        provider: 't',
-        contextWindow: 200_000,
-        capabilities: ['text'],
-        pricing: { input: 1, output: 2 },
-        routes: [{ gateway: `gw-${p}`, model: 'upstream-model-name' }],
-      })),
-    }
+    const catalog = perProtocolCatalog(ups)
     gw = await startTestGateway({ db: 'pglite', store: 'memory' }, catalog)
     key = (await gw.user(5, { rpm: 1_000 })).key
   }, 60_000)
