@@ -3,7 +3,7 @@
 // within the grace; what is still open when it ends gets the protocol's error and is billed for
 // what was delivered. Real processes on real Postgres and Redis.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { completionWithUsage } from '../helpers/chat.ts'
+import { completionWithUsage, readUntilClosed } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import {
   booksOf,
@@ -99,7 +99,7 @@ describeServices('fault: SIGTERM during calls', () => {
     up.script({ kind: 'hang' })
     const waiting = chatRequest(gw.url, user.key, false)
     await until(async () => up.seen.length > seen, 30_000, 'the waiting call at the upstream')
-    const texts = [readAll(chat), readAll(messages)]
+    const texts = [readUntilClosed(chat.body!.getReader()), readUntilClosed(messages.body!.getReader())]
 
     gw.proc.kill('SIGTERM')
     const [chatText, messagesText] = await Promise.all(texts)
@@ -130,18 +130,3 @@ describeServices('fault: SIGTERM during calls', () => {
     expect(await reservedIn(REDIS_URL, keys.prefix, user.userId)).toBe(0n)
   }, 120_000)
 })
-
-async function readAll(res: Response): Promise<string> {
-  const reader = res.body!.getReader()
-  const dec = new TextDecoder()
-  let text = ''
-  try {
-    for (;;) {
-      const { value, done } = await reader.read()
-      if (done) return text
-      text += dec.decode(value)
-    }
-  } catch {
-    return text
-  }
-}

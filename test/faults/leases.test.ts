@@ -4,7 +4,7 @@
 // Real processes on real Postgres and Redis.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
-import { completionWithUsage } from '../helpers/chat.ts'
+import { completionWithUsage, readUntilClosed } from '../helpers/chat.ts'
 import {
   booksOf,
   chatRequest,
@@ -73,7 +73,7 @@ describeServices('fault: an instance SIGKILLed with 20 open streams', () => {
     const killedAt = Date.now()
     expect(await a.proc.exited).not.toBe(0)
     // What the clients saw: the connection ended without the stream's terminal frames.
-    const received = await Promise.all(readers.map(async (r, i) => firsts[i] + (await drain(r))))
+    const received = await Promise.all(readers.map(async (r, i) => firsts[i] + (await readUntilClosed(r))))
     for (const text of received) {
       expect(text).toContain('Hel')
       expect(text).not.toContain('[DONE]')
@@ -146,18 +146,4 @@ for (const backends of ALL_BACKENDS) {
       expect(await gw.runtime.deps.store.sweepLeases(Date.now() + 3_600_000, 100)).toBe(0)
     }, 60_000)
   })
-}
-
-async function drain(r: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
-  const dec = new TextDecoder()
-  let text = ''
-  try {
-    for (;;) {
-      const { value, done } = await r.read()
-      if (done) return text
-      text += dec.decode(value)
-    }
-  } catch {
-    return text
-  }
 }

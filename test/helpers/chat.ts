@@ -74,3 +74,18 @@ export const completionWithUsage = (promptTokens: number, completionTokens: numb
   choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
   usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
 })
+
+/** Everything a stream still delivers, until it ends or breaks (a cut stream is not an error here). */
+export async function readUntilClosed(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
+  const dec = new TextDecoder()
+  let text = ''
+  try {
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) return text
+      text += dec.decode(value)
+    }
+  } catch {
+    return text
+  }
+}
