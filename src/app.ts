@@ -33,7 +33,7 @@ export function createApp(deps: InferenceDeps, state: AppState = { draining: fal
   const edgeHeaders = surfaceHeaders(deps.config, cors)
   return (
     new Elysia()
-      // Every response carries x-request-id (SPEC "Endpoints"); handlers that log under their own
+      // Every response carries x-request-id (docs/api.md "Request ids"); handlers that log under their own
       // id set it themselves and theirs wins.
       .onRequest(({ set, request, server }) => {
         set.headers['x-request-id'] = newRequestId('req')

@@ -1,4 +1,4 @@
-// The only reader of the environment (STYLE.md). Every variable is validated once at start;
+// The only reader of the environment (docs/api.md "Environment"). Every variable is validated once at start;
 // a bad value throws ConfigError naming the variable, and index.ts prints that one line.
 import { parseIpBlock } from './lib/ip.ts'
 
@@ -25,7 +25,7 @@ export interface Config {
   redisCommandTimeoutMs: number
   /** Requests per 60 s window for keys created without `rpm`. */
   defaultRpm: number
-  /** Output tokens reserved when a request names no max_tokens (bounded estimate, SPEC billing 7). */
+  /** Output tokens reserved when a request names no max_tokens (bounded estimate, docs/api.md "Reservations"). */
   defaultMaxOutputTokens: number
   maxBodyBytes: number
   /** Display credits per 1 USD (messages/responses `svc`, catalog shape B). */
@@ -157,7 +157,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together')
   const sandboxSecret = str(env, 'SANDBOX_PAYMENTS_SECRET')
   // The sandbox provider lets any signed-in user credit themselves: never by accident on a
-  // public https deployment (docs/security.md "Payments").
+  // public https deployment (docs/security.md "Webhooks and payments").
   const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:'])
   if (
     sandboxSecret &&

@@ -1,4 +1,4 @@
-// Keeps the dependency direction of STYLE.md true without a linter config: protocols and
+// Keeps the dependency rules of docs/architecture.md true without a linter config: protocols and
 // providers never import storage, billing, limits or each other; only config.ts reads env;
 // src/lib imports nothing else in src.
 import { describe, expect, test } from 'bun:test'

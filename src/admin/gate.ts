@@ -1,4 +1,4 @@
-// Who may call the admin API (docs/security.md "Admin API"): every call counts against a per-IP
+// Who may call the admin API (docs/security.md "Order of checks"): every call counts against a per-IP
 // limit first, then must carry `Authorization: Bearer $ADMIN_TOKEN` (compared by lib/bearer.ts).
 // Runs once per request, from the parse hook (before a body is read) and from transform (routes
 // without a body), so an unauthenticated caller learns nothing about its input.

@@ -1,4 +1,4 @@
-// Admin API (DESIGN "Operator contract"): Bearer $ADMIN_TOKEN; absent token → the routes 404.
+// Admin API (docs/api.md "Admin API"): Bearer $ADMIN_TOKEN; absent token → the routes 404.
 import { Elysia, t } from 'elysia'
 import { eq } from 'drizzle-orm'
 import { generateApiKey } from '../auth/api-keys.ts'

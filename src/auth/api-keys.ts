@@ -1,4 +1,4 @@
-// API keys (DESIGN "API keys"): `sk-` + 40 base62 characters, stored as SHA-256 + display prefix.
+// API keys (docs/api.md "Authentication"): `sk-` + 40 base62 characters, stored as SHA-256 + display prefix.
 // Verified keys are cached in-process for KEY_CACHE_TTL_MS, so a warm request touches Postgres
 // zero times; a revocation therefore takes effect on other instances within that TTL (and at
 // once on the instance that revoked it). While Postgres is unreachable an expired entry is
@@ -29,7 +29,7 @@ export function generateApiKey(): { secret: string; hash: string; prefix: string
   return { secret, hash: sha256Hex(secret), prefix: secret.slice(0, 10) }
 }
 
-/** The key from `Authorization: Bearer` or `x-api-key` (SPEC "Authentication" 1). */
+/** The key from `Authorization: Bearer` or `x-api-key` (docs/api.md "Authentication"). */
 export function keyFromHeaders(headers: Headers): string | undefined {
   const auth = headers.get('authorization')
   if (auth && auth.length > 7 && auth.slice(0, 7).toLowerCase() === 'bearer ') return auth.slice(7).trim()

@@ -1,4 +1,4 @@
-// Unknown, revoked or malformed-but-plausible keys (docs/security.md "API keys"): remembered
+// Unknown, revoked or malformed-but-plausible keys (docs/security.md "Limits"): remembered
 // apart from the verified-key cache, so a flood of random `sk-…` guesses costs one Postgres
 // lookup each per TTL at most and can never evict a valid key from the positive cache.
 import { TtlLru } from '../lib/lru.ts'

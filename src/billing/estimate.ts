@@ -1,4 +1,4 @@
-// The reservation taken at entry (SPEC billing 4, 7): a conservative, bounded estimate.
+// The reservation taken at entry (docs/api.md "Reservations"): a conservative, bounded estimate.
 // What it covers and the overdraft it leaves: docs/operations.md "Overdraft".
 import type { Usage } from '../core/usage.ts'
 import { costMicros, type Pricing } from './pricing.ts'

@@ -1,4 +1,4 @@
-// Cost of a call (SPEC "Billing rules" 2, 6; DESIGN "Money"): exact integer arithmetic on
+// Cost of a call (docs/api.md "Pricing"): exact integer arithmetic on
 // nano-USD-per-1M-token prices, rounded up once to a whole micro-USD.
 import { ceilDiv } from '../lib/money.ts'
 import type { Usage } from '../core/usage.ts'

@@ -1,4 +1,4 @@
-// Top-ups (DESIGN "Fixed decisions"): a `pending` topup ledger entry at checkout; only the
+// Top-ups (docs/api.md "Top-ups"): a `pending` topup ledger entry at checkout; only the
 // payment provider's verified webhook moves it to `completed` (crediting the balance in the same
 // transaction) or `failed`. Exactly once under duplicated, reordered and concurrent webhooks:
 // - the event id is recorded first (payment_events primary key): a redelivery stops there;

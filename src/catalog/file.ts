@@ -1,4 +1,4 @@
-// CATALOG_FILE (DESIGN "Operator contract"): its schema, and the idempotent upsert at start.
+// CATALOG_FILE (docs/api.md "Catalog file"): its schema, and the idempotent upsert at start.
 import { Type as t, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { eq, sql } from 'drizzle-orm'

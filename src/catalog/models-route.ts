@@ -1,4 +1,4 @@
-// GET /v1/models (SPEC "Model"): shape A (per-token USD, what the OpenAI SDK's models.list
+// GET /v1/models (docs/api.md "Models"): shape A (per-token USD, what the OpenAI SDK's models.list
 // reads) by default; shape B (credits per 1M tokens for the key's service mode) with ?shape=b.
 import type { Config } from '../config.ts'
 import type { CatalogModel } from './catalog.ts'

@@ -1,5 +1,5 @@
 // The console's client bundle: Bun's own bundler, in memory, once per process, on the first
-// request for a console page (docs/console-ui.md "Build"). Nothing is written to disk, so there
+// request for a console page (docs/console-ui.md "How it is built"). Nothing is written to disk, so there
 // is no build step to remember and no build output in the repository.
 import { join } from 'node:path'
 

@@ -1,5 +1,5 @@
 // The canonical model every protocol decodes to and every upstream adapter encodes from
-// (STYLE: 3 inbound + k upstream adapters, not 3 × k). Parts keep what can cross protocols;
+// (docs/translation.md "How": 3 inbound + k upstream adapters, not 3 × k). Parts keep what can cross protocols;
 // opaque upstream-specific proofs (signatures, encrypted reasoning) carry their `origin` and are
 // only sent back to an upstream of the same kind (see reasoning-carrier.ts).
 import type { GatewayProtocol } from './gateway.ts'

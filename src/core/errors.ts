@@ -1,4 +1,4 @@
-// One error type for the whole gateway (STYLE 5, TensorZero): a canonical code that knows its
+// One error type for the whole gateway (docs/api.md "Status and code table"): a canonical code that knows its
 // HTTP status and whether failover may retry it. Protocols render it in their own envelope;
 // `cause` carries upstream detail for the log only, never for a client.
 

@@ -1,4 +1,4 @@
-// Stop reasons across protocols: total mappers with explicit defaults (STYLE 3).
+// Stop reasons across protocols: total mappers with explicit defaults (docs/architecture.md "Code conventions").
 import type { StopReason } from './canonical.ts'
 
 export function fromAnthropicStop(reason: unknown): StopReason {

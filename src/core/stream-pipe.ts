@@ -3,7 +3,7 @@
 // terminal: the transform's closing frames (carrying svc) or one error frame. One upstream read
 // becomes at most one client write (no coalescing).
 // An event that cannot be read (not JSON, cut JSON) is skipped and counted, never forwarded
-// (docs/failover.md "Tolerant streams"); a stream of little else fails once MAX_UNREADABLE pass.
+// (docs/failover.md "Failure → behaviour"); a stream of little else fails once MAX_UNREADABLE pass.
 // Backpressure (docs/drain.md): the upstream is read only when the client's side asks for more
 // (pull), so at most one chunk waits here per stream. The upstream idle limit runs only while
 // waiting for the upstream; the client idle limit only while waiting for the client. A gone or

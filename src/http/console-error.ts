@@ -1,4 +1,4 @@
-// Console/admin error envelope (DESIGN): {error:{code, message}} with SPEC codes. Elysia's own
+// Console/admin error envelope (docs/api.md "Error envelopes"): {error:{code, message}}. Elysia's own
 // validation and not-found errors are rendered in the same envelope.
 import { GatewayError } from '../core/errors.ts'
 import type { Logger } from '../lib/log.ts'

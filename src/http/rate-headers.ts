@@ -1,4 +1,4 @@
-// Rate-limit headers (SPEC "Limits" 4): RateLimit-Limit/-Remaining/-Reset (seconds), and
+// Rate-limit headers (docs/api.md "Rate windows"): RateLimit-Limit/-Remaining/-Reset (seconds), and
 // Retry-After on a 429.
 import type { RateInfo } from '../store/types.ts'
 

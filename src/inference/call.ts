@@ -47,7 +47,7 @@ export interface Call {
   obs: CallObserver
 }
 
-/** Rate window + reservation. A rejected request reserves nothing (SPEC "Limits" 5). */
+/** Rate window + reservation. A rejected request reserves nothing (docs/api.md "Rate windows"). */
 export async function admit(deps: InferenceDeps, c: Omit<Call, 'reservedMicros' | 'rate' | 'settled'>): Promise<Call> {
   const reserveMicros = reservationMicros(c.estimate, c.model.pricing)
   const input = {

@@ -1,5 +1,5 @@
 // POST /v1/messages/count_tokens (Anthropic; Claude Code calls it before requests). Free, but
-// bounded (docs/security.md "count_tokens"): each call counts in a window of its own per key,
+// bounded (docs/api.md "count_tokens"): each call counts in a window of its own per key,
 // as many per minute as the key's rpm, so a key cannot spend the operator's upstream quota
 // without limit; identical requests are answered from a cache without asking upstream again.
 // When the model has an Anthropic route, that upstream counts with its own tokenizer (its

@@ -1,4 +1,4 @@
-// The `svc` extension on the messages and responses protocols (SPEC): cost in display credits,
+// The `svc` extension on the messages and responses protocols (docs/api.md "The svc extension"): cost in display credits,
 // the credit symbol, the key's service mode, latency.
 import type { Config } from '../config.ts'
 import { formatScaled } from '../lib/money.ts'

@@ -1,4 +1,4 @@
-// What the inference pipeline is given (STYLE 9: side effects injected).
+// What the inference pipeline is given (side effects injected: docs/architecture.md "Code conventions").
 import type { ApiKeyAuth } from '../auth/api-keys.ts'
 import type { SettleRescue } from '../billing/settle-rescue.ts'
 import type { Catalog } from '../catalog/catalog.ts'

@@ -23,7 +23,7 @@ export const chatInbound: Inbound<ChatRequest> = {
   validate,
   invalid,
   check: (b) => {
-    // SPEC "Chat message": content is required; only an assistant turn may omit it (tool calls).
+    // docs/api.md "Chat completions": content is required; only an assistant turn may omit it (tool calls).
     const i = b.messages.findIndex((m) => m.role !== 'assistant' && m.content == null)
     if (i !== -1) throw invalid([{ path: `messages[${i}].content`, message: 'Expected required property' }])
   },

@@ -250,7 +250,7 @@ function streamResponse<B>(
 }
 
 /**
- * What a stream is billed (SPEC billing 4): the upstream's usage when it reported one; a
+ * What a stream is billed (docs/api.md "What a call is billed"): the upstream's usage when it reported one; a
  * completed stream without usage pays the reserved estimate; a stream cut short without usage
  * (client gone, upstream failure) pays the prompt estimate plus the output it delivered — never
  * zero, never the whole reservation.

@@ -14,7 +14,7 @@ export function base62(length: number): string {
   return out
 }
 
-/** Request ids: `req_` on chat/messages, `resp_` on the responses protocol (DESIGN.md). */
+/** Request ids: `req_` on chat/messages, `resp_` on the responses protocol (docs/api.md "Request ids"). */
 export const newRequestId = (prefix = 'req'): string => `${prefix}_${base62(24)}`
 
 export function sha256Hex(text: string): string {

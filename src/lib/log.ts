@@ -1,5 +1,5 @@
 // One-line JSON logs on stderr. Upstream detail (names, hosts, raw errors) goes here, keyed by
-// request id, never into a client body (SPEC "Errors").
+// request id, never into a client body (docs/api.md "Upstream identity").
 
 type Level = 'debug' | 'info' | 'warn' | 'error'
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 }

@@ -1,4 +1,4 @@
-// Money is integers (STYLE 8). Ledger amounts are bigint micro-USD; catalog prices are bigint
+// Money is integers (docs/api.md "Money"). Ledger amounts are bigint micro-USD; catalog prices are bigint
 // nano-USD per 1M tokens, so a price like 0.075 USD/1M stays exact. Decimals exist only on the wire.
 
 /** Exact decimal text → integer scaled by 10^scale; undefined when it has more digits than scale. */
@@ -30,7 +30,7 @@ export function formatScaled(value: bigint, scale: number, digits: number): stri
   return `${neg ? '-' : ''}${whole}${digits > 0 ? '.' + frac : ''}`
 }
 
-/** micro-USD → "0.00012300" (SPEC billing 6: 8 decimals). */
+/** micro-USD → "0.00012300" (docs/api.md "Money": 8 decimals). */
 export const formatUsd = (micros: bigint): string => formatScaled(micros, 6, 8)
 
 export const usdToMicros = (usd: number): bigint | undefined => numberToScaled(usd, 6)

@@ -1,4 +1,4 @@
-// The admin API (DESIGN "Operator contract"): users, credits (idempotent with Idempotency-Key),
+// The admin API (docs/api.md "Admin API"): users, credits (idempotent with Idempotency-Key),
 // keys that work on /v1 with their rpm, limit and expiry, revocation; Bearer $ADMIN_TOKEN
 // required, and the routes absent when ADMIN_TOKEN is unset.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'

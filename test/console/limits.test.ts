@@ -1,4 +1,4 @@
-// Per-IP limits (SPEC "Limits" 2–4): auth 30 attempts / 15 min, every /api/* call 120 / min;
+// Per-IP limits (docs/console.md "Limits"): auth 30 attempts / 15 min, every /api/* call 120 / min;
 // 429 RATE_LIMITED with Retry-After and RateLimit-*; counters in the shared store; client IP
 // from X-Forwarded-For only behind trusted proxies. The clock is pinned, so no window boundary
 // can fall inside a test.

@@ -1,4 +1,4 @@
-// Failover before the first byte (SPEC "What the service does" 4): a 5xx, timeout, reset or
+// Failover before the first byte (docs/failover.md "Failure → behaviour"): a 5xx, timeout, reset or
 // refused connection on one gateway is retried on the next, and the answer names the gateway
 // that served it; when every gateway fails the client gets 502 UPSTREAM_ERROR; a request the
 // upstream refuses is not retried. No error ever shows the upstream's host, model name, key or

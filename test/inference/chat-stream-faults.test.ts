@@ -1,4 +1,4 @@
-// Streams that fail after their first byte (SPEC "Chat-completions stream"): exactly one
+// Streams that fail after their first byte (docs/api.md "Streams that fail"): exactly one
 // `data: {"error":…}` frame and no [DONE]; billed for what was delivered (never zero, never the
 // whole reservation) unless the upstream reported usage. A client that goes away aborts the
 // upstream request and its call is logged as 499.

@@ -1,4 +1,4 @@
-// The chat body at the edge: every bounded parameter of SPEC's table refused with 422 naming the
+// The chat body at the edge: every bounded parameter of docs/api.md "Chat completions" refused with 422 naming the
 // field, unreadable and oversized bodies refused, and a refusal changes nothing (no upstream call,
 // no reservation, no charge). What passes goes upstream as sent, with only `model` (the route's
 // upstream name) and, for streams, include_usage changed.

@@ -6,7 +6,7 @@ import type { TestGateway } from '../helpers/gateway.ts'
 
 export type Surface = 'console' | 'chat' | 'messages' | 'responses' | 'webhook'
 
-/** The surface a path answers in (DESIGN: each protocol its own envelope). */
+/** The surface a path answers in (docs/api.md "Error envelopes": each protocol its own). */
 export function surfaceOf(path: string): Surface {
   if (path.startsWith('/v1/chat/') || path.startsWith('/v1/models')) return 'chat'
   if (path.startsWith('/v1/messages')) return 'messages'

@@ -1,4 +1,4 @@
-// No upstream identity reaches a client (SPEC "What the service does" 5, DESIGN "Errors"): every
+// No upstream identity reaches a client (docs/api.md "Upstream identity"): every
 // recorded fixture of every vendor — answers, streams, HTTP errors, mid-stream errors — is
 // replayed through every inbound protocol, and each client body, header and stream event is
 // scanned for upstream model names, the gateway's host and key, provider names and (on the
@@ -87,7 +87,7 @@ describe('no upstream identity in any client body, header or event', () => {
   beforeAll(async () => {
     for (const p of PROTOS) ups[p] = startFakeUpstream()
     const catalog: CatalogFile = {
-      // Neutral gateway ids: chat's svc.gateway names the gateway by SPEC.
+      // Neutral gateway ids: chat's svc.gateway names the gateway (docs/api.md "The svc extension").
       gateways: PROTOS.map((p, i) => ({ id: `gw-${i}`, protocol: p, baseUrl: `${ups[p].url}/v1`, apiKey: KEY, timeoutMs: 2_000 })),
       models: PROTOS.map((_p, i) => ({
         id: `t/m${i}`,

@@ -74,8 +74,8 @@ function requestBody(inbound: Inbound, model: string, stream: boolean, tools: bo
 
 /**
  * Upstream identity that must never reach a client: model names, host, key — and on the
- * responses protocol also the upstream's response id (SPEC: id and model are the service's).
- * Chat and messages may show the upstream's completion id (svc.upstreamRequestId is SPEC'd).
+ * responses protocol also the upstream's response id (docs/api.md "Upstream identity": id and model are the service's).
+ * Chat and messages may show the upstream's completion id (svc.upstreamRequestId reports it).
  */
 function secretsOf(inbound: Inbound, body: string): string[] {
   const found = new Set<string>(['sk-upstream-secret', '127.0.0.1', 'upstream-model-name'])

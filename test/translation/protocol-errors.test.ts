@@ -103,7 +103,7 @@ describeServices('messages and responses errors (Postgres + Redis)', () => {
     expect(((await prev.json()) as any).error).toMatchObject({ type: 'invalid_request_error', param: 'previous_response_id' })
   })
 
-  test('chat unknown model stays 503 MODEL_UNAVAILABLE (SPEC chat table)', async () => {
+  test('chat unknown model stays 503 MODEL_UNAVAILABLE (docs/api.md "Status and code table")', async () => {
     const u = await gw.user(1)
     const res = await post('/v1/chat/completions', u.key, { model: 't/none', messages: [{ role: 'user', content: 'x' }] })
     expect(res.status).toBe(503)

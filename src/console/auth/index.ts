@@ -1,5 +1,5 @@
-// POST /api/auth/register, /login, /logout; GET /api/auth/me (DESIGN "Console"). Every POST
-// here counts against the 30 attempts / 15 min / IP limit (SPEC "Limits" 3).
+// POST /api/auth/register, /login, /logout; GET /api/auth/me (docs/console.md "Sessions"). Every POST
+// here counts against the 30 attempts / 15 min / IP limit (docs/console.md "Limits").
 import { Elysia } from 'elysia'
 import type { ConsoleDeps } from '../deps.ts'
 import { consoleContext } from '../http/context.ts'

@@ -1,4 +1,4 @@
-// GET /api/public/models (SPEC): no auth, the /api/* IP limit applies. Cacheable by a CDN
+// GET /api/public/models (docs/console.md "Public catalog"): no auth, the /api/* IP limit applies. Cacheable by a CDN
 // (Cache-Control public with s-maxage) and revalidatable (ETag → 304).
 import { Elysia } from 'elysia'
 import { sha256Hex } from '../../lib/ids.ts'

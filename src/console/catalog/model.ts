@@ -1,4 +1,4 @@
-// Public catalog models (SPEC "GET /api/public/models"). Prices are USD per 1M tokens.
+// Public catalog models (docs/console.md "Public catalog"). Prices are USD per 1M tokens.
 import { t } from 'elysia'
 import { Nullable, OneOf } from '../http/models.ts'
 

@@ -1,4 +1,4 @@
-// The console session cookie (DESIGN "Console"): svc_session, HttpOnly, SameSite=Lax, Path=/,
+// The console session cookie (docs/console.md "Sessions"): svc_session, HttpOnly, SameSite=Lax, Path=/,
 // Secure when the client reached us over TLS.
 
 export const SESSION_COOKIE = 'svc_session'

@@ -1,4 +1,4 @@
-// Per-IP limits of the console (SPEC "Limits" 2, 3): every /api/* call 120 per minute, auth
+// Per-IP limits of the console (docs/console.md "Limits"): every /api/* call 120 per minute, auth
 // attempts 30 per 15 minutes. Counters live in the shared store (Redis when configured), so the
 // limits hold across instances. Rejected calls do not count.
 import { GatewayError } from '../../core/errors.ts'

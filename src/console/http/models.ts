@@ -1,4 +1,4 @@
-// Models the console features share: the list shape (DESIGN: `{ items, nextCursor }`,
+// Models the console features share: the list shape (docs/console.md "Conventions": `{ items, nextCursor }`,
 // `?limit=&cursor=`), nullable fields and string enums.
 import type { TLiteral, TUnion } from '@sinclair/typebox'
 import { t, type TSchema } from 'elysia'

@@ -1,4 +1,4 @@
-// Keyset pagination (DESIGN: ?limit=&cursor= → { items, nextCursor }; nextCursor null on the
+// Keyset pagination (docs/console.md "Conventions": ?limit=&cursor= → { items, nextCursor }; nextCursor null on the
 // last page). Lists run newest first by (created_at, id); the cursor is opaque base64url of the
 // last row's created_at in epoch microseconds (Postgres's full precision, which a JS Date would
 // lose) and its id. A page is the rows strictly after the cursor, so rows that existed when

@@ -1,4 +1,4 @@
-// GET/POST /api/keys, DELETE /api/keys/:id (DESIGN "Console"): the signed-in user's API keys.
+// GET/POST /api/keys, DELETE /api/keys/:id (docs/console.md "API keys"): the signed-in user's API keys.
 import { Elysia, t } from 'elysia'
 import type { ConsoleDeps } from '../deps.ts'
 import { consoleContext, sessionRequired } from '../http/context.ts'

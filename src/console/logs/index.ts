@@ -1,4 +1,4 @@
-// GET /api/logs (DESIGN "Console": same keyset pagination as the ledger) and /api/logs/:id.
+// GET /api/logs (docs/console.md "Request logs": same keyset pagination as the ledger) and /api/logs/:id.
 import { Elysia, t } from 'elysia'
 import type { ConsoleDeps } from '../deps.ts'
 import { consoleContext, sessionRequired } from '../http/context.ts'

@@ -1,4 +1,4 @@
-// The payment providers this deployment has configured (SPEC: an unconfigured provider is 402).
+// The payment providers this deployment has configured (docs/console.md "Top-ups": an unconfigured provider is 402).
 import type { Config } from '../../config.ts'
 import type { PaymentProvider } from './provider.ts'
 import { sandboxProvider } from './sandbox.ts'

@@ -1,4 +1,4 @@
-// POST /api/wallet/topup (SPEC "Endpoints"; DESIGN: answers { transactionId, checkoutUrl }).
+// POST /api/wallet/topup (docs/console.md "Top-ups": answers { transactionId, checkoutUrl, … }).
 import { Elysia } from 'elysia'
 import type { ConsoleDeps } from '../deps.ts'
 import { consoleContext, sessionRequired } from '../http/context.ts'

@@ -1,5 +1,5 @@
 // Top-up models. The amount is checked against the policy in the service, so an out-of-policy
-// amount is SPEC's 400 BAD_REQUEST rather than a schema failure.
+// amount is a 400 BAD_REQUEST (docs/console.md "Top-ups") rather than a schema failure.
 import { t } from 'elysia'
 
 export const TopupRequest = t.Object({

@@ -1,4 +1,4 @@
-// POST /api/wallet/topup: policy (SPEC: outside it → 400 BAD_REQUEST), provider (not configured
+// POST /api/wallet/topup: policy (docs/console.md "Top-ups": outside it → 400 BAD_REQUEST), provider (not configured
 // → 402 PAYMENT_REQUIRED), then a pending ledger entry and the provider's checkout. Credit comes
 // only from the provider's verified webhook (webhooks/).
 import { attachCheckout, createPendingTopup, failTopup } from '../../billing/topups.ts'
@@ -8,7 +8,7 @@ import { formatUsd, usdToMicros } from '../../lib/money.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import type { TopupRequest } from './model.ts'
 
-/** SPEC "Parameter bounds": the technical maximum per transaction, whatever the policy says. */
+/** docs/api.md "Top-ups": the technical maximum per transaction, whatever the policy says. */
 export const TECHNICAL_MAX_MICROS = 10_000_000_000n
 const CENT = 10_000n
 

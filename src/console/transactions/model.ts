@@ -1,5 +1,5 @@
-// Ledger entries as the user sees them (SPEC "Wallet account, transactions, logs"; DESIGN
-// "Fixed decisions": kinds topup/usage/refund/adjustment, status pending → completed | failed).
+// Ledger entries as the user sees them (docs/console.md "Wallet";
+// docs/api.md "Ledger": kinds topup/usage/refund/adjustment, status pending → completed | failed).
 import { t } from 'elysia'
 import { Nullable, OneOf, PageQuery, pageOf } from '../http/models.ts'
 

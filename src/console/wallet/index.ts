@@ -1,4 +1,4 @@
-// GET /api/wallet/account (SPEC "Endpoints", DESIGN "Console").
+// GET /api/wallet/account (docs/console.md "Wallet").
 import { Elysia } from 'elysia'
 import type { ConsoleDeps } from '../deps.ts'
 import { consoleContext, sessionRequired } from '../http/context.ts'

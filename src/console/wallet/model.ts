@@ -1,4 +1,4 @@
-// Wallet account model (DESIGN: at least { balance, reserved, currency: "USD" }, USD numbers).
+// Wallet account model (docs/console.md "Wallet": at least { balance, reserved, currency: "USD" }, USD numbers).
 import { t } from 'elysia'
 
 export const Account = t.Object({

@@ -1,4 +1,4 @@
-// POST /api/webhooks/:provider (DESIGN: Stripe's is /api/webhooks/stripe, Stripe-Signature
+// POST /api/webhooks/:provider (docs/console.md "Top-ups": Stripe's is /api/webhooks/stripe, Stripe-Signature
 // header). The body is read raw — the signature covers its exact bytes. Not IP-limited and not
 // same-origin checked: the caller is the provider, and the signature is the authentication.
 import { Elysia, t } from 'elysia'

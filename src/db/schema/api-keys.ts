@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import { bigint, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { users } from './users.ts'
 
-/** The secret is never stored: only its SHA-256 and a short display prefix (DESIGN "API keys"). */
+/** The secret is never stored: only its SHA-256 and a short display prefix (docs/api.md "Authentication"). */
 export const apiKeys = pgTable(
   'api_keys',
   {

@@ -6,7 +6,7 @@ export type LedgerKind = 'topup' | 'usage' | 'refund' | 'adjustment'
 export type LedgerStatus = 'pending' | 'completed' | 'failed'
 
 /**
- * Every balance movement (DESIGN "Fixed decisions"). amount_micros is signed: credits positive,
+ * Every balance movement (docs/api.md "Ledger"). amount_micros is signed: credits positive,
  * usage negative. `reference` is unique, which makes every writer idempotent: a usage entry's
  * reference is its request id, a top-up's is the payment session id.
  */

@@ -1,7 +1,7 @@
-// Chat-completions error envelope (SPEC "Errors"): {status:"error", error:{code, message}}.
+// Chat-completions error envelope (docs/api.md "Error envelopes"): {status:"error", error:{code, message}}.
 import type { GatewayError } from '../../core/errors.ts'
 
-/** Canonical code → chat code and status (SPEC chat table; unknown model is 503 there). */
+/** Canonical code → chat code and status (docs/api.md "Status and code table": an unknown model is 503 on chat). */
 function chatCode(err: GatewayError): { code: string; status: number } {
   switch (err.code) {
     case 'MODEL_NOT_FOUND':
@@ -24,7 +24,7 @@ export function chatErrorBody(err: GatewayError): { status: number; body: string
   return { status, body: JSON.stringify({ status: 'error', error }) }
 }
 
-/** The one mid-stream failure event (SPEC "Chat-completions stream"); no [DONE] follows it. */
+/** The one mid-stream failure event (docs/api.md "Streams that fail"); no [DONE] follows it. */
 export function chatStreamError(err: GatewayError): string {
   return JSON.stringify({ error: { code: chatCode(err).code, message: err.message } })
 }

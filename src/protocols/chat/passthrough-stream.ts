@@ -1,8 +1,8 @@
 // Chat stream served by an OpenAI-chat upstream: upstream frames are forwarded as they arrive,
 // the model member rewritten to the public slug, while the same pass parses usage on the side.
 // The client's stream ends with the upstream's usage chunk, one chunk carrying `svc`, then
-// `data: [DONE]` (DESIGN). A failure ends it with exactly one error frame and no [DONE] (SPEC
-// "Chat-completions stream").
+// `data: [DONE]` (docs/api.md "Chat completions"). A failure ends it with exactly one error frame
+// and no [DONE] (docs/api.md "Streams that fail").
 import { GatewayError } from '../../core/errors.ts'
 import type { FrameTransform } from '../../core/stream-encoder.ts'
 import { fromOpenAiChatUsage, type Usage } from '../../core/usage.ts'

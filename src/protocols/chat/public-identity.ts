@@ -1,4 +1,4 @@
-// Upstream identity never reaches a client (SPEC "What the service does" 5, DESIGN "Errors";
+// Upstream identity never reaches a client (docs/api.md "Upstream identity";
 // docs/security.md "Chat pass-through"): the upstream's model name becomes the public slug, and
 // a chunk or completion carries only the members of OpenAI's own shape. Everything else an
 // upstream adds — OpenRouter's `provider`, Groq's `x_groq` with its request id, Azure's

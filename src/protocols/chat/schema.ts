@@ -1,4 +1,4 @@
-// POST /v1/chat/completions body (SPEC "POST /v1/chat/completions"). Minimal and tolerant:
+// POST /v1/chat/completions body (docs/api.md "Chat completions"). Minimal and tolerant:
 // only what the gateway reads or bounds is described; unknown fields pass through upstream.
 import { Type as t, type Static } from '@sinclair/typebox'
 

@@ -1,6 +1,6 @@
 // Canonical events → chat.completion.chunk frames: a role chunk, content / refusal /
 // reasoning / tool-call deltas, the finish chunk, the usage chunk, the svc chunk, [DONE]
-// (DESIGN). A tool call that streamed no arguments gets "{}" so clients can parse it.
+// (docs/api.md "Chat completions"). A tool call that streamed no arguments gets "{}" so clients can parse it.
 import type { CEvent, StopReason } from '../../core/canonical.ts'
 import type { StreamEncoder } from '../../core/stream-encoder.ts'
 import type { Usage } from '../../core/usage.ts'

@@ -1,4 +1,4 @@
-// The `svc` extension on chat-completions responses (SPEC "Extension object svc").
+// The `svc` extension on chat-completions responses (docs/api.md "The svc extension").
 import { formatUsd } from '../../lib/money.ts'
 
 export interface ChatSvc {
@@ -9,7 +9,7 @@ export interface ChatSvc {
   usageSource: 'upstream' | 'none'
 }
 
-/** Written by hand so that `cost` is a JSON number with exactly 8 decimals (SPEC billing 6). */
+/** Written by hand so that `cost` is a JSON number with exactly 8 decimals (docs/api.md "Money"). */
 export function encodeChatSvc(s: ChatSvc): string {
   return (
     `{"cost":${formatUsd(s.costMicros)},"latencyMs":${Math.round(s.latencyMs * 100) / 100},` +

@@ -1,5 +1,5 @@
 // Responses error envelope: {error:{message, type, param, code}}; validation detail in
-// error.details.issues (SPEC).
+// error.details.issues (docs/api.md "Error envelopes").
 import type { GatewayError } from '../../core/errors.ts'
 
 function classify(err: GatewayError): { status: number; type: string; code: string | null } {

@@ -7,7 +7,7 @@ import { fromResponsesUsage, type Usage } from '../../core/usage.ts'
 import { appendMemberJson } from '../../lib/json-tokens.ts'
 import { responsesStreamError } from './error.ts'
 
-/** A response object with the service's own id and model (SPEC "What the service does" 5). */
+/** A response object with the service's own id and model (docs/api.md "Upstream identity"). */
 export const publicResponse = (response: Record<string, unknown>, ours: { id: string; model: string }) => ({
   ...response,
   id: ours.id,

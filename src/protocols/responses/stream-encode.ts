@@ -1,4 +1,4 @@
-// Canonical events → Responses stream events in SPEC order, each with sequence_number:
+// Canonical events → Responses stream events in the protocol's order, each with sequence_number:
 // response.created, response.in_progress, then per output item added → deltas → done, and
 // response.completed / response.incomplete (with usage and svc). Failure: one `error` event.
 import type { CEvent, StopReason } from '../../core/canonical.ts'

@@ -1,6 +1,6 @@
 // Request to an OpenAI-chat upstream. The caller's body passes through with unknown fields
 // intact; only `model` (the upstream name) and, for streams, include_usage change: the gateway
-// always asks for usage so that billing uses real tokens (DESIGN "Chat streams").
+// always asks for usage so that billing uses real tokens (docs/api.md "Chat completions").
 
 export function openAiChatBody(body: Record<string, unknown>, upstreamModel: string, stream: boolean): string {
   const out: Record<string, unknown> = { ...body, model: upstreamModel }

@@ -1,0 +1,83 @@
+// Comments in src/ and test/ point only into the repository: no citation of a document that is
+// not in it, and every `docs/<page>.md "Section"` or `README "Section"` names a heading of that
+// page — docs/api.md exactly (its headings are kept stable for this), other pages a heading that
+// begins with the cited words. test/fixtures (recorded upstream data) is not ours and is skipped.
+import { describe, expect, test } from 'bun:test'
+import { Glob } from 'bun'
+import { existsSync, readFileSync } from 'node:fs'
+import { ROOT } from './blocks.ts'
+
+const SELF = 'test/docs/citations.test.ts'
+/** Documents that live outside the repository; spelled in pieces so this file does not cite them. */
+const OUTSIDE = ['SP' + 'EC', 'DES' + 'IGN', 'STY' + 'LE', 'BENCH' + 'MARKING']
+const OUTSIDE_RE = new RegExp(`\\b(${OUTSIDE.join('|')})\\b`)
+
+const files = ['src', 'test'].flatMap((dir) =>
+  [...new Glob(`${dir}/**/*.{ts,lua,css,md}`).scanSync({ cwd: ROOT })].filter((f) => !f.startsWith('test/fixtures/') && f !== SELF),
+)
+
+interface Citation {
+  at: string
+  page: string
+  section: string
+}
+
+/** Every `docs/x.md "…"` and `README "…"` of the files above, where it occurs. */
+function citations(): Citation[] {
+  const out: Citation[] = []
+  for (const f of files) {
+    const lines = readFileSync(`${ROOT}${f}`, 'utf8').split('\n')
+    lines.forEach((line, i) => {
+      for (const m of line.matchAll(/(?<![\w./-])(docs\/[\w-]+\.md|README(?:\.md)?) "([^"]+)"/g))
+        out.push({ at: `${f}:${i + 1}`, page: m[1]!.startsWith('README') ? 'README.md' : m[1]!, section: m[2]! })
+    })
+  }
+  return out
+}
+
+/** The headings of a Markdown page, without their #s (code blocks skipped). */
+function headings(page: string): string[] {
+  const out: string[] = []
+  let fenced = false
+  for (const line of readFileSync(`${ROOT}${page}`, 'utf8').split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced
+    const m = !fenced && /^#{1,6} (.+?)\s*$/.exec(line)
+    if (m) out.push(m[1]!)
+  }
+  return out
+}
+
+describe('citations in src/ and test/', () => {
+  test('there are files to scan, and they include the sources that cite docs/api.md', () => {
+    expect(files.length).toBeGreaterThan(300)
+    expect(files).toContain('src/core/errors.ts')
+    expect(citations().filter((c) => c.page === 'docs/api.md').length).toBeGreaterThan(40)
+  })
+
+  test('no comment cites a document that is not in the repository', () => {
+    const found = files.flatMap((f) =>
+      readFileSync(`${ROOT}${f}`, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (OUTSIDE_RE.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
+    )
+    expect(found).toEqual([])
+  })
+
+  test('every cited page exists and has the cited section', () => {
+    const cache = new Map<string, string[]>()
+    const missing = citations().flatMap((c) => {
+      if (!existsSync(`${ROOT}${c.page}`)) return [`${c.at}: ${c.page} does not exist`]
+      const hs = cache.get(c.page) ?? headings(c.page)
+      cache.set(c.page, hs)
+      const ok = c.page === 'docs/api.md' ? hs.includes(c.section) : hs.some((h) => h.startsWith(c.section))
+      return ok ? [] : [`${c.at}: ${c.page} has no section "${c.section}"`]
+    })
+    expect(missing).toEqual([])
+  })
+
+  test('docs/api.md has no two headings alike, so a citation names one place', () => {
+    const hs = headings('docs/api.md')
+    expect(hs.length).toBeGreaterThan(20)
+    expect(hs.filter((h, i) => hs.indexOf(h) !== i)).toEqual([])
+  })
+})
