@@ -1,7 +1,8 @@
-// docs/api.md "Status and code table" is what the protocols render: each row's canonical code,
-// given to each protocol's error renderer, yields the status and code/type the row states; the
-// table names every canonical code the /v1 surface can answer; and the `x-should-retry: false`
-// list of the same section is exactly the set clientRetryHeaders marks.
+// docs/api.md against the code. "Status and code table" is what the protocols render: each row's
+// canonical code, given to each protocol's error renderer, yields the status and code/type the
+// row states; the table names every canonical code the /v1 surface can answer; and its
+// `x-should-retry: false` list is exactly the set clientRetryHeaders marks. "Environment" names
+// every variable src/config.ts reads.
 import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { clientRetryHeaders, type ErrorCode, GatewayError } from '../../src/core/errors.ts'
@@ -9,6 +10,7 @@ import { chatErrorBody } from '../../src/protocols/chat/error.ts'
 import { messagesErrorBody } from '../../src/protocols/messages/error.ts'
 import { responsesErrorBody } from '../../src/protocols/responses/error.ts'
 import { ROOT } from './blocks.ts'
+import { CONFIG_VARIABLES } from './env-names.ts'
 
 const api = readFileSync(`${ROOT}docs/api.md`, 'utf8')
 const section = (heading: string) => {
@@ -94,5 +96,15 @@ describe('docs/api.md "Status and code table"', () => {
     const listed = ticks(bullet).filter((c) => /^[A-Z_]+$/.test(c))
     const marked = ALL.filter((c) => clientRetryHeaders(new GatewayError(c, 'm'))['x-should-retry'] === 'false')
     expect(listed.sort()).toEqual(marked.sort())
+  })
+})
+
+describe('docs/api.md "Environment"', () => {
+  test('names every variable src/config.ts reads (a `PREFIX_*` names a family)', () => {
+    const named = ticks(section('### Environment'))
+    const families = named.filter((n) => n.endsWith('_*')).map((n) => n.slice(0, -1))
+    expect(CONFIG_VARIABLES.size).toBeGreaterThan(30)
+    const missing = [...CONFIG_VARIABLES].filter((v) => !named.includes(v) && !families.some((f) => v.startsWith(f)))
+    expect(missing).toEqual([])
   })
 })
