@@ -75,6 +75,20 @@ describe('citations in src/ and test/', () => {
     expect(missing).toEqual([])
   })
 
+  test('docs/api.md and docs/architecture.md link to pages that exist, and to sections they have', () => {
+    const broken = ['docs/api.md', 'docs/architecture.md'].flatMap((doc) => {
+      const text = readFileSync(`${ROOT}${doc}`, 'utf8').replace(/\n/g, ' ')
+      const links = [...text.matchAll(/\[[^\]]+\]\(([\w-]+\.md)\)(?: "([^"]+)")?/g)]
+      expect(links.length).toBeGreaterThan(0)
+      return links.flatMap(([, page, section]) => {
+        const path = `docs/${page}`
+        if (!existsSync(`${ROOT}${path}`)) return [`${doc}: ${path} does not exist`]
+        return section === undefined || headings(path).some((h) => h.startsWith(section)) ? [] : [`${doc}: ${path} has no "${section}"`]
+      })
+    })
+    expect(broken).toEqual([])
+  })
+
   test('docs/api.md has no two headings alike, so a citation names one place', () => {
     const hs = headings('docs/api.md')
     expect(hs.length).toBeGreaterThan(20)
