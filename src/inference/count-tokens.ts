@@ -16,7 +16,7 @@ import { messagesPromptChars } from '../protocols/messages/decode.ts'
 import { messagesErrorBody } from '../protocols/messages/error.ts'
 import { CountTokensRequest } from '../protocols/messages/schema.ts'
 import { anthropicAdapter } from '../providers/anthropic-messages/adapter.ts'
-import { upstreamJson } from '../providers/http.ts'
+import { upstreamJson } from '../providers/transport/http.ts'
 import { authenticate, resolveModel } from './call.ts'
 import type { InferenceDeps } from './deps.ts'
 

@@ -4,18 +4,16 @@
 import { estimateDeliveredTokens, estimateUsage } from '../billing/estimate.ts'
 import type { CRequest } from '../core/canonical.ts'
 import { clientRetryHeaders, GatewayError } from '../core/errors.ts'
-import type { Gateway, GatewayProtocol, Route } from '../core/gateway.ts'
+import type { Gateway, Route } from '../core/gateway.ts'
 import type { Usage } from '../core/usage.ts'
 import { readJsonBody } from '../http/body.ts'
 import { rateHeaders } from '../http/rate-headers.ts'
 import { newRequestId } from '../lib/ids.ts'
 import { appendMemberJson } from '../lib/json-tokens.ts'
 import { SSE_HEADERS } from '../lib/sse/encode.ts'
-import type { UpstreamAdapter } from '../providers/adapter.ts'
-import { anthropicAdapter } from '../providers/anthropic-messages/adapter.ts'
-import { upstreamJson, upstreamStream, type UpstreamCall, type UpstreamJson } from '../providers/http.ts'
-import { openAiChatAdapter } from '../providers/openai-chat/adapter.ts'
-import { openAiResponsesAdapter } from '../providers/openai-responses/adapter.ts'
+import type { UpstreamAdapter } from '../providers/types.ts'
+import { adapterFor } from '../providers/registry.ts'
+import { upstreamJson, upstreamStream, type UpstreamCall, type UpstreamJson } from '../providers/transport/http.ts'
 import { withFailover, type AttemptContext } from '../routing/failover.ts'
 import { awaitFirstContent } from '../routing/first-token.ts'
 import { contextLengthError, promptCannotFit } from '../core/context-window.ts'
@@ -27,12 +25,6 @@ import type { InferenceDeps } from './deps.ts'
 import type { CallContext, Inbound } from './inbound.ts'
 import { translateTransform } from './translate-transform.ts'
 import { CallObserver } from '../observability/call-observer.ts'
-
-export const ADAPTERS: Record<GatewayProtocol, UpstreamAdapter> = {
-  'openai-chat': openAiChatAdapter,
-  'anthropic-messages': anthropicAdapter,
-  'openai-responses': openAiResponsesAdapter,
-}
 
 type Served = { native: boolean; adapter: UpstreamAdapter; gateway: Gateway } & ({ stream: UpstreamCall } | { json: UpstreamJson })
 
@@ -84,7 +76,7 @@ export async function protocolCall<Body>(
     const attempt = async (route: Route, where: AttemptContext): Promise<Served> => {
       abort.check()
       const gw = route.gateway
-      const adapter = ADAPTERS[gw.protocol]
+      const adapter = adapterFor(gw.protocol)
       const native = gw.protocol === inbound.native
       const upstreamBody = native
         ? adapter.passthroughBody(raw, route.upstreamModel, stream)

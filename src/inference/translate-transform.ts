@@ -4,7 +4,7 @@ import type { CEvent } from '../core/canonical.ts'
 import { GatewayError } from '../core/errors.ts'
 import type { FrameTransform, StreamEncoder } from '../core/stream-encoder.ts'
 import type { Usage } from '../core/usage.ts'
-import type { StreamDecoder } from '../providers/adapter.ts'
+import type { StreamDecoder } from '../providers/types.ts'
 
 export function translateTransform(decoder: StreamDecoder, encoder: StreamEncoder): FrameTransform {
   let usage: Usage | undefined

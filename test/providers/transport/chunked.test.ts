@@ -1,7 +1,7 @@
 // HTTP/1.1 body framing of the streaming upstream client: chunked coding split anywhere,
 // Content-Length, read-until-close, and malformed sizes.
 import { describe, expect, test } from 'bun:test'
-import { bodyDecoder } from '../../src/providers/chunked.ts'
+import { bodyDecoder } from '../../../src/providers/transport/chunked.ts'
 
 const enc = new TextEncoder()
 const dec = new TextDecoder()
@@ -40,33 +40,5 @@ describe('upstream body framing', () => {
     expect(r).toMatchObject({ out: 'ab', done: false })
     expect(r.d.endOk()).toBe(true)
     expect(r.d.done()).toBe(true)
-  })
-})
-
-describe('streaming upstream client', () => {
-  test('reuses a kept-alive connection, reads chunked and sized bodies, and maps a bodiless status to 502', async () => {
-    const { streamingPost } = await import('../../src/providers/h1-stream.ts')
-    const ports = new Set<number>()
-    const server = Bun.serve({
-      port: 0,
-      hostname: '127.0.0.1',
-      async fetch(req, srv) {
-        ports.add(srv.requestIP(req)!.port)
-        const body = await req.text()
-        if (body === 'empty') return new Response(null, { status: 204 })
-        if (body === 'sized') return new Response('fixed body')
-        return new Response(new ReadableStream({ start: (c) => (c.enqueue(enc.encode('a')), c.enqueue(enc.encode('b')), c.close()) }))
-      },
-    })
-    try {
-      const url = `http://127.0.0.1:${server.port}/x`
-      const signal = new AbortController().signal
-      expect(await (await streamingPost(url, {}, 'chunked', signal)).text()).toBe('ab')
-      expect(await (await streamingPost(url, {}, 'sized', signal)).text()).toBe('fixed body')
-      expect((await streamingPost(url, {}, 'empty', signal)).status).toBe(502)
-      expect(ports.size).toBe(1)
-    } finally {
-      server.stop(true)
-    }
   })
 })

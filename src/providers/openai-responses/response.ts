@@ -2,8 +2,8 @@
 // protocols and are left out; reasoning keeps its encrypted_content for a responses upstream.
 import type { CPart, CResponse, StopReason } from '../../core/canonical.ts'
 import { fromResponsesUsage } from '../../core/usage.ts'
-
-const list = (v: unknown): any[] => (Array.isArray(v) ? v : [])
+import { asList } from '../../lib/json.ts'
+import type { ResponsesItemWire, ResponseWire } from './wire.ts'
 
 export function fromResponsesStatus(status: unknown, reason: unknown, hasCalls: boolean): StopReason {
   if (status === 'incomplete') return reason === 'content_filter' ? 'content_filter' : 'max_tokens'
@@ -11,22 +11,22 @@ export function fromResponsesStatus(status: unknown, reason: unknown, hasCalls: 
 }
 
 /** Summary parts join with a newline; raw reasoning text (open-weight models) when no summary. */
-export function reasoningText(item: any): string {
-  const summary = list(item.summary)
-    .map((s: any) => String(s?.text ?? ''))
+export function reasoningText(item: ResponsesItemWire): string {
+  const summary = asList(item.summary)
+    .map((s) => String(s?.text ?? ''))
     .join('\n')
   return (
     summary ||
-    list(item.content)
-      .map((c: any) => (c?.type === 'reasoning_text' ? String(c.text ?? '') : ''))
+    asList(item.content)
+      .map((c) => (c?.type === 'reasoning_text' ? String(c.text ?? '') : ''))
       .join('')
   )
 }
 
-export function parseResponsesResponse(json: Record<string, any>): CResponse {
+export function parseResponsesResponse(json: ResponseWire): CResponse {
   const content: CPart[] = []
   let refusal = false
-  for (const item of list(json.output)) {
+  for (const item of asList(json.output)) {
     if (item.type === 'reasoning')
       content.push({
         type: 'reasoning',
@@ -36,7 +36,7 @@ export function parseResponsesResponse(json: Record<string, any>): CResponse {
         origin: 'openai-responses',
       })
     else if (item.type === 'message') {
-      for (const part of list(item.content)) {
+      for (const part of asList(item.content)) {
         if (part.type === 'output_text') content.push({ type: 'text', text: part.text ?? '' })
         else if (part.type === 'refusal') {
           refusal = true

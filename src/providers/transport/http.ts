@@ -3,10 +3,10 @@
 // retry policy decides whether on the same route or the next, docs/failover.md); a 400/413/422
 // means the request itself was refused and is not — a "context too long" answer among them is
 // CONTEXT_LENGTH_EXCEEDED. Upstream bodies and hosts go to `cause` (logged), never to the message.
-import { isContextLengthAnswer } from '../core/context-window.ts'
-import { GatewayError } from '../core/errors.ts'
-import type { Gateway } from '../core/gateway.ts'
-import { retryAfterMs } from '../lib/retry-after.ts'
+import { isContextLengthAnswer } from '../../core/context-window.ts'
+import { GatewayError } from '../../core/errors.ts'
+import type { Gateway } from '../../core/gateway.ts'
+import { retryAfterMs } from '../../lib/retry-after.ts'
 import { streamingPost } from './h1-stream.ts'
 
 export interface UpstreamCall {
@@ -33,7 +33,7 @@ export type StreamClient = 'fetch' | 'paced'
 
 /**
  * A streaming call: same contract as upstreamFetch. `paced` reads the body off the socket only
- * as the client consumes it (backpressure, providers/h1-stream.ts; docs/drain.md).
+ * as the client consumes it (backpressure, providers/transport/h1-stream.ts; docs/drain.md).
  */
 export const upstreamStream = (
   gw: Gateway,

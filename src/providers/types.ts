@@ -1,5 +1,6 @@
 // What an upstream adapter provides: canonical request → upstream body, upstream JSON →
-// canonical response, upstream SSE events → canonical events.
+// canonical response, upstream SSE events → canonical events. Each provider folder assembles one
+// in its adapter.ts; registry.ts has them by gateway protocol.
 import type { CEvent, CRequest, CResponse } from '../core/canonical.ts'
 import type { SseEvent } from '../lib/sse/parse.ts'
 
@@ -17,6 +18,7 @@ export interface UpstreamAdapter {
   body(req: CRequest, upstreamModel: string, defaultMaxTokens: number): string
   /** The same-protocol pass-through body: the caller's own JSON with the upstream model name. */
   passthroughBody(raw: Record<string, unknown>, upstreamModel: string, stream: boolean): string
-  parseResponse(json: Record<string, any>): CResponse
+  /** The upstream's JSON answer, an object but otherwise unchecked (read through the provider's wire.ts). */
+  parseResponse(json: Record<string, unknown>): CResponse
   streamDecoder(): StreamDecoder
 }
