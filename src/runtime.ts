@@ -7,7 +7,6 @@ import { startLeaseSweep } from './billing/lease-sweep.ts'
 import { Catalog } from './catalog/catalog.ts'
 import { readCatalogFile, upsertCatalog } from './catalog/file.ts'
 import type { Config } from './config.ts'
-import type { GatewayProtocol } from './core/gateway.ts'
 import { openDatabase, type Database } from './db/client.ts'
 import { maintainRequestLogPartitions } from './db/request-log-partitions.ts'
 import { InFlight, type InferenceDeps } from './inference/deps.ts'
@@ -21,9 +20,7 @@ import type { KeySpace } from './store/keys.ts'
 import { createMemoryBoard } from './store/breaker-board.ts'
 import { createRedisBoard } from './store/breaker-board-redis.ts'
 import { Router } from './routing/router.ts'
-
-/** Upstream protocols this build can serve any inbound protocol through. */
-export const SERVED_PROTOCOLS: ReadonlySet<GatewayProtocol> = new Set(['openai-chat', 'anthropic-messages', 'openai-responses'])
+import { SERVED_PROTOCOLS } from './providers/registry.ts'
 
 export interface Runtime {
   deps: InferenceDeps

@@ -12,5 +12,8 @@ export const ADAPTERS: Readonly<Record<GatewayProtocol, UpstreamAdapter>> = {
   'openai-responses': openAiResponsesAdapter,
 }
 
+/** Upstream protocols this build can serve any inbound protocol through: those with an adapter. */
+export const SERVED_PROTOCOLS: ReadonlySet<GatewayProtocol> = new Set(Object.keys(ADAPTERS) as GatewayProtocol[])
+
 /** The adapter that speaks a gateway's protocol. */
 export const adapterFor = (protocol: GatewayProtocol): UpstreamAdapter => ADAPTERS[protocol]
