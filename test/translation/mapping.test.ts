@@ -420,13 +420,4 @@ describe('answers', () => {
       expect(out + t.close('{}')).toEndWith('data: [DONE]\n\n')
     }
   })
-
-  test('Anthropic thinking tokens are read from output_tokens_details when reported', () => {
-    const r = anthropicAdapter.parseResponse({
-      content: [],
-      stop_reason: 'end_turn',
-      usage: { input_tokens: 5, output_tokens: 40, output_tokens_details: { thinking_tokens: 30 } },
-    })
-    expect(r.usage).toEqual({ inputTokens: 5, outputTokens: 40, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 30 })
-  })
 })
