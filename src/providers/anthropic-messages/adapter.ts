@@ -18,7 +18,7 @@ export const anthropicAdapter: UpstreamAdapter = {
       ...(apiKey ? { 'x-api-key': apiKey } : {}),
     }
   },
-  passthroughBody: (raw, model) => anthropicPassthroughBody(raw, model),
+  passthroughBody: anthropicPassthroughBody,
   body: anthropicBody,
   parseResponse: parseAnthropicResponse,
   streamDecoder: anthropicStreamDecoder,

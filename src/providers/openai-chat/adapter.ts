@@ -3,7 +3,7 @@
 // (passthrough.ts).
 import { openAiHeaders } from '../openai-headers.ts'
 import type { UpstreamAdapter } from '../types.ts'
-import { openAiChatBody } from './passthrough.ts'
+import { chatPassthroughBody } from './passthrough.ts'
 import { chatBody } from './request.ts'
 import { parseChatResponse } from './response.ts'
 import { chatStreamDecoder } from './stream-decoder.ts'
@@ -11,7 +11,7 @@ import { chatStreamDecoder } from './stream-decoder.ts'
 export const openAiChatAdapter: UpstreamAdapter = {
   path: '/chat/completions',
   headers: (apiKey) => openAiHeaders(apiKey),
-  passthroughBody: openAiChatBody,
+  passthroughBody: chatPassthroughBody,
   body: (req, model) => chatBody(req, model),
   parseResponse: parseChatResponse,
   streamDecoder: chatStreamDecoder,

@@ -2,7 +2,7 @@
 // unknown fields intact; only `model` (the upstream name) and, for streams, include_usage change:
 // the gateway always asks for usage so that billing uses real tokens (docs/translation.md).
 
-export function openAiChatBody(body: Record<string, unknown>, upstreamModel: string, stream: boolean): string {
+export function chatPassthroughBody(body: Record<string, unknown>, upstreamModel: string, stream: boolean): string {
   const out: Record<string, unknown> = { ...body, model: upstreamModel }
   if (stream) {
     const opts = body.stream_options && typeof body.stream_options === 'object' ? body.stream_options : {}

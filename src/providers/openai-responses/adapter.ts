@@ -11,7 +11,7 @@ import { responsesStreamDecoder } from './stream-decoder.ts'
 export const openAiResponsesAdapter: UpstreamAdapter = {
   path: '/responses',
   headers: (apiKey) => openAiHeaders(apiKey),
-  passthroughBody: (raw, model) => responsesPassthroughBody(raw, model),
+  passthroughBody: responsesPassthroughBody,
   body: (req, model) => responsesBody(req, model),
   parseResponse: parseResponsesResponse,
   streamDecoder: responsesStreamDecoder,
