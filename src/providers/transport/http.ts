@@ -86,7 +86,7 @@ export async function upstreamFetch(
 
 export interface UpstreamJson {
   text: string
-  parsed: Record<string, any>
+  parsed: Record<string, unknown>
   /** The upstream's own request id header, when it sent one. */
   upstreamRequestId: string | undefined
 }
