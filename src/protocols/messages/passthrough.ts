@@ -2,7 +2,7 @@
 // the one naming the model, gets the public slug); usage is read on the side; message_delta and
 // message_stop — the last two events — are held so message_delta can carry svc.
 import { GatewayError } from '../../core/errors.ts'
-import type { FrameTransform } from '../../core/stream-encoder.ts'
+import type { FrameTransform } from '../../core/frames.ts'
 import { fromAnthropicUsage, type Usage } from '../../core/usage.ts'
 import { appendMemberJson } from '../../lib/json-tokens.ts'
 import { messagesStreamError } from './error.ts'

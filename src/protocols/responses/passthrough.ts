@@ -2,7 +2,7 @@
 // response id and model rewritten to the service's own; the terminal response.completed /
 // response.incomplete is held so its response can carry svc.
 import { GatewayError } from '../../core/errors.ts'
-import type { FrameTransform } from '../../core/stream-encoder.ts'
+import type { FrameTransform } from '../../core/frames.ts'
 import { fromResponsesUsage, type Usage } from '../../core/usage.ts'
 import { appendMemberJson } from '../../lib/json-tokens.ts'
 import { responsesStreamError } from './error.ts'

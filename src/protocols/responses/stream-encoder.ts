@@ -3,7 +3,7 @@
 // response.completed / response.incomplete (with usage and svc). Failure: one `error` event.
 import type { CEvent, StopReason } from '../../core/canonical.ts'
 import type { GatewayError } from '../../core/errors.ts'
-import type { StreamEncoder } from '../../core/stream-encoder.ts'
+import type { StreamEncoder } from '../../core/frames.ts'
 import type { Usage } from '../../core/usage.ts'
 import { anthropicEncrypted, anthropicRedactedEncrypted } from '../../core/reasoning-carrier.ts'
 import { responseObject, statusOf, type ResponseMeta } from './encode.ts'
