@@ -14,6 +14,7 @@ import { GatewayError } from '../../core/errors.ts'
 import type { FrameTransform } from '../../core/frames.ts'
 import { fromOpenAiChatUsage, type Usage } from '../../core/usage.ts'
 import { chatStreamError } from './error.ts'
+import type { ChatChunkWire } from './schema.ts'
 
 const TOP_MEMBERS = new Set(['id', 'object', 'created', 'model', 'choices', 'usage', 'service_tier', 'system_fingerprint', 'obfuscation'])
 const CHOICE_MEMBERS = new Set(['index', 'delta', 'message', 'finish_reason', 'logprobs'])
@@ -55,7 +56,7 @@ export function publicJson(raw: string, parsed: Record<string, unknown>, slug: s
   return JSON.stringify(copy)
 }
 
-function deltaChars(chunk: Record<string, any>): number {
+function deltaChars(chunk: ChatChunkWire): number {
   let n = 0
   const choices = chunk.choices
   if (!Array.isArray(choices)) return 0
@@ -82,13 +83,13 @@ export function chatTee(slug: string): FrameTransform {
         sawDone = true
         return ''
       }
-      const chunk = JSON.parse(ev.data)
+      const chunk = JSON.parse(ev.data) as ChatChunkWire & Record<string, unknown>
       if (chunk.error) {
         usage = fromOpenAiChatUsage(chunk.usage) ?? usage
         throw new GatewayError('UPSTREAM_ERROR', 'The upstream model failed mid-stream.', { cause: chunk.error })
       }
       if (chunk.usage) usage = fromOpenAiChatUsage(chunk.usage) ?? usage
-      if (Array.isArray(chunk.choices) && chunk.choices.some((c: any) => c?.finish_reason)) sawFinish = true
+      if (Array.isArray(chunk.choices) && chunk.choices.some((c) => c?.finish_reason)) sawFinish = true
       chars += deltaChars(chunk)
       if (typeof chunk.id === 'string') last = { id: chunk.id, created: chunk.created ?? last.created }
       return `data: ${publicJson(ev.data, chunk, slug)}\n\n`

@@ -7,6 +7,15 @@ import { fromAnthropicUsage, type Usage } from '../../core/usage.ts'
 import { appendMemberJson } from '../../lib/json-tokens.ts'
 import { messagesStreamError } from './error.ts'
 
+/** An upstream stream event: the members this stage reads, the rest passed on as sent. */
+interface MessagesEventWire {
+  type?: string
+  message?: Record<string, unknown> & { usage?: unknown }
+  delta?: { text?: unknown; thinking?: unknown; partial_json?: unknown }
+  usage?: Record<string, unknown>
+  error?: unknown
+}
+
 export function messagesTee(slug: string): FrameTransform {
   let usage: Usage | undefined
   let chars = 0
@@ -15,7 +24,7 @@ export function messagesTee(slug: string): FrameTransform {
   return {
     push(ev) {
       if (ev.data === '[DONE]') return '' // a compatible server's chat sentinel: not part of this protocol
-      const data = JSON.parse(ev.data)
+      const data = JSON.parse(ev.data) as MessagesEventWire
       switch (data.type) {
         case 'message_start':
           usage = fromAnthropicUsage(data.message?.usage)

@@ -10,7 +10,7 @@ import { responseObject, statusOf, type ResponseMeta } from './encode.ts'
 import { responsesStreamError } from './error.ts'
 
 type Kind = 'text' | 'refusal' | 'reasoning' | 'function_call'
-type Open = { kind: Kind; item: Record<string, any>; text: string; tool?: number; signature?: string }
+type Open = { kind: Kind; item: Record<string, unknown>; text: string; tool?: number; signature?: string }
 
 export function responsesStreamEncoder(meta: ResponseMeta): StreamEncoder {
   let seq = 0
