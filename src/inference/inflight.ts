@@ -1,4 +1,4 @@
-// The calls, streams and settlements this process still has open (docs/drain.md).
+// The calls, streams and settlements this process still has open, for graceful shutdown.
 
 /**
  * Settlements, admitted calls and streams still running; graceful shutdown (docs/drain.md)
