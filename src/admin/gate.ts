@@ -5,7 +5,7 @@
 import { clientInfo, peerAddress } from '../console/http/client.ts'
 import { limitIp, type RateRule } from '../console/http/limits.ts'
 import { GatewayError } from '../core/errors.ts'
-import type { InferenceDeps } from '../inference/deps.ts'
+import type { AppDeps as InferenceDeps } from '../runtime.ts'
 import { bearerMatches } from '../lib/bearer.ts'
 import { ipMatcher } from '../lib/ip.ts'
 

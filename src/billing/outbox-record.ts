@@ -67,6 +67,50 @@ export function sanitizeRecord(r: OutboxRecord): OutboxRecord {
 
 export const encodeRecord = (r: OutboxRecord): string => JSON.stringify(sanitizeRecord(r))
 
+/** Who made a call, as every record of it names them. */
+export interface RecordedCall {
+  requestId: string
+  principal: { userId: string; keyId: string }
+  /** The public model slug (or, for a call refused before resolution, the name it asked for). */
+  model: string
+  protocol: string
+  stream: boolean
+  /** epoch ms at request receipt */
+  at: number
+}
+
+/** How a call ended, as its record tells it. */
+export interface RecordedEnd {
+  gateway: string | null
+  status: number
+  errorCode: string | null
+  usage: Usage
+  costMicros: bigint
+  usageSource: UsageSource
+  latencyMs: number
+}
+
+/** The one place an outbox record of a call is built (settlement, rejected calls, leases): encoded. */
+export function callRecord(c: RecordedCall, e: RecordedEnd): string {
+  return encodeRecord({
+    v: 1,
+    requestId: c.requestId,
+    userId: c.principal.userId,
+    keyId: c.principal.keyId,
+    model: c.model, // cut to MAX_FIELD_CHARS code points by sanitizeRecord
+    gateway: e.gateway,
+    protocol: c.protocol,
+    stream: c.stream,
+    status: e.status,
+    errorCode: e.errorCode,
+    usage: e.usage,
+    cost: e.costMicros.toString(),
+    usageSource: e.usageSource,
+    latencyMs: e.latencyMs,
+    at: c.at,
+  })
+}
+
 export function decodeRecord(text: string): OutboxRecord | undefined {
   try {
     const r = JSON.parse(text) as OutboxRecord

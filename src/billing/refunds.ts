@@ -4,7 +4,7 @@
 import { eq, sql, type SQL } from 'drizzle-orm'
 import { GatewayError } from '../core/errors.ts'
 import { ledgerEntries } from '../db/schema/index.ts'
-import type { InferenceDeps } from '../inference/deps.ts'
+import type { AppDeps as InferenceDeps } from '../runtime.ts'
 import { usdToMicros } from '../lib/money.ts'
 import { applyMovement } from './accounts.ts'
 

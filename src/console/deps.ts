@@ -1,7 +1,7 @@
 // What every console feature is given: the process dependencies plus the console's own pieces,
 // built once per app from config (no clients at import time).
 import { ipMatcher } from '../lib/ip.ts'
-import type { InferenceDeps } from '../inference/deps.ts'
+import type { AppDeps as InferenceDeps } from '../runtime.ts'
 import { paymentProviders } from './payments/registry.ts'
 import type { PaymentProvider } from './payments/provider.ts'
 

@@ -5,7 +5,7 @@
 // same-origin check, the `signedIn` macro), cookies, keyset pagination and shared models.
 import { Elysia } from 'elysia'
 import { consoleErrorHook } from '../http/console-error.ts'
-import type { InferenceDeps } from '../inference/deps.ts'
+import type { AppDeps as InferenceDeps } from '../runtime.ts'
 import { authFeature } from './auth/index.ts'
 import { publicCatalogFeature } from './catalog/index.ts'
 import { consoleDeps } from './deps.ts'

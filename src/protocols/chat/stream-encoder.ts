@@ -2,7 +2,7 @@
 // reasoning / tool-call deltas, the finish chunk, the usage chunk, the svc chunk, [DONE]
 // (DESIGN). A tool call that streamed no arguments gets "{}" so clients can parse it.
 import type { CEvent, StopReason } from '../../core/canonical.ts'
-import type { StreamEncoder } from '../../core/stream-encoder.ts'
+import type { StreamEncoder } from '../../core/frames.ts'
 import type { Usage } from '../../core/usage.ts'
 import { chatFinish, chatUsage } from './encode.ts'
 import { chatStreamError } from './error.ts'

@@ -2,7 +2,7 @@
 // content_block_delta (text / thinking / signature / input_json), content_block_stop,
 // message_delta (stop reason, usage, svc), message_stop.
 import type { CEvent, StopReason } from '../../core/canonical.ts'
-import type { StreamEncoder } from '../../core/stream-encoder.ts'
+import type { StreamEncoder } from '../../core/frames.ts'
 import { toAnthropicStop } from '../../core/stop-reasons.ts'
 import { openAiSignature } from '../../core/reasoning-carrier.ts'
 import type { Usage } from '../../core/usage.ts'

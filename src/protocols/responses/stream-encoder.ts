@@ -3,14 +3,14 @@
 // response.completed / response.incomplete (with usage and svc). Failure: one `error` event.
 import type { CEvent, StopReason } from '../../core/canonical.ts'
 import type { GatewayError } from '../../core/errors.ts'
-import type { StreamEncoder } from '../../core/stream-encoder.ts'
+import type { StreamEncoder } from '../../core/frames.ts'
 import type { Usage } from '../../core/usage.ts'
 import { anthropicEncrypted, anthropicRedactedEncrypted } from '../../core/reasoning-carrier.ts'
 import { responseObject, statusOf, type ResponseMeta } from './encode.ts'
 import { responsesStreamError } from './error.ts'
 
 type Kind = 'text' | 'refusal' | 'reasoning' | 'function_call'
-type Open = { kind: Kind; item: Record<string, any>; text: string; tool?: number; signature?: string }
+type Open = { kind: Kind; item: Record<string, unknown>; text: string; tool?: number; signature?: string }
 
 export function responsesStreamEncoder(meta: ResponseMeta): StreamEncoder {
   let seq = 0

@@ -2,7 +2,7 @@
 // canonical events → the inbound protocol's encoder → client frames.
 import type { CEvent } from '../core/canonical.ts'
 import { GatewayError } from '../core/errors.ts'
-import type { FrameTransform, StreamEncoder } from '../core/stream-encoder.ts'
+import type { FrameTransform, StreamEncoder } from '../core/frames.ts'
 import type { Usage } from '../core/usage.ts'
 import type { StreamDecoder } from '../providers/types.ts'
 

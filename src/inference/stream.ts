@@ -8,9 +8,9 @@
 // (pull), so at most one chunk waits here per stream. The upstream idle limit runs only while
 // waiting for the upstream; the client idle limit only while waiting for the client. A gone or
 // idle client, an idle upstream, or the end of a drain's grace aborts the upstream.
-import { GatewayError } from './errors.ts'
-import type { Usage } from './usage.ts'
-import type { FrameTransform } from './stream-encoder.ts'
+import { GatewayError } from '../core/errors.ts'
+import type { Usage } from '../core/usage.ts'
+import type { FrameTransform } from '../core/frames.ts'
 import { SseParser } from '../lib/sse/parse.ts'
 
 export interface StreamOutcome {

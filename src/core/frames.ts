@@ -1,5 +1,6 @@
-// What an inbound protocol's stream encoder provides: canonical events in, client frames out,
-// exactly one closing sequence (with svc) or one error frame.
+// The stream stages protocols implement (docs/architecture.md): a StreamEncoder turns canonical
+// events into client frames; a FrameTransform sits between upstream SSE events and client frames.
+// Either ends with exactly one closing sequence (with svc) or one error frame.
 import type { CEvent } from './canonical.ts'
 import type { GatewayError } from './errors.ts'
 import type { Usage } from './usage.ts'
