@@ -110,14 +110,14 @@ function parseEnv(env: Env): EnvValues {
     raw[name] = text
     values[name] = convert(schema, text)
   }
-  Value.Default(EnvSchema, values)
-  if (!Value.Check(EnvSchema, values)) throw new ConfigError(explain(Value.Errors(EnvSchema, values).First()!, raw))
+  const parsed = Value.Default(EnvSchema, values)
+  if (!Value.Check(EnvSchema, parsed)) throw new ConfigError(explain(Value.Errors(EnvSchema, parsed).First()!, raw))
   for (const [name, schema] of Object.entries(EnvSchema.properties)) {
     const protocols = urlProtocols(schema)
-    const value = values[name as keyof EnvValues]
+    const value = parsed[name as keyof EnvValues]
     if (protocols && typeof value === 'string') checkUrl(name, value, protocols)
   }
-  return values
+  return parsed
 }
 
 function checkUrl(name: string, raw: string, protocols: string[]): void {
