@@ -2,7 +2,7 @@
 import { Elysia } from 'elysia'
 import { openapi } from '@elysiajs/openapi'
 import { sql } from 'drizzle-orm'
-import { adminRoutes } from './admin/routes.ts'
+import { adminRoutes } from './admin/index.ts'
 import { consoleRoutes } from './console/index.ts'
 import { consoleUi } from './console-ui/index.ts'
 import { consoleErrorHook } from './http/console-error.ts'

@@ -97,6 +97,14 @@ describe('architecture', () => {
     expect(bad).toEqual([])
   })
 
+  test('console, admin and billing import nothing from inference (each declares its own dependencies)', () => {
+    const bad = files
+      .filter((f) => ['console', 'admin', 'billing'].includes(area(f.path)))
+      .flatMap((f) => f.imports.filter((i) => area(i) === 'inference').map((i) => `${f.path} → ${i}`))
+    expect(bad).toEqual([])
+    expect(files.find((f) => f.path === 'console/deps.ts')?.imports.length).toBeGreaterThan(3)
+  })
+
   test('only config.ts reads the environment', () => {
     const readers = sourceFiles()
       .filter((f) => /process\.env|Bun\.env|import\.meta\.env/.test(readFileSync(f, 'utf8')))
