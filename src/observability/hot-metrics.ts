@@ -20,7 +20,9 @@ interface ExportedValue {
 abstract class HotMetric<L extends string, S> {
   readonly aggregator = 'sum'
   abstract readonly type: 'counter' | 'histogram'
-  private readonly series = new Map<string, S>()
+  /** Series by label value, one Map level per label name (no key string is built per call). */
+  private index = new Map<unknown, unknown>()
+  private readonly series: S[] = []
 
   constructor(
     readonly name: string,
@@ -31,18 +33,30 @@ abstract class HotMetric<L extends string, S> {
     for (const r of registers) r.registerMetric(this as unknown as client.Metric)
   }
 
-  /** Label values are catalog ids, codes and enums (metrics.ts): none holds the separator. */
   protected seriesOf(labels: LabelValues<L> | undefined): S {
-    let key = ''
-    for (const name of this.labelNames) key += `${labels?.[name] ?? ''}\u0000`
-    let s = this.series.get(key)
+    const names = this.labelNames
+    if (names.length === 0) return this.series[0] ?? this.add({})
+    let level = this.index
+    for (let i = 0; i < names.length - 1; i++) {
+      const value = labels?.[names[i]!]
+      let next = level.get(value) as Map<unknown, unknown> | undefined
+      if (next === undefined) level.set(value, (next = new Map()))
+      level = next
+    }
+    const last = labels?.[names[names.length - 1]!]
+    let s = level.get(last) as S | undefined
     if (s === undefined) {
       const own: Record<string, string | number> = {}
       // In the caller's order, as prom-client writes them.
       for (const [name, value] of Object.entries(labels ?? {})) if (value !== undefined) own[name] = value as string | number
-      s = this.create(own)
-      this.series.set(key, s)
+      level.set(last, (s = this.add(own)))
     }
+    return s
+  }
+
+  private add(labels: Record<string, string | number>): S {
+    const s = this.create(labels)
+    this.series.push(s)
     return s
   }
 
@@ -56,12 +70,13 @@ abstract class HotMetric<L extends string, S> {
 
   /** As prom-client: every series goes; a counter without labels keeps its zero series. */
   reset(): void {
-    this.series.clear()
+    this.index = new Map()
+    this.series.length = 0
     if (this.type === 'counter') this.init()
   }
 
-  protected all(): IterableIterator<S> {
-    return this.series.values()
+  protected all(): readonly S[] {
+    return this.series
   }
 
   async getForPromString() {
