@@ -1,8 +1,9 @@
-// Counters and histograms cheap enough for every request (docs/benchmarks.md): a series is found
-// by its label values in a Map and updated in place — no label validation, hashing or object
-// copies per call, which made prom-client's own inc/observe cost 0.3–0.7 µs each. prom-client
-// still owns the exposition: these objects register in its Registry and hand it, at scrape
-// time, the same values its Counter and Histogram would (names, `le` buckets, _sum, _count).
+// Counters and histograms cheap enough for every request (docs/observability.md "Cost"): a
+// series is found through one Map level per label value and updated in place — no label
+// validation, hashing or object copies per call, which made prom-client's own inc/observe cost
+// 0.3–0.7 µs each. prom-client still owns the exposition: these objects register in its
+// Registry and hand it, at scrape time, the same values its Counter and Histogram would (names,
+// `le` buckets, _sum, _count).
 import type client from 'prom-client'
 
 type LabelValues<L extends string> = Partial<Record<L, string | number>>
