@@ -1,8 +1,9 @@
 // What observability adds to one request, measured in isolation (the full benchmark's RPS is
 // far noisier than a few µs): the exact hook sequence of an answered JSON call — observer,
 // model resolved, admission span, admit round trip, reservation, one upstream attempt, first
-// byte, settlement, settle round trip, end — against real prom-client metrics, with tracing
-// off (the no-op tracer). `bun bench/metrics-cost.ts`; `bun run bench` prints it too.
+// byte, settlement, settle round trip, end — against the real metric set (hot-metrics.ts in a
+// prom-client Registry), with tracing off (the no-op tracer). `bun bench/metrics-cost.ts`;
+// `bun run bench` prints it too.
 import type { Route } from '../src/core/gateway.ts'
 import { silentLogger } from '../src/lib/log.ts'
 import { DEFAULT_POLICY } from '../src/routing/policy.ts'

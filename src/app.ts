@@ -2,35 +2,25 @@
 import { Elysia } from 'elysia'
 import { openapi } from '@elysiajs/openapi'
 import { sql } from 'drizzle-orm'
-import { adminRoutes } from './admin/routes.ts'
+import { adminRoutes } from './admin/index.ts'
 import { consoleRoutes } from './console/index.ts'
 import { consoleUi } from './console-ui/index.ts'
-import { shapeA, shapeB } from './catalog/models-route.ts'
-import { clientRetryHeaders, GatewayError } from './core/errors.ts'
 import { consoleErrorHook } from './http/console-error.ts'
-import { authenticate } from './inference/call.ts'
-import { chatCompletions } from './inference/chat.ts'
-import { countTokens } from './inference/count-tokens.ts'
-import { messagesInbound } from './inference/inbound-messages.ts'
-import { responsesInbound } from './inference/inbound-responses.ts'
-import { protocolCall } from './inference/protocol-call.ts'
-import type { InferenceDeps } from './inference/deps.ts'
-import { chatErrorBody } from './protocols/chat/error.ts'
-import { preflight } from './http/cors.ts'
+import { v1Routes } from './inference/plugin.ts'
 import { surfaceHeaders } from './http/surface-headers.ts'
 import { newRequestId } from './lib/ids.ts'
 import { metricsRoute } from './observability/metrics-route.ts'
+import type { AppDeps } from './runtime.ts'
+
+export type { AppDeps } from './runtime.ts'
 
 export interface AppState {
   /** Set once SIGTERM arrives: /readyz answers 503 so the load balancer drains this instance. */
   draining: boolean
 }
 
-export function createApp(deps: InferenceDeps, state: AppState = { draining: false }) {
-  const messages = messagesInbound(deps.config)
-  const responses = responsesInbound(deps.config)
-  const cors = { origins: deps.config.corsOrigins }
-  const edgeHeaders = surfaceHeaders(deps.config, cors)
+export function createApp(deps: AppDeps, state: AppState = { draining: false }) {
+  const edgeHeaders = surfaceHeaders(deps.config, { origins: deps.config.corsOrigins })
   return (
     new Elysia()
       // Every response carries x-request-id (docs/api.md "Request ids"); handlers that log under their own
@@ -51,37 +41,7 @@ export function createApp(deps: InferenceDeps, state: AppState = { draining: fal
           store: checks[1].status === 'fulfilled',
         }
       })
-      .options('/v1/*', ({ request }) => {
-        if (cors.origins.length === 0) throw new GatewayError('NOT_FOUND', 'No such endpoint.')
-        return preflight(cors, request.headers)
-      })
-      .post('/v1/chat/completions', ({ request, server }) => chatCompletions(deps, request, () => server?.timeout(request, 0)), {
-        parse: 'none',
-      })
-      .post('/v1/messages', ({ request, server }) => protocolCall(deps, messages, request, () => server?.timeout(request, 0)), {
-        parse: 'none',
-      })
-      .post('/v1/messages/count_tokens', ({ request }) => countTokens(deps, request), { parse: 'none' })
-      .post('/v1/responses', ({ request, server }) => protocolCall(deps, responses, request, () => server?.timeout(request, 0)), {
-        parse: 'none',
-      })
-      .get('/v1/models', async ({ request, query }) => {
-        const requestId = newRequestId('req')
-        try {
-          const principal = await authenticate(deps, request.headers)
-          const models = deps.catalog.list()
-          const body = String(query.shape ?? '').toLowerCase() === 'b' ? shapeB(models, principal.serviceMode, deps.config) : shapeA(models)
-          return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', 'x-request-id': requestId } })
-        } catch (e) {
-          if (!(e instanceof GatewayError)) deps.log.error('models request failed', { requestId, err: String(e) })
-          const err = e instanceof GatewayError ? e : new GatewayError('INTERNAL', 'Internal error.')
-          const { status, body } = chatErrorBody(err)
-          return new Response(body, {
-            status,
-            headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...clientRetryHeaders(err), ...err.extra.headers },
-          })
-        }
-      })
+      .use(v1Routes(deps))
       .use(
         openapi({
           path: '/api/openapi',

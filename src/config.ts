@@ -1,5 +1,9 @@
-// The only reader of the environment (docs/api.md "Environment"). Every variable is validated once at start;
-// a bad value throws ConfigError naming the variable, and index.ts prints that one line.
+// The only reader of the environment. Every variable is described once in config/env-schema.ts
+// and parsed against it at start (TypeBox Value), then the rules that span variables are checked
+// here; a bad value throws ConfigError naming the variable, and index.ts prints that one line.
+import type { TSchema } from '@sinclair/typebox'
+import { Value, type ValueError } from '@sinclair/typebox/value'
+import { EnvSchema, type EnvValues, urlProtocols } from './config/env-schema.ts'
 import { parseIpBlock } from './lib/ip.ts'
 
 export class ConfigError extends Error {}
@@ -66,31 +70,57 @@ export interface Config {
 
 type Env = Record<string, string | undefined>
 
-function str(env: Env, name: string): string | undefined {
-  const v = env[name]
-  return v === undefined || v.trim() === '' ? undefined : v.trim()
+/**
+ * A variable's text as the schema's type. Strict where Value.Convert is lenient: a whole number is
+ * digits only (Convert reads "1.5" as 1 and "true" as 1); text that does not convert stays text,
+ * so the check names it. Lists are comma-separated, blanks dropped.
+ */
+function convert(schema: TSchema, raw: string): unknown {
+  if (schema.type === 'integer') return /^\d+$/.test(raw) ? Number(raw) : raw
+  if (schema.type === 'number') return Number.isFinite(Number(raw)) ? Number(raw) : raw
+  if (schema.type === 'array')
+    return raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+  return raw
 }
 
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = str(env, name)
-  if (raw === undefined) return fallback
-  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`)
-  const n = Number(raw)
-  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`)
-  return n
+/** The one line for the first variable that does not fit its schema. */
+function explain(error: ValueError, raw: Record<string, string>): string {
+  const name = error.path.split('/')[1]!
+  const { schema, value } = error
+  if (schema.type === 'integer')
+    return typeof value === 'number'
+      ? `${name} must be between ${schema.minimum} and ${schema.maximum}, got ${value}`
+      : `${name} must be a whole number, got "${raw[name]}"`
+  if (schema.type === 'number') return `${name} must be a number between ${schema.minimum} and ${schema.maximum}, got "${raw[name]}"`
+  if (schema.anyOf) return `${name} must be one of ${schema.anyOf.map((s: TSchema) => s.const).join(', ')}, got "${raw[name]}"`
+  if (schema.minLength !== undefined) return `${name} must be at least ${schema.minLength} characters`
+  return `${name}: ${error.message}`
 }
 
-function num(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = str(env, name)
-  if (raw === undefined) return fallback
-  const n = Number(raw)
-  if (!Number.isFinite(n) || n < min || n > max) throw new ConfigError(`${name} must be a number between ${min} and ${max}, got "${raw}"`)
-  return n
+/** The environment parsed against EnvSchema: unset and blank variables take their defaults. */
+function parseEnv(env: Env): EnvValues {
+  const raw: Record<string, string> = {}
+  const values: Record<string, unknown> = {}
+  for (const [name, schema] of Object.entries(EnvSchema.properties)) {
+    const text = env[name]?.trim()
+    if (!text) continue
+    raw[name] = text
+    values[name] = convert(schema, text)
+  }
+  const parsed = Value.Default(EnvSchema, values)
+  if (!Value.Check(EnvSchema, parsed)) throw new ConfigError(explain(Value.Errors(EnvSchema, parsed).First()!, raw))
+  for (const [name, schema] of Object.entries(EnvSchema.properties)) {
+    const protocols = urlProtocols(schema)
+    const value = parsed[name as keyof EnvValues]
+    if (protocols && typeof value === 'string') checkUrl(name, value, protocols)
+  }
+  return parsed
 }
 
-function url(env: Env, name: string, protocols: string[]): string | undefined {
-  const raw = str(env, name)
-  if (raw === undefined) return undefined
+function checkUrl(name: string, raw: string, protocols: string[]): void {
   let parsed: URL
   try {
     parsed = new URL(raw)
@@ -98,37 +128,25 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
     throw new ConfigError(`${name} must be a URL, got "${raw}"`)
   }
   if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`)
-  return raw
 }
 
-/** Comma-separated redis:// or rediss:// URLs of one cluster's seed nodes, sharing scheme and credentials. */
-function clusterNodes(env: Env, name: string): string[] | undefined {
-  const entries = (str(env, name) ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
+/** Seed nodes of one cluster: redis:// or rediss:// URLs sharing one scheme. */
+function clusterNodes(name: string, entries: string[]): string[] | undefined {
   if (entries.length === 0) return undefined
-  for (const [i, e] of entries.entries()) url({ [`${name}[${i}]`]: e }, `${name}[${i}]`, ['redis:', 'rediss:'])
+  for (const [i, e] of entries.entries()) checkUrl(`${name}[${i}]`, e, ['redis:', 'rediss:'])
   const schemes = new Set(entries.map((e) => new URL(e).protocol))
   if (schemes.size > 1) throw new ConfigError(`${name} must use one scheme for every node (redis: or rediss:)`)
   return entries
 }
 
-function ipList(env: Env, name: string): string[] {
-  const entries = (str(env, name) ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
+function ipList(name: string, entries: string[]): string[] {
   for (const e of entries) if (!parseIpBlock(e)) throw new ConfigError(`${name} must list IP addresses or CIDR blocks, got "${e}"`)
   return entries
 }
 
-function origins(env: Env, name: string): string[] {
-  const entries = (str(env, name) ?? '')
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean)
-  for (const e of entries) {
+function origins(name: string, entries: string[]): string[] {
+  const lower = entries.map((e) => e.toLowerCase())
+  for (const e of lower) {
     if (e === '*') continue
     let u: URL | undefined
     try {
@@ -137,86 +155,63 @@ function origins(env: Env, name: string): string[] {
     if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.origin !== e)
       throw new ConfigError(`${name} must list origins like https://app.example (or *), got "${e}"`)
   }
-  return entries
-}
-
-function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
-  const raw = str(env, name)
-  if (raw === undefined) return fallback
-  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`)
-  return raw as T
+  return lower
 }
 
 export function loadConfig(env: Env = process.env): Config {
-  const topupMinUsd = num(env, 'TOPUP_MIN_USD', 5, 0.01, 10_000)
-  const topupMaxUsd = num(env, 'TOPUP_MAX_USD', 10_000, 0.01, 10_000)
-  if (topupMinUsd > topupMaxUsd) throw new ConfigError(`TOPUP_MIN_USD must not exceed TOPUP_MAX_USD`)
-  const stripeKey = str(env, 'STRIPE_SECRET_KEY')
-  const stripeHook = str(env, 'STRIPE_WEBHOOK_SECRET')
-  if ((stripeKey === undefined) !== (stripeHook === undefined))
+  const e = parseEnv(env)
+  if (e.TOPUP_MIN_USD > e.TOPUP_MAX_USD) throw new ConfigError('TOPUP_MIN_USD must not exceed TOPUP_MAX_USD')
+  if ((e.STRIPE_SECRET_KEY === undefined) !== (e.STRIPE_WEBHOOK_SECRET === undefined))
     throw new ConfigError('STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together')
-  const sandboxSecret = str(env, 'SANDBOX_PAYMENTS_SECRET')
   // The sandbox provider lets any signed-in user credit themselves: never by accident on a
   // public https deployment (docs/security.md "Webhooks and payments").
-  const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:'])
-  if (
-    sandboxSecret &&
-    publicUrl?.startsWith('https:') &&
-    oneOf(env, 'SANDBOX_PAYMENTS_ON_HTTPS', ['true', 'false'] as const, 'false') !== 'true'
-  )
+  if (e.SANDBOX_PAYMENTS_SECRET && e.PUBLIC_URL?.startsWith('https:') && e.SANDBOX_PAYMENTS_ON_HTTPS !== 'true')
     throw new ConfigError(
       'SANDBOX_PAYMENTS_SECRET with an https PUBLIC_URL lets every user credit themselves; set SANDBOX_PAYMENTS_ON_HTTPS=true to allow it',
     )
-  const adminToken = str(env, 'ADMIN_TOKEN')
-  if (adminToken !== undefined && adminToken.length < 16) throw new ConfigError('ADMIN_TOKEN must be at least 16 characters')
-  const metricsToken = str(env, 'METRICS_TOKEN')
-  if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters')
-  const port = int(env, 'PORT', 8080, 0, 65535)
-  const metricsPort = str(env, 'METRICS_PORT') === undefined ? undefined : int(env, 'METRICS_PORT', 0, 0, 65535)
-  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT')
-  const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:'])
-  const redisClusterNodes = clusterNodes(env, 'REDIS_CLUSTER_NODES')
-  if (redisUrl && redisClusterNodes) throw new ConfigError('REDIS_URL and REDIS_CLUSTER_NODES exclude each other: set one')
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT)
+    throw new ConfigError('METRICS_PORT must differ from PORT')
+  const redisClusterNodes = clusterNodes('REDIS_CLUSTER_NODES', e.REDIS_CLUSTER_NODES)
+  if (e.REDIS_URL && redisClusterNodes) throw new ConfigError('REDIS_URL and REDIS_CLUSTER_NODES exclude each other: set one')
   return {
-    port,
-    host: str(env, 'HOST') ?? '0.0.0.0',
-    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:', 'memory:', 'file:']),
-    redisUrl,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
     redisClusterNodes,
-    redisPrefix: str(env, 'REDIS_PREFIX') ?? 'tg:',
-    catalogFile: str(env, 'CATALOG_FILE'),
-    adminToken,
-    keyCacheTtlMs: int(env, 'KEY_CACHE_TTL_MS', 5_000, 0, 300_000),
-    dbRequestTimeoutMs: int(env, 'DB_REQUEST_TIMEOUT_MS', 2_000, 100, 60_000),
-    redisCommandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 1_500, 100, 60_000),
-    defaultRpm: int(env, 'DEFAULT_RPM', 600, 1, 1_000_000),
-    defaultMaxOutputTokens: int(env, 'DEFAULT_MAX_OUTPUT_TOKENS', 4_096, 1, 1_000_000),
-    maxBodyBytes: int(env, 'MAX_BODY_BYTES', 4 * 1024 * 1024, 1024, 64 * 1024 * 1024),
-    creditsPerUsd: int(env, 'CREDITS_PER_USD', 1_000, 1, 1_000_000),
-    creditSymbol: str(env, 'CREDIT_SYMBOL') ?? 'credits',
-    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 25_000, 0, 600_000),
-    clientIdleMs: int(env, 'CLIENT_IDLE_TIMEOUT_MS', 30_000, 100, 600_000),
-    upstreamStreamClient: oneOf(env, 'UPSTREAM_STREAM_CLIENT', ['fetch', 'paced'] as const, 'fetch'),
-    settleFlushMs: int(env, 'SETTLE_FLUSH_MS', 50, 0, 10_000),
-    settleBatch: int(env, 'SETTLE_BATCH', 500, 1, 10_000),
-    requestLogRetentionDays:
-      str(env, 'REQUEST_LOG_RETENTION_DAYS') === undefined ? undefined : int(env, 'REQUEST_LOG_RETENTION_DAYS', 0, 1, 36_500),
-    topupMinUsd,
-    topupMaxUsd,
-    publicUrl,
-    sessionTtlSeconds: int(env, 'SESSION_TTL_HOURS', 168, 1, 24 * 365) * 3600,
-    trustedProxies: ipList(env, 'TRUSTED_PROXIES'),
+    redisPrefix: e.REDIS_PREFIX,
+    catalogFile: e.CATALOG_FILE,
+    adminToken: e.ADMIN_TOKEN,
+    keyCacheTtlMs: e.KEY_CACHE_TTL_MS,
+    dbRequestTimeoutMs: e.DB_REQUEST_TIMEOUT_MS,
+    redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
+    defaultRpm: e.DEFAULT_RPM,
+    defaultMaxOutputTokens: e.DEFAULT_MAX_OUTPUT_TOKENS,
+    maxBodyBytes: e.MAX_BODY_BYTES,
+    creditsPerUsd: e.CREDITS_PER_USD,
+    creditSymbol: e.CREDIT_SYMBOL,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    clientIdleMs: e.CLIENT_IDLE_TIMEOUT_MS,
+    upstreamStreamClient: e.UPSTREAM_STREAM_CLIENT,
+    settleFlushMs: e.SETTLE_FLUSH_MS,
+    settleBatch: e.SETTLE_BATCH,
+    requestLogRetentionDays: e.REQUEST_LOG_RETENTION_DAYS,
+    topupMinUsd: e.TOPUP_MIN_USD,
+    topupMaxUsd: e.TOPUP_MAX_USD,
+    publicUrl: e.PUBLIC_URL,
+    sessionTtlSeconds: e.SESSION_TTL_HOURS * 3600,
+    trustedProxies: ipList('TRUSTED_PROXIES', e.TRUSTED_PROXIES),
     stripe:
-      stripeKey && stripeHook
-        ? { secretKey: stripeKey, webhookSecret: stripeHook, apiBase: url(env, 'STRIPE_API_BASE', ['http:', 'https:']) }
+      e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+        ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE }
         : undefined,
-    sandboxPayments: sandboxSecret ? { secret: sandboxSecret } : undefined,
-    corsOrigins: origins(env, 'CORS_ORIGINS'),
-    logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error'] as const, 'info'),
-    metricsToken,
-    metricsPort,
-    otlpEndpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']),
-    otelServiceName: str(env, 'OTEL_SERVICE_NAME') ?? 'tollgate',
-    secret: (ref) => (ref?.startsWith('env:') ? str(env, ref.slice(4)) : ref),
+    sandboxPayments: e.SANDBOX_PAYMENTS_SECRET ? { secret: e.SANDBOX_PAYMENTS_SECRET } : undefined,
+    corsOrigins: origins('CORS_ORIGINS', e.CORS_ORIGINS),
+    logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+    otelServiceName: e.OTEL_SERVICE_NAME,
+    secret: (ref) => (ref?.startsWith('env:') ? env[ref.slice(4)]?.trim() || undefined : ref),
   }
 }

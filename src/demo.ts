@@ -1,7 +1,7 @@
 // `bun run demo`: Tollgate on embedded defaults (PGlite under ./data, in-process store) with a
 // local demo upstream, a demo user with credit, a printed API key and a ready curl.
 import { eq } from 'drizzle-orm'
-import { issueKey } from './admin/routes.ts'
+import { issueKey } from './auth/issue-key.ts'
 import { applyMovement, createUser } from './billing/accounts.ts'
 import { users } from './db/schema/index.ts'
 import { startDemoUpstream } from './demo/upstream.ts'

@@ -7,26 +7,45 @@ import { startLeaseSweep } from './billing/lease-sweep.ts'
 import { Catalog } from './catalog/catalog.ts'
 import { readCatalogFile, upsertCatalog } from './catalog/file.ts'
 import type { Config } from './config.ts'
-import type { GatewayProtocol } from './core/gateway.ts'
-import { openDatabase, type Database } from './db/client.ts'
+import { openDatabase, type Database, type Db } from './db/client.ts'
 import { maintainRequestLogPartitions } from './db/request-log-partitions.ts'
-import { InFlight, type InferenceDeps } from './inference/deps.ts'
+import { InFlight } from './inference/inflight.ts'
 import { createLogger, type Logger } from './lib/log.ts'
 import { startupFailure } from './lib/startup-error.ts'
 import { Metrics } from './observability/telemetry.ts'
-import { createTracer } from './observability/tracing.ts'
+import { createTracer, type Tracer } from './observability/tracing.ts'
 import { createMemoryStore } from './store/memory.ts'
 import { createRedisStore } from './store/redis.ts'
+import type { Store } from './store/types.ts'
 import type { KeySpace } from './store/keys.ts'
 import { createMemoryBoard } from './store/breaker-board.ts'
 import { createRedisBoard } from './store/breaker-board-redis.ts'
 import { Router } from './routing/router.ts'
+import { SERVED_PROTOCOLS } from './providers/registry.ts'
 
-/** Upstream protocols this build can serve any inbound protocol through. */
-export const SERVED_PROTOCOLS: ReadonlySet<GatewayProtocol> = new Set(['openai-chat', 'anthropic-messages', 'openai-responses'])
+/**
+ * Everything the process built, handed to createApp (app.ts), which gives each feature the
+ * narrow part it declares (e.g. inference/plugin.ts V1Deps).
+ */
+export interface AppDeps {
+  db: Db
+  store: Store
+  catalog: Catalog
+  auth: ApiKeyAuth
+  config: Config
+  log: Logger
+  inflight: InFlight
+  /** Where a settlement goes when the store's round trip fails (docs/operations.md). */
+  rescue: SettleRescue
+  /** Breakers and failover counters (docs/failover.md). */
+  router: Router
+  now: () => number
+  metrics: Metrics
+  tracer: Tracer
+}
 
 export interface Runtime {
-  deps: InferenceDeps
+  deps: AppDeps
   database: Database
   writer: LedgerWriter
   stop(): Promise<void>
@@ -91,7 +110,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     refreshMs > 0
       ? setInterval(() => catalog.refresh().catch((e) => log.error('catalog refresh failed', { err: String(e) })), refreshMs)
       : undefined
-  const deps: InferenceDeps = {
+  const deps: AppDeps = {
     db: database.db,
     store,
     catalog,

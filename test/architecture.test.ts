@@ -1,6 +1,8 @@
-// Keeps the dependency rules of docs/architecture.md true without a linter config: protocols and
-// providers never import storage, billing, limits or each other; only config.ts reads env;
-// src/lib imports nothing else in src.
+// Keeps the shape of src/ (docs/architecture.md) true without a linter config: protocols and
+// providers import no storage, billing, pipeline or each other; a protocol spoke imports only
+// core, lib, protocols/shared and the spoke interface; inference/ is the only area that joins
+// protocols and providers; billing does not import inference; src/lib imports nothing else in
+// src; only config.ts reads env.
 import { describe, expect, test } from 'bun:test'
 import { Glob } from 'bun'
 import { readFileSync } from 'node:fs'
@@ -31,11 +33,11 @@ describe('architecture', () => {
 
   test('the source tree is read', () => {
     expect(files.length).toBeGreaterThan(30)
-    expect(files.find((f) => f.path === 'inference/protocol-call.ts')?.imports.length).toBeGreaterThan(5)
+    expect(files.find((f) => f.path === 'inference/pipeline.ts')?.imports.length).toBeGreaterThan(5)
   })
 
-  test('protocols and providers import no storage, billing, limits or each other', () => {
-    const forbidden = ['db', 'store', 'billing', 'ratelimit', 'inference', 'console', 'admin', 'catalog']
+  test('protocols and providers import no storage, billing, pipeline or each other', () => {
+    const forbidden = ['db', 'store', 'billing', 'routing', 'inference', 'console', 'admin', 'catalog', 'auth']
     const bad: string[] = []
     for (const f of files) {
       const a = area(f.path)
@@ -44,10 +46,47 @@ describe('architecture', () => {
         const other = area(imp)
         if (forbidden.includes(other)) bad.push(`${f.path} → ${imp}`)
         if ((other === 'protocols' || other === 'providers') && other !== a) bad.push(`${f.path} → ${imp}`)
-        if (other === a && a === 'protocols' && sub(imp) !== sub(f.path) && !imp.startsWith('protocols/shared'))
-          bad.push(`${f.path} → ${imp}`)
       }
     }
+    expect(bad).toEqual([])
+  })
+
+  test('a protocol spoke imports only core, lib, protocols/shared, the spoke interface and its own folder', () => {
+    const spokes = files.filter((f) => area(f.path) === 'protocols' && f.path.split('/').length === 3 && sub(f.path) !== 'protocols/shared')
+    expect(new Set(spokes.map((f) => sub(f.path)))).toEqual(new Set(['protocols/chat', 'protocols/messages', 'protocols/responses']))
+    const allowed = (imp: string, own: string) =>
+      area(imp) === 'core' || area(imp) === 'lib' || sub(imp) === 'protocols/shared' || imp === 'protocols/spoke.ts' || sub(imp) === own
+    const bad = spokes.flatMap((f) => f.imports.filter((i) => !allowed(i, sub(f.path))).map((i) => `${f.path} → ${i}`))
+    expect(bad).toEqual([])
+  })
+
+  test('every spoke has the same file set', () => {
+    const expected = ['decode.ts', 'encode.ts', 'error.ts', 'index.ts', 'passthrough.ts', 'schema.ts', 'stream-encoder.ts', 'svc.ts']
+    for (const p of ['chat', 'messages', 'responses'])
+      expect(
+        files
+          .filter((f) => sub(f.path) === `protocols/${p}`)
+          .map((f) => f.path.split('/')[2])
+          .sort(),
+      ).toEqual(expected)
+  })
+
+  test('inference/ is the only area importing both protocols and providers', () => {
+    const byArea = new Map<string, Set<string>>()
+    for (const f of files) {
+      const a = area(f.path)
+      const set = byArea.get(a) ?? new Set<string>()
+      for (const i of f.imports) set.add(area(i))
+      byArea.set(a, set)
+    }
+    const joiners = [...byArea].filter(([, imported]) => imported.has('protocols') && imported.has('providers')).map(([a]) => a)
+    expect(joiners).toEqual(['inference'])
+  })
+
+  test('billing does not import inference', () => {
+    const bad = files
+      .filter((f) => area(f.path) === 'billing')
+      .flatMap((f) => f.imports.filter((i) => area(i) === 'inference').map((i) => `${f.path} → ${i}`))
     expect(bad).toEqual([])
   })
 
@@ -56,6 +95,14 @@ describe('architecture', () => {
       .filter((f) => area(f.path) === 'lib')
       .flatMap((f) => f.imports.filter((i) => area(i) !== 'lib').map((i) => `${f.path} → ${i}`))
     expect(bad).toEqual([])
+  })
+
+  test('console, admin and billing import nothing from inference (each declares its own dependencies)', () => {
+    const bad = files
+      .filter((f) => ['console', 'admin', 'billing'].includes(area(f.path)))
+      .flatMap((f) => f.imports.filter((i) => area(i) === 'inference').map((i) => `${f.path} → ${i}`))
+    expect(bad).toEqual([])
+    expect(files.find((f) => f.path === 'console/deps.ts')?.imports.length).toBeGreaterThan(3)
   })
 
   test('only config.ts reads the environment', () => {

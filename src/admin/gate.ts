@@ -5,13 +5,13 @@
 import { clientInfo, peerAddress } from '../console/http/client.ts'
 import { limitIp, type RateRule } from '../console/http/limits.ts'
 import { GatewayError } from '../core/errors.ts'
-import type { InferenceDeps } from '../inference/deps.ts'
 import { bearerMatches } from '../lib/bearer.ts'
 import { ipMatcher } from '../lib/ip.ts'
+import type { AdminDeps } from './deps.ts'
 
 export const ADMIN_LIMIT: RateRule = { name: 'admin', limit: 600, windowMs: 60_000 }
 
-export function adminGate(deps: InferenceDeps) {
+export function adminGate(deps: Pick<AdminDeps, 'config' | 'store' | 'now'>) {
   const token = deps.config.adminToken
   const trusted = ipMatcher(deps.config.trustedProxies)
   const seen = new WeakMap<Request, Promise<Record<string, string>>>()

@@ -14,7 +14,7 @@ import type { MetricSet } from '../observability/metrics.ts'
 import type { OutboxEntry, Store } from '../store/types.ts'
 import { errorText, insertDeadLetter, isRecordError } from './dead-letters.ts'
 import { writeRecords } from './ledger-batch.ts'
-import { decodeRecord, encodeRecord } from './outbox-record.ts'
+import { boundRecordText, decodeRecord } from './outbox-record.ts'
 
 export { writeRecords } from './ledger-batch.ts'
 
@@ -45,7 +45,7 @@ export interface WriterCounters {
 interface Prepared {
   raw: string
   requestId: string | undefined
-  /** Sanitised, re-encoded record; undefined when it could not be read at all. */
+  /** The record as bound: sanitised (outbox-record.ts boundRecordText); undefined when it could not be read at all. */
   record: string | undefined
 }
 
@@ -189,5 +189,5 @@ export class LedgerWriter {
 
 function prepare(e: OutboxEntry): Prepared {
   const r = decodeRecord(e.record)
-  return { raw: e.record, requestId: r?.requestId, record: r ? encodeRecord(r) : undefined }
+  return { raw: e.record, requestId: r?.requestId, record: r ? boundRecordText(r, e.record) : undefined }
 }

@@ -1,7 +1,7 @@
 // What settlement hands to the ledger writer through the store's outbox: one request log and,
 // when it cost anything, one usage ledger entry. Versioned so old entries stay readable.
 import type { Usage } from '../core/usage.ts'
-import { safeText } from '../lib/safe-text.ts'
+import { mayHoldUnsafeEscape, safeText } from '../lib/safe-text.ts'
 
 export type UsageSource = 'upstream' | 'none' | 'estimate'
 
@@ -66,6 +66,109 @@ export function sanitizeRecord(r: OutboxRecord): OutboxRecord {
 }
 
 export const encodeRecord = (r: OutboxRecord): string => JSON.stringify(sanitizeRecord(r))
+
+/** Who made a call, as every record of it names them. */
+export interface RecordedCall {
+  requestId: string
+  principal: { userId: string; keyId: string }
+  /** The public model slug (or, for a call refused before resolution, the name it asked for). */
+  model: string
+  protocol: string
+  stream: boolean
+  /** epoch ms at request receipt */
+  at: number
+}
+
+/** How a call ended, as its record tells it. */
+export interface RecordedEnd {
+  gateway: string | null
+  status: number
+  errorCode: string | null
+  usage: Usage
+  costMicros: bigint
+  usageSource: UsageSource
+  latencyMs: number
+}
+
+/** The one place an outbox record of a call is built (settlement, rejected calls, leases): encoded. */
+export function callRecord(c: RecordedCall, e: RecordedEnd): string {
+  return encodeRecord({
+    v: 1,
+    requestId: c.requestId,
+    userId: c.principal.userId,
+    keyId: c.principal.keyId,
+    model: c.model, // cut to MAX_FIELD_CHARS code points by sanitizeRecord
+    gateway: e.gateway,
+    protocol: c.protocol,
+    stream: c.stream,
+    status: e.status,
+    errorCode: e.errorCode,
+    usage: e.usage,
+    cost: e.costMicros.toString(),
+    usageSource: e.usageSource,
+    latencyMs: e.latencyMs,
+    at: c.at,
+  })
+}
+
+/** Members of OutboxRecord and of Usage (test/billing/outbox-record.test.ts holds them to it). */
+const RECORD_FIELDS = 15
+const USAGE_FIELDS = 5
+
+function fieldCount(o: object): number {
+  let n = 0
+  for (const _ in o) n++
+  return n
+}
+
+/**
+ * Whether sanitizeRecord would give back exactly `r` — the same members, none changed — checked
+ * member by member with the same rules, without building the sanitised copy.
+ */
+export function isSanitized(r: OutboxRecord): boolean {
+  const u = r.usage as Partial<Usage> | null | undefined
+  return (
+    r.v === 1 &&
+    text(r.requestId) === r.requestId &&
+    text(r.userId) === r.userId &&
+    text(r.keyId) === r.keyId &&
+    text(r.model) === r.model &&
+    textOrNull(r.gateway) === r.gateway &&
+    text(r.protocol) === r.protocol &&
+    typeof r.stream === 'boolean' &&
+    int4(r.status) === r.status &&
+    textOrNull(r.errorCode) === r.errorCode &&
+    typeof u === 'object' &&
+    u !== null &&
+    int4(u.inputTokens) === u.inputTokens &&
+    int4(u.outputTokens) === u.outputTokens &&
+    int4(u.cacheReadTokens) === u.cacheReadTokens &&
+    int4(u.cacheWriteTokens) === u.cacheWriteTokens &&
+    int4(u.reasoningTokens) === u.reasoningTokens &&
+    fieldCount(u) === USAGE_FIELDS &&
+    int4(r.latencyMs) === r.latencyMs &&
+    typeof r.at === 'number' &&
+    Number.isFinite(r.at) &&
+    Math.floor(r.at) === r.at &&
+    'cost' in r &&
+    'usageSource' in r &&
+    fieldCount(r) === RECORD_FIELDS
+  )
+}
+
+/** A number written with a fraction or an exponent ("200.0", "2e2"): JSON.parse hides the spelling. */
+const NON_INTEGER_NUMBER = /[:,[]\s*-?\d+(?:\.|[eE])/
+
+/**
+ * The text the ledger writer binds for a decoded record (docs/operations.md "Ledger writer"):
+ * the record's own text when it already is what encodeRecord writes — only safe escapes,
+ * integers spelled as integers, nothing for sanitizeRecord to change; every record Tollgate
+ * appends is — so it is not rebuilt and serialised again; otherwise the sanitised re-encoding.
+ */
+export function boundRecordText(r: OutboxRecord, raw: string): string {
+  if (!mayHoldUnsafeEscape(raw) && !NON_INTEGER_NUMBER.test(raw) && isSanitized(r)) return raw
+  return encodeRecord(r)
+}
 
 export function decodeRecord(text: string): OutboxRecord | undefined {
   try {

@@ -3,9 +3,10 @@
 // The total refunded never exceeds the original; concurrent refunds collide on the reference.
 import { eq, sql, type SQL } from 'drizzle-orm'
 import { GatewayError } from '../core/errors.ts'
+import type { Db } from '../db/client.ts'
 import { ledgerEntries } from '../db/schema/index.ts'
-import type { InferenceDeps } from '../inference/deps.ts'
 import { usdToMicros } from '../lib/money.ts'
+import type { Store } from '../store/types.ts'
 import { applyMovement } from './accounts.ts'
 
 /**
@@ -16,7 +17,7 @@ export const refundsOf = (transactionId: string): SQL =>
   sql`${ledgerEntries.kind} = 'refund' and ${ledgerEntries.meta}->>'refundOf' = ${transactionId}`
 
 export async function refund(
-  deps: Pick<InferenceDeps, 'db' | 'store'>,
+  deps: { db: Db; store: Store },
   transactionId: string,
   amountUsd: number | undefined,
   note: string | undefined,

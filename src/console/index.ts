@@ -5,10 +5,9 @@
 // same-origin check, the `signedIn` macro), cookies, keyset pagination and shared models.
 import { Elysia } from 'elysia'
 import { consoleErrorHook } from '../http/console-error.ts'
-import type { InferenceDeps } from '../inference/deps.ts'
 import { authFeature } from './auth/index.ts'
 import { publicCatalogFeature } from './catalog/index.ts'
-import { consoleDeps } from './deps.ts'
+import { type ConsoleInput, consoleDeps } from './deps.ts'
 import { keysFeature } from './keys/index.ts'
 import { logsFeature } from './logs/index.ts'
 import { topupFeature } from './topup/index.ts'
@@ -17,11 +16,11 @@ import { walletFeature } from './wallet/index.ts'
 import { webhooksFeature } from './webhooks/index.ts'
 import { sandboxCheckoutFeature } from './webhooks/sandbox-checkout.ts'
 
-export function consoleRoutes(inference: InferenceDeps) {
-  const deps = consoleDeps(inference)
+export function consoleRoutes(input: ConsoleInput) {
+  const deps = consoleDeps(input)
   const sandbox = deps.config.sandboxPayments
   return new Elysia()
-    .onError(consoleErrorHook(inference.log))
+    .onError(consoleErrorHook(input.log))
     .use(authFeature(deps))
     .use(keysFeature(deps))
     .use(walletFeature(deps))

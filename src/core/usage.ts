@@ -9,13 +9,44 @@ export interface Usage {
   reasoningTokens: number
 }
 
+// Each protocol's usage object as the readers below read it: unchecked JSON, so every field may be
+// missing or of another type (the readers count only finite positive numbers). The providers'
+// wire types (src/providers/<u>/wire.ts) and the same-protocol pass-through read the same objects.
+
+/** OpenAI chat-completions `usage`. */
+export interface ChatUsageWire {
+  prompt_tokens?: unknown
+  completion_tokens?: unknown
+  prompt_tokens_details?: { cached_tokens?: unknown } | null
+  completion_tokens_details?: { reasoning_tokens?: unknown } | null
+}
+
+/** Anthropic messages `usage` (message_start's message, message_delta, the JSON answer). */
+export interface AnthropicUsageWire {
+  input_tokens?: unknown
+  output_tokens?: unknown
+  cache_read_input_tokens?: unknown
+  cache_creation_input_tokens?: unknown
+  output_tokens_details?: { thinking_tokens?: unknown } | null
+}
+
+/** OpenAI responses `usage`. */
+export interface ResponsesUsageWire {
+  input_tokens?: unknown
+  output_tokens?: unknown
+  input_tokens_details?: { cached_tokens?: unknown } | null
+  output_tokens_details?: { reasoning_tokens?: unknown } | null
+}
+
 const int = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0)
+
+/** The object a reader may read, or undefined for anything else (null, a number, a string). */
+const object = <T>(u: unknown): T | undefined => (u === null || typeof u !== 'object' ? undefined : (u as T))
 
 /** OpenAI chat usage: prompt_tokens includes cached tokens; completion includes reasoning. */
 export function fromOpenAiChatUsage(u: unknown): Usage | undefined {
-  if (u === null || typeof u !== 'object') return undefined
-  const o = u as Record<string, any>
-  if (typeof o.prompt_tokens !== 'number' && typeof o.completion_tokens !== 'number') return undefined
+  const o = object<ChatUsageWire>(u)
+  if (!o || (typeof o.prompt_tokens !== 'number' && typeof o.completion_tokens !== 'number')) return undefined
   const cached = int(o.prompt_tokens_details?.cached_tokens)
   const prompt = int(o.prompt_tokens)
   return {
@@ -32,9 +63,8 @@ export function fromOpenAiChatUsage(u: unknown): Usage | undefined {
  * part of output_tokens (and counted in output_tokens_details.thinking_tokens when reported).
  */
 export function fromAnthropicUsage(u: unknown): Usage | undefined {
-  if (u === null || typeof u !== 'object') return undefined
-  const o = u as Record<string, any>
-  if (typeof o.input_tokens !== 'number' && typeof o.output_tokens !== 'number') return undefined
+  const o = object<AnthropicUsageWire>(u)
+  if (!o || (typeof o.input_tokens !== 'number' && typeof o.output_tokens !== 'number')) return undefined
   return {
     inputTokens: int(o.input_tokens),
     outputTokens: int(o.output_tokens),
@@ -46,9 +76,8 @@ export function fromAnthropicUsage(u: unknown): Usage | undefined {
 
 /** OpenAI responses usage: input_tokens includes cached tokens; output includes reasoning. */
 export function fromResponsesUsage(u: unknown): Usage | undefined {
-  if (u === null || typeof u !== 'object') return undefined
-  const o = u as Record<string, any>
-  if (typeof o.input_tokens !== 'number' && typeof o.output_tokens !== 'number') return undefined
+  const o = object<ResponsesUsageWire>(u)
+  if (!o || (typeof o.input_tokens !== 'number' && typeof o.output_tokens !== 'number')) return undefined
   const cached = int(o.input_tokens_details?.cached_tokens)
   const input = int(o.input_tokens)
   return {

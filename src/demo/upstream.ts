@@ -2,13 +2,26 @@
 // Anthropic messages, OpenAI responses): it echoes the last user message, streams it word by
 // word, and reports usage like the real APIs (chat honours include_usage).
 
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content
-  return Array.isArray(content) ? content.map((p: any) => (typeof p?.text === 'string' ? p.text : '')).join(' ') : ''
+/** What the demo reads of a request in any of the three protocols. */
+interface DemoRequest {
+  model?: unknown
+  stream?: unknown
+  stream_options?: { include_usage?: unknown }
+  messages?: unknown
+  input?: unknown
+  system?: unknown
+  instructions?: string
 }
 
-function lastUserText(body: any): string {
-  const turns: any[] = Array.isArray(body?.messages)
+type Turn = { role?: unknown; content?: unknown } | null
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content
+  return Array.isArray(content) ? content.map((p: { text?: unknown } | null) => (typeof p?.text === 'string' ? p.text : '')).join(' ') : ''
+}
+
+function lastUserText(body: DemoRequest): string {
+  const turns: Turn[] = Array.isArray(body?.messages)
     ? body.messages
     : typeof body?.input === 'string'
       ? [{ role: 'user', content: body.input }]
@@ -40,7 +53,7 @@ function sse(frames: string[]): Response {
 
 const event = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`
 
-function chat(body: any, answer: string, words: string[], input: number): Response {
+function chat(body: DemoRequest, answer: string, words: string[], input: number): Response {
   const id = `chatcmpl-demo${Date.now()}`
   const created = Math.floor(Date.now() / 1000)
   const usage = { prompt_tokens: input, completion_tokens: tokens(answer), total_tokens: input + tokens(answer) }
@@ -67,7 +80,7 @@ function chat(body: any, answer: string, words: string[], input: number): Respon
   ])
 }
 
-function messages(body: any, answer: string, words: string[], input: number): Response {
+function messages(body: DemoRequest, answer: string, words: string[], input: number): Response {
   const id = `msg_demo${Date.now()}`
   const usage = { input_tokens: input, output_tokens: tokens(answer), cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }
   if (!body.stream)
@@ -103,7 +116,7 @@ function messages(body: any, answer: string, words: string[], input: number): Re
   ])
 }
 
-function responses(body: any, answer: string, words: string[], input: number): Response {
+function responses(body: DemoRequest, answer: string, words: string[], input: number): Response {
   const id = `resp_demo${Date.now()}`
   const item = `msg_demo${Date.now()}`
   const created_at = Math.floor(Date.now() / 1000)
@@ -154,7 +167,7 @@ export function startDemoUpstream(port = 0) {
       const path = new URL(req.url).pathname
       const route = Object.entries(ROUTES).find(([suffix]) => path.endsWith(suffix))
       if (req.method !== 'POST' || !route) return new Response('not found', { status: 404 })
-      const body = (await req.json()) as any
+      const body = (await req.json()) as DemoRequest
       const answer = `Hello from the Tollgate demo upstream. You said: ${lastUserText(body)}`
       const input = tokens(
         JSON.stringify(body.messages ?? body.input ?? []) +

@@ -5,38 +5,52 @@
 // When the model has an Anthropic route, that upstream counts with its own tokenizer (its
 // routes in order, first answer wins); otherwise, or when they all fail, the gateway answers
 // its conservative estimate (~4 characters per token, inline media by size class).
-import { clientRetryHeaders, GatewayError } from '../core/errors.ts'
+import type { ApiKeyAuth } from '../auth/api-keys.ts'
+import type { Catalog } from '../catalog/catalog.ts'
+import type { Config } from '../config.ts'
+import { GatewayError } from '../core/errors.ts'
 import type { Route } from '../core/gateway.ts'
 import { parseJsonText, readBodyText } from '../http/body.ts'
 import { rateHeaders } from '../http/rate-headers.ts'
 import { newRequestId, sha256Hex } from '../lib/ids.ts'
+import type { Logger } from '../lib/log.ts'
 import { TtlLru } from '../lib/lru.ts'
-import { compile } from '../lib/validate.ts'
 import { messagesPromptChars } from '../protocols/messages/decode.ts'
 import { messagesErrorBody } from '../protocols/messages/error.ts'
+import { anthropicPassHeaders } from '../protocols/messages/index.ts'
 import { CountTokensRequest } from '../protocols/messages/schema.ts'
+import { bodyParser } from '../protocols/shared/parse.ts'
 import { anthropicAdapter } from '../providers/anthropic-messages/adapter.ts'
-import { upstreamJson } from '../providers/http.ts'
-import { authenticate, resolveModel } from './call.ts'
-import type { InferenceDeps } from './deps.ts'
+import { upstreamJson } from '../providers/transport/http.ts'
+import type { Store } from '../store/types.ts'
+import { authenticate, resolveModel } from './admission.ts'
+import { asGatewayError, errorResponse } from './error-response.ts'
 
-const validate = compile(CountTokensRequest)
-const FORWARDED = ['anthropic-version', 'anthropic-beta'] as const
+export interface CountTokensDeps {
+  auth: Pick<ApiKeyAuth, 'verify'>
+  catalog: Pick<Catalog, 'lookup'>
+  store: Pick<Store, 'hit'>
+  log: Logger
+  now: () => number
+  config: Pick<Config, 'maxBodyBytes'>
+}
+
+const parse = bodyParser(CountTokensRequest)
 const WINDOW_MS = 60_000
 const CACHE_TTL_MS = 10 * 60_000
 
 /** Counts by request, per process (one cache per deps). */
-const caches = new WeakMap<InferenceDeps, TtlLru<string, number>>()
-const cacheOf = (deps: InferenceDeps) => caches.get(deps) ?? (caches.set(deps, new TtlLru(10_000)), caches.get(deps)!)
+const caches = new WeakMap<CountTokensDeps, TtlLru<string, number>>()
+const cacheOf = (deps: CountTokensDeps) => caches.get(deps) ?? (caches.set(deps, new TtlLru(10_000)), caches.get(deps)!)
 
 async function upstreamCount(
-  deps: InferenceDeps,
+  deps: CountTokensDeps,
   routes: Route[],
   raw: Record<string, unknown>,
   req: Request,
   requestId: string,
 ): Promise<number | undefined> {
-  const pass = Object.fromEntries(FORWARDED.flatMap((h) => (req.headers.get(h) ? [[h, req.headers.get(h)!]] : [])))
+  const pass = anthropicPassHeaders(req.headers)
   for (const route of routes.filter((r) => r.gateway.protocol === 'anthropic-messages')) {
     try {
       const body = anthropicAdapter.passthroughBody(raw, route.upstreamModel, false)
@@ -54,10 +68,10 @@ async function upstreamCount(
   return undefined
 }
 
-export async function countTokens(deps: InferenceDeps, req: Request): Promise<Response> {
+export async function countTokens(deps: CountTokensDeps, req: Request): Promise<Response> {
   const requestId = newRequestId('req')
   try {
-    const principal = await authenticate(deps, req.headers)
+    const principal = await authenticate(deps.auth, req.headers)
     const { ok, rate } = await deps.store.hit(`count_tokens:${principal.keyId}`, principal.rpm, WINDOW_MS, deps.now())
     if (!ok)
       throw new GatewayError('RATE_LIMITED', 'Too many count_tokens requests for this key; retry after the time in Retry-After.', {
@@ -65,29 +79,18 @@ export async function countTokens(deps: InferenceDeps, req: Request): Promise<Re
       })
     const text = await readBodyText(req, deps.config.maxBodyBytes)
     const raw = parseJsonText(text)
-    const checked = validate(raw)
-    if (!checked.ok)
-      throw new GatewayError('VALIDATION_FAILED', `${checked.issues[0]!.path}: ${checked.issues[0]!.message}`, {
-        issues: checked.issues,
-        param: checked.issues[0]!.path,
-      })
-    const model = resolveModel(deps, checked.value.model)
+    const body = parse(raw)
+    const model = resolveModel(deps.catalog, body.model)
     const cacheKey = sha256Hex(`${model.id}\n${req.headers.get('anthropic-beta') ?? ''}\n${text}`)
     let tokens = cacheOf(deps).get(cacheKey)
     if (tokens === undefined) {
       const counted = await upstreamCount(deps, model.routes, raw as Record<string, unknown>, req, requestId)
-      tokens = counted ?? Math.max(1, Math.ceil(messagesPromptChars(checked.value) / 4))
+      tokens = counted ?? Math.max(1, Math.ceil(messagesPromptChars(body) / 4))
       // Only an upstream's exact count is worth keeping; the estimate is recomputed for free.
       if (counted !== undefined) cacheOf(deps).set(cacheKey, tokens, CACHE_TTL_MS)
     }
     return Response.json({ input_tokens: tokens }, { headers: { 'x-request-id': requestId, ...rateHeaders(rate) } })
   } catch (e) {
-    const err = e instanceof GatewayError ? e : new GatewayError('INTERNAL', 'Internal error.', { cause: e })
-    if (err.status >= 500) deps.log.error('count_tokens failed', { requestId, cause: String(err.cause ?? err.message) })
-    const { status, body } = messagesErrorBody(err)
-    return new Response(body, {
-      status,
-      headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...clientRetryHeaders(err), ...err.extra.headers },
-    })
+    return errorResponse(messagesErrorBody, asGatewayError(e), requestId, deps.log, 'count_tokens')
   }
 }

@@ -1,13 +1,13 @@
 // Reservations are leases (docs/drain.md): how long an admitted request may hold its reservation
 // without settling, and what it is billed if that deadline passes (its instance died or lost the
 // store). The store releases an expired lease and appends the abandoned record below.
-import { encodeRecord } from '../billing/outbox-record.ts'
+import { callRecord } from '../billing/outbox-record.ts'
 import { costMicros } from '../billing/pricing.ts'
 import type { Route } from '../core/gateway.ts'
 import type { Usage } from '../core/usage.ts'
-import type { Lease } from '../store/types.ts'
-import type { Call } from './call.ts'
-import type { InferenceDeps } from './deps.ts'
+import type { Logger } from '../lib/log.ts'
+import type { Lease, Store } from '../store/types.ts'
+import type { Call } from './admission.ts'
 
 /** Slack for the work around the upstream calls (admission, settlement, a loaded machine). */
 export const LEASE_MARGIN_MS = 5_000
@@ -36,28 +36,27 @@ export function leaseFor(c: Omit<Call, 'reservedMicros' | 'rate' | 'settled'>, n
   const usage = abandonedUsage(c.estimate)
   const cost = costMicros(usage, c.model.pricing)
   const deadlineMs = nowMs + firstByteLeaseMs(c.model.routes)
-  const abandonRecord = encodeRecord({
-    v: 1,
-    requestId: c.requestId,
-    userId: c.principal.userId,
-    keyId: c.principal.keyId,
-    model: c.model.id,
-    gateway: null,
-    protocol: c.protocol,
-    stream: c.stream,
-    status: 500,
-    errorCode: 'ABANDONED',
-    usage,
-    cost: cost.toString(),
-    usageSource: 'estimate',
-    latencyMs: deadlineMs - c.at,
-    at: c.at,
-  })
+  const abandonRecord = callRecord(
+    { ...c, model: c.model.id },
+    {
+      gateway: null,
+      status: 500,
+      errorCode: 'ABANDONED',
+      usage,
+      costMicros: cost,
+      usageSource: 'estimate',
+      latencyMs: deadlineMs - c.at,
+    },
+  )
   return { id: c.requestId, deadlineMs, abandonCostMicros: cost, abandonRecord }
 }
 
 /** Keeps a live stream's lease ahead of its deadline until the returned stop is called. */
-export function holdLease(deps: InferenceDeps, call: Call, leaseMs: number): () => void {
+export function holdLease(
+  deps: { store: Pick<Store, 'renewLease'>; log: Logger; now: () => number },
+  call: Call,
+  leaseMs: number,
+): () => void {
   const renew = () => {
     deps.store
       .renewLease(call.principal.userId, call.requestId, deps.now() + leaseMs)

@@ -8,3 +8,6 @@ export function safeJsonObject(text: string): Record<string, unknown> {
     return {}
   }
 }
+
+/** An array field of unchecked JSON, or [] when it is missing or not an array. */
+export const asList = <T>(v: T[] | null | undefined): T[] => (Array.isArray(v) ? v : [])

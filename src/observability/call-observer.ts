@@ -4,7 +4,7 @@
 // is unbounded). GenAI semantic-convention attributes: docs/observability.md.
 import { GatewayError } from '../core/errors.ts'
 import type { GatewayProtocol, Route } from '../core/gateway.ts'
-import type { FrameTransform } from '../core/stream-encoder.ts'
+import type { FrameTransform } from '../core/frames.ts'
 import type { Usage } from '../core/usage.ts'
 import type { Logger } from '../lib/log.ts'
 import type { Metrics } from './telemetry.ts'

@@ -4,6 +4,7 @@
 // error code (GatewayError codes), token kind, store operation — never a user, key or request id.
 // Values that exist anyway (open streams, reservations, outbox) are read at scrape time.
 import client from 'prom-client'
+import { HotCounter, HotHistogram } from './hot-metrics.ts'
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300]
 const STORE_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
@@ -11,10 +12,10 @@ const BATCH_BUCKETS = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 100
 
 export function defineMetrics(registry: client.Registry) {
   const r = [registry]
-  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
-    new client.Counter<L>({ name, help, labelNames, registers: r })
+  // Counters and histograms move on every request: the cheap kind (hot-metrics.ts).
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) => new HotCounter<L>(name, help, labelNames, r)
   const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
-    new client.Histogram<L>({ name, help, labelNames, buckets, registers: r })
+    new HotHistogram<L>(name, help, labelNames, buckets, r)
   const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
     new client.Gauge<L>({ name, help, labelNames, registers: r })
   return {

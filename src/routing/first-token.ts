@@ -6,8 +6,8 @@
 import type { CEvent } from '../core/canonical.ts'
 import { GatewayError } from '../core/errors.ts'
 import { SseParser } from '../lib/sse/parse.ts'
-import type { StreamDecoder } from '../providers/adapter.ts'
-import type { UpstreamCall } from '../providers/http.ts'
+import type { StreamDecoder } from '../providers/types.ts'
+import type { UpstreamCall } from '../providers/transport/http.ts'
 
 /** Anything but bookkeeping counts as the first content (text, tool calls, reasoning, finish, error). */
 const isContent = (ev: CEvent) => ev.type !== 'usage' && ev.type !== 'reasoning_start'

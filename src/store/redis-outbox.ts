@@ -61,7 +61,11 @@ export async function readShards(
 /** One XACK and one XDEL per shard for the whole batch; each shard's pair goes to its own slot. */
 export async function ackShards(redis: RedisClient, streams: string[], entries: OutboxEntry[]): Promise<void> {
   const byShard = new Map<number, string[]>()
-  for (const e of entries) byShard.set(e.shard, [...(byShard.get(e.shard) ?? []), e.id])
+  for (const e of entries) {
+    const ids = byShard.get(e.shard)
+    if (ids) ids.push(e.id)
+    else byShard.set(e.shard, [e.id])
+  }
   await Promise.all(
     [...byShard].map(([shard, ids]) =>
       redis

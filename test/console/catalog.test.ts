@@ -2,7 +2,7 @@
 // over name and description that is case-insensitive and injection-safe, filters, every sort,
 // pages, 400s for out-of-range parameters, CDN cache headers — and the OpenAPI document.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { issueKey } from '../../src/admin/routes.ts'
+import { issueKey } from '../../src/auth/issue-key.ts'
 import { applyMovement } from '../../src/billing/accounts.ts'
 import { createUser } from '../../src/billing/accounts.ts'
 import { ALL_BACKENDS, bearer, chatBody, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { applyMovement } from '../../src/billing/accounts.ts'
-import { issueKey } from '../../src/admin/routes.ts'
+import { issueKey } from '../../src/auth/issue-key.ts'
 import { ledgerEntries } from '../../src/db/schema/index.ts'
 import { ADMIN_TOKEN, ALL_BACKENDS, bearer, chatBody, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'

@@ -1,7 +1,5 @@
-// The environment variables src/config.ts reads (its only reader), from its source.
-import { readFileSync } from 'node:fs'
-import { ROOT } from './blocks.ts'
+// The environment variables Tollgate reads: the names of src/config/env-schema.ts, which
+// src/config.ts (the only reader of the environment) parses.
+import { EnvSchema } from '../../src/config/env-schema.ts'
 
-export const CONFIG_VARIABLES: ReadonlySet<string> = new Set(
-  [...readFileSync(`${ROOT}src/config.ts`, 'utf8').matchAll(/\(env, '([A-Z][A-Z0-9_]+)'/g)].map((m) => m[1]!),
-)
+export const CONFIG_VARIABLES: ReadonlySet<string> = new Set(Object.keys(EnvSchema.properties))

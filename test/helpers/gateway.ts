@@ -4,7 +4,7 @@
 import { eq, sql } from 'drizzle-orm'
 import { createApp } from '../../src/app.ts'
 import { applyMovement, createUser } from '../../src/billing/accounts.ts'
-import { issueKey } from '../../src/admin/routes.ts'
+import { issueKey } from '../../src/auth/issue-key.ts'
 import { parseCatalogFile, upsertCatalog, type CatalogFile } from '../../src/catalog/file.ts'
 import { loadConfig } from '../../src/config.ts'
 import { accounts, ledgerEntries } from '../../src/db/schema/index.ts'

@@ -2,7 +2,7 @@
 // store answer (503 when either does not, or while draining), so a load balancer can act on it.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createApp } from '../../src/app.ts'
-import type { InferenceDeps } from '../../src/inference/deps.ts'
+import type { AppDeps } from '../../src/app.ts'
 import { ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 
 /** `obj` with one method replaced (the original keeps its prototype and state). */
@@ -20,8 +20,7 @@ for (const backends of ALL_BACKENDS) {
       await gw.stop()
     })
 
-    const ready = (deps: InferenceDeps, draining = false) =>
-      createApp(deps, { draining }).handle(new Request('http://tollgate.test/readyz'))
+    const ready = (deps: AppDeps, draining = false) => createApp(deps, { draining }).handle(new Request('http://tollgate.test/readyz'))
 
     test('GET /healthz → 200 {status: ok}, no key needed', async () => {
       const res = await gw.request('/healthz')

@@ -4,8 +4,8 @@
 // the closing event carries svc, usage is read on the side, and a failure ends with exactly one
 // error event.
 import { describe, expect, test } from 'bun:test'
-import { pipeStream, type StreamOutcome } from '../../src/core/stream-pipe.ts'
-import type { FrameTransform } from '../../src/core/stream-encoder.ts'
+import { pipeStream, type StreamOutcome } from '../../src/inference/stream.ts'
+import type { FrameTransform } from '../../src/core/frames.ts'
 import { fromAnthropicUsage, fromResponsesUsage } from '../../src/core/usage.ts'
 import { SseParser } from '../../src/lib/sse/parse.ts'
 import { messagesTee } from '../../src/protocols/messages/passthrough.ts'

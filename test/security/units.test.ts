@@ -9,7 +9,7 @@ import { consoleErrorHook } from '../../src/http/console-error.ts'
 import { parseIsoDateTime } from '../../src/lib/dates.ts'
 import type { Logger } from '../../src/lib/log.ts'
 import { isSafeText, MAX_DEPTH, unsafeTextPath } from '../../src/lib/safe-text.ts'
-import { publicJson } from '../../src/protocols/chat/public-identity.ts'
+import { publicJson } from '../../src/protocols/chat/passthrough.ts'
 
 describe('safe text', () => {
   test.each([

@@ -4,12 +4,12 @@
 // message_delta, message_stop); responses (consecutive sequence numbers, items added and done in
 // order, deltas only for the open item, the final output listing exactly the items done).
 import { describe, expect, test } from 'bun:test'
-import type { StreamEncoder } from '../../src/core/stream-encoder.ts'
-import { translateTransform } from '../../src/inference/translate-transform.ts'
+import type { StreamEncoder } from '../../src/core/frames.ts'
+import { translateTransform } from '../../src/inference/stream-translate.ts'
 import { SseParser } from '../../src/lib/sse/parse.ts'
-import { chatStreamEncoder } from '../../src/protocols/chat/stream-encode.ts'
-import { messagesStreamEncoder } from '../../src/protocols/messages/stream-encode.ts'
-import { responsesStreamEncoder } from '../../src/protocols/responses/stream-encode.ts'
+import { chatStreamEncoder } from '../../src/protocols/chat/stream-encoder.ts'
+import { messagesStreamEncoder } from '../../src/protocols/messages/stream-encoder.ts'
+import { responsesStreamEncoder } from '../../src/protocols/responses/stream-encoder.ts'
 import { anthropicAdapter } from '../../src/providers/anthropic-messages/adapter.ts'
 import { openAiChatAdapter } from '../../src/providers/openai-chat/adapter.ts'
 import { openAiResponsesAdapter } from '../../src/providers/openai-responses/adapter.ts'

@@ -1,8 +1,7 @@
 // POST /api/auth/register, /login, /logout; GET /api/auth/me (docs/console.md "Sessions"). Every POST
 // here counts against the 30 attempts / 15 min / IP limit (docs/console.md "Limits").
 import { Elysia } from 'elysia'
-import type { ConsoleDeps } from '../deps.ts'
-import { consoleContext } from '../http/context.ts'
+import { type ContextDeps, consoleContext } from '../http/context.ts'
 import { SESSION_SECURITY } from '../http/models.ts'
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from '../http/cookies.ts'
 import { AUTH_LIMIT } from '../http/limits.ts'
@@ -12,7 +11,7 @@ import { createSession, deleteSession } from './sessions.ts'
 
 const detail = (summary: string) => ({ tags: ['auth'], summary })
 
-export function authFeature(deps: ConsoleDeps) {
+export function authFeature(deps: ContextDeps) {
   const ttl = deps.config.sessionTtlSeconds
   const signIn = async (user: Me, request: Request, https: boolean, set: { headers: Record<string, unknown> }) => {
     // A sign-in replaces the browser's previous session rather than leaving it alive unseen.

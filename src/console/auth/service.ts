@@ -2,11 +2,11 @@
 // login never reveals whether the email exists — an unknown email costs the same argon2id
 // verification as a wrong password and gets the same answer.
 import { eq } from 'drizzle-orm'
-import { normalizeEmail } from '../../admin/routes.ts'
 import { createUser } from '../../billing/accounts.ts'
 import { GatewayError } from '../../core/errors.ts'
 import type { Db } from '../../db/client.ts'
 import { users } from '../../db/schema/index.ts'
+import { normalizeEmail } from '../../lib/email.ts'
 import type { Login, Me, Registration } from './model.ts'
 
 const EMAIL_TAKEN = 'An account with this email already exists; sign in instead.'

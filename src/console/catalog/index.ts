@@ -3,13 +3,13 @@
 import { Elysia } from 'elysia'
 import { sha256Hex } from '../../lib/ids.ts'
 import type { ConsoleDeps } from '../deps.ts'
-import { consoleContext } from '../http/context.ts'
+import { type ContextDeps, consoleContext } from '../http/context.ts'
 import { CatalogPage, CatalogQuery } from './model.ts'
 import { popularity, searchCatalog } from './service.ts'
 
 const CACHE_CONTROL = 'public, max-age=60, s-maxage=300, stale-while-revalidate=600'
 
-export function publicCatalogFeature(deps: ConsoleDeps) {
+export function publicCatalogFeature(deps: ContextDeps & Pick<ConsoleDeps, 'catalog'>) {
   const counts = popularity(deps)
   return new Elysia({ prefix: '/api/public' }).use(consoleContext(deps)).get(
     '/models',

@@ -19,6 +19,9 @@ import { readCookie, SESSION_COOKIE } from './cookies.ts'
 import { API_LIMIT, limitIp, type RateRule } from './limits.ts'
 import { isCrossSite } from './same-origin.ts'
 
+/** What the request context uses; every feature browsers call is given at least this. */
+export type ContextDeps = Pick<ConsoleDeps, 'db' | 'store' | 'now' | 'isTrustedProxy' | 'config'>
+
 export interface ContextOptions {
   /** A further limit for this feature's state-changing calls (the auth attempts limit). */
   attempts?: RateRule
@@ -34,7 +37,7 @@ function once<T>(memo: WeakMap<Request, Promise<T>>, request: Request, run: () =
 }
 
 /** Counts the call against its address and refuses cross-site writes (once per request). */
-function admit(deps: ConsoleDeps, opts: ContextOptions, request: Request, server: unknown) {
+function admit(deps: ContextDeps, opts: ContextOptions, request: Request, server: unknown) {
   return once(admitted, request, async () => {
     const url = new URL(request.url)
     const client = clientInfo(url, request.headers, peerAddress(server, request), deps.isTrustedProxy)
@@ -49,13 +52,13 @@ function admit(deps: ConsoleDeps, opts: ContextOptions, request: Request, server
   })
 }
 
-async function requireUser(deps: ConsoleDeps, request: Request): Promise<SessionUser> {
+async function requireUser(deps: Pick<ContextDeps, 'db' | 'now'>, request: Request): Promise<SessionUser> {
   const user = await once(sessions, request, () => sessionUser(deps.db, readCookie(request.headers, SESSION_COOKIE), deps.now()))
   if (!user) throw new GatewayError('UNAUTHORIZED', 'Sign in first: no valid console session.')
   return user
 }
 
-export function consoleContext(deps: ConsoleDeps, opts: ContextOptions = {}) {
+export function consoleContext(deps: ContextDeps, opts: ContextOptions = {}) {
   return new Elysia()
     .onParse({ as: 'scoped' }, async ({ request, contentType, server }) => {
       await admit(deps, opts, request, server)
@@ -75,7 +78,7 @@ export function consoleContext(deps: ConsoleDeps, opts: ContextOptions = {}) {
 }
 
 /** For a feature whose every route needs a session; `.use` it before consoleContext. */
-export function sessionRequired(deps: ConsoleDeps) {
+export function sessionRequired(deps: ContextDeps) {
   return new Elysia()
     .onParse({ as: 'scoped' }, async ({ request, server }) => {
       await admit(deps, {}, request, server)

@@ -1,14 +1,14 @@
 // GET/POST /api/keys, DELETE /api/keys/:id (docs/console.md "API keys"): the signed-in user's API keys.
 import { Elysia, t } from 'elysia'
 import type { ConsoleDeps } from '../deps.ts'
-import { consoleContext, sessionRequired } from '../http/context.ts'
+import { type ContextDeps, consoleContext, sessionRequired } from '../http/context.ts'
 import { SESSION_SECURITY } from '../http/models.ts'
 import { CreatedKey, CreateKey, KeyList, KeysQuery, KeyView } from './model.ts'
 import { createKey, listKeys, revokeKey } from './service.ts'
 
 const detail = (summary: string) => ({ tags: ['keys'], summary, security: SESSION_SECURITY })
 
-export function keysFeature(deps: ConsoleDeps) {
+export function keysFeature(deps: ContextDeps & Pick<ConsoleDeps, 'auth'>) {
   return new Elysia({ prefix: '/api/keys' })
     .use(sessionRequired(deps))
     .use(consoleContext(deps))

@@ -1,8 +1,8 @@
-// The signed-in user's API keys: list (keyset pages), create through issueKey (the admin API's
-// path), revoke. Revocation drops the key from this instance's auth cache at once; other
+// The signed-in user's API keys: list (keyset pages), create through issueKey (auth/issue-key.ts, the
+// admin API's path too), revoke. Revocation drops the key from this instance's auth cache at once; other
 // instances refuse it within KEY_CACHE_TTL_MS.
 import { and, eq, sql } from 'drizzle-orm'
-import { issueKey } from '../../admin/routes.ts'
+import { issueKey } from '../../auth/issue-key.ts'
 import { GatewayError } from '../../core/errors.ts'
 import { apiKeys } from '../../db/schema/index.ts'
 import { parseIsoDateTime } from '../../lib/dates.ts'
@@ -35,7 +35,7 @@ export function keyView(k: KeyRow, defaultRpm: number, nowMs: number): KeyView {
   }
 }
 
-export async function listKeys(deps: ConsoleDeps, userId: string, q: { limit?: number; cursor?: string }) {
+export async function listKeys(deps: Pick<ConsoleDeps, 'db' | 'now' | 'config'>, userId: string, q: { limit?: number; cursor?: string }) {
   const limit = q.limit ?? DEFAULT_PAGE
   const rows = await deps.db
     .select({ row: apiKeys, at: cursorAt(apiKeys.createdAt) })
@@ -51,7 +51,7 @@ export async function listKeys(deps: ConsoleDeps, userId: string, q: { limit?: n
   return { items: p.items.map((k) => keyView(k, deps.config.defaultRpm, now)), nextCursor: p.nextCursor }
 }
 
-export async function createKey(deps: ConsoleDeps, userId: string, input: CreateKey) {
+export async function createKey(deps: Pick<ConsoleDeps, 'db' | 'now' | 'config'>, userId: string, input: CreateKey) {
   const quota = deps.config.defaultRpm
   // A key's rpm may only tighten the operator's per-key quota, never raise it.
   if (input.rpm != null && input.rpm > quota) throw new GatewayError('BAD_REQUEST', `rpm must be from 1 to ${quota}.`)
@@ -63,7 +63,11 @@ export async function createKey(deps: ConsoleDeps, userId: string, input: Create
   return { ...keyView(row!, quota, deps.now()), key }
 }
 
-export async function revokeKey(deps: ConsoleDeps, userId: string, keyId: string): Promise<KeyView> {
+export async function revokeKey(
+  deps: Pick<ConsoleDeps, 'db' | 'now' | 'config' | 'auth'>,
+  userId: string,
+  keyId: string,
+): Promise<KeyView> {
   const [row] = await deps.db
     .update(apiKeys)
     // A second revocation keeps the first one's time.

@@ -1,14 +1,13 @@
 // GET /api/logs (docs/console.md "Request logs": same keyset pagination as the ledger) and /api/logs/:id.
 import { Elysia, t } from 'elysia'
-import type { ConsoleDeps } from '../deps.ts'
-import { consoleContext, sessionRequired } from '../http/context.ts'
+import { type ContextDeps, consoleContext, sessionRequired } from '../http/context.ts'
 import { SESSION_SECURITY } from '../http/models.ts'
 import { LogList, LogsQuery, RequestLog } from './model.ts'
 import { listLogs, logDetail } from './service.ts'
 
 const detail = (summary: string) => ({ tags: ['logs'], summary, security: SESSION_SECURITY })
 
-export function logsFeature(deps: ConsoleDeps) {
+export function logsFeature(deps: ContextDeps) {
   return new Elysia({ prefix: '/api/logs' })
     .use(sessionRequired(deps))
     .use(consoleContext(deps))

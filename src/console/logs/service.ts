@@ -12,7 +12,7 @@ export function logView(r: typeof requestLogs.$inferSelect): RequestLog {
   return { ...rest, cost: Number(formatUsd(costMicros)), createdAt: createdAt.toISOString() }
 }
 
-export async function listLogs(deps: ConsoleDeps, userId: string, q: LogsQuery) {
+export async function listLogs(deps: Pick<ConsoleDeps, 'db'>, userId: string, q: LogsQuery) {
   const limit = q.limit ?? DEFAULT_PAGE
   const rows = await deps.db
     .select({ row: requestLogs, at: cursorAt(requestLogs.createdAt) })
@@ -35,7 +35,7 @@ export async function listLogs(deps: ConsoleDeps, userId: string, q: LogsQuery) 
   return { items: p.items.map(logView), nextCursor: p.nextCursor }
 }
 
-export async function logDetail(deps: ConsoleDeps, userId: string, id: string): Promise<RequestLog> {
+export async function logDetail(deps: Pick<ConsoleDeps, 'db'>, userId: string, id: string): Promise<RequestLog> {
   const [r] = await deps.db
     .select()
     .from(requestLogs)

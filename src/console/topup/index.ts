@@ -1,12 +1,12 @@
 // POST /api/wallet/topup (docs/console.md "Top-ups": answers { transactionId, checkoutUrl, … }).
 import { Elysia } from 'elysia'
 import type { ConsoleDeps } from '../deps.ts'
-import { consoleContext, sessionRequired } from '../http/context.ts'
+import { type ContextDeps, consoleContext, sessionRequired } from '../http/context.ts'
 import { SESSION_SECURITY } from '../http/models.ts'
 import { TopupRequest, TopupStarted } from './model.ts'
 import { startTopup } from './service.ts'
 
-export function topupFeature(deps: ConsoleDeps) {
+export function topupFeature(deps: ContextDeps & Pick<ConsoleDeps, 'payments' | 'log'>) {
   // Where the payer comes back to: PUBLIC_URL, else this host under the scheme the client used.
   const origin = (req: Request, https: boolean) =>
     deps.config.publicUrl?.replace(/\/+$/, '') ?? `${https ? 'https' : 'http'}://${new URL(req.url).host}`

@@ -24,7 +24,12 @@ export function policyAmount(amountUsd: number, bounds: { min: bigint; max: bigi
   return micros
 }
 
-export async function startTopup(deps: ConsoleDeps, user: { id: string; email: string }, req: TopupRequest, origin: string) {
+export async function startTopup(
+  deps: Pick<ConsoleDeps, 'db' | 'log' | 'config' | 'payments'>,
+  user: { id: string; email: string },
+  req: TopupRequest,
+  origin: string,
+) {
   const bounds = topupBounds(deps.config)
   const micros = policyAmount(req.amount, bounds)
   if (micros === undefined)

@@ -1,14 +1,13 @@
 // GET /api/wallet/transactions (keyset pages) and /api/wallet/transactions/:id (detail).
 import { Elysia, t } from 'elysia'
-import type { ConsoleDeps } from '../deps.ts'
-import { consoleContext, sessionRequired } from '../http/context.ts'
+import { type ContextDeps, consoleContext, sessionRequired } from '../http/context.ts'
 import { SESSION_SECURITY } from '../http/models.ts'
 import { TransactionDetail, TransactionList, TransactionsQuery } from './model.ts'
 import { listTransactions, transactionDetail } from './service.ts'
 
 const detail = (summary: string) => ({ tags: ['wallet'], summary, security: SESSION_SECURITY })
 
-export function transactionsFeature(deps: ConsoleDeps) {
+export function transactionsFeature(deps: ContextDeps) {
   return new Elysia({ prefix: '/api/wallet/transactions' })
     .use(sessionRequired(deps))
     .use(consoleContext(deps))

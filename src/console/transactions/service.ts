@@ -27,7 +27,7 @@ export function transactionView(e: Entry): Transaction {
   }
 }
 
-export async function listTransactions(deps: ConsoleDeps, userId: string, q: TransactionsQuery) {
+export async function listTransactions(deps: Pick<ConsoleDeps, 'db'>, userId: string, q: TransactionsQuery) {
   const limit = q.limit ?? DEFAULT_PAGE
   const rows = await deps.db
     .select({ row: ledgerEntries, at: cursorAt(ledgerEntries.createdAt) })
@@ -51,7 +51,7 @@ export async function listTransactions(deps: ConsoleDeps, userId: string, q: Tra
 
 const text = (v: unknown) => (typeof v === 'string' ? v : null)
 
-export async function transactionDetail(deps: ConsoleDeps, userId: string, id: string): Promise<TransactionDetail> {
+export async function transactionDetail(deps: Pick<ConsoleDeps, 'db'>, userId: string, id: string): Promise<TransactionDetail> {
   const [e] = await deps.db
     .select()
     .from(ledgerEntries)
@@ -100,7 +100,7 @@ function tokens(u: unknown): TransactionDetail['usage'] {
   }
 }
 
-async function refunded(deps: ConsoleDeps, id: string): Promise<number> {
+async function refunded(deps: Pick<ConsoleDeps, 'db'>, id: string): Promise<number> {
   const [r] = await deps.db
     .select({ sum: sql<string>`coalesce(sum(abs(${ledgerEntries.amountMicros})), 0)::text` })
     .from(ledgerEntries)

@@ -11,7 +11,10 @@ import type { Account } from './model.ts'
 
 const usd = (micros: bigint) => Number(formatUsd(micros))
 
-export async function accountSummary(deps: ConsoleDeps, userId: string): Promise<Account> {
+export async function accountSummary(
+  deps: Pick<ConsoleDeps, 'db' | 'store' | 'now' | 'config' | 'payments'>,
+  userId: string,
+): Promise<Account> {
   const now = new Date(deps.now())
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))
   const mine = (kind: 'usage' | 'topup', status: 'completed' | 'pending') =>

@@ -7,7 +7,7 @@ import { parseJsonText, readBodyText } from '../../http/body.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { receiveWebhook } from './service.ts'
 
-export function webhooksFeature(deps: ConsoleDeps) {
+export function webhooksFeature(deps: Pick<ConsoleDeps, 'db' | 'store' | 'log' | 'payments' | 'config'>) {
   return new Elysia({ prefix: '/api/webhooks' }).post(
     '/:provider',
     async ({ params, request }) => {

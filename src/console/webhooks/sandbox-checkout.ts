@@ -7,7 +7,7 @@ import { GatewayError } from '../../core/errors.ts'
 import { ledgerEntries } from '../../db/schema/index.ts'
 import { formatUsd } from '../../lib/money.ts'
 import type { ConsoleDeps } from '../deps.ts'
-import { consoleContext, sessionRequired } from '../http/context.ts'
+import { type ContextDeps, consoleContext, sessionRequired } from '../http/context.ts'
 import { sandboxEvent, signSandboxEvent, SANDBOX_SIGNATURE, type SandboxEvent } from '../payments/sandbox.ts'
 import { receiveWebhook } from './service.ts'
 
@@ -21,7 +21,7 @@ const html = (body: string) =>
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-export function sandboxCheckoutFeature(deps: ConsoleDeps, secret: string) {
+export function sandboxCheckoutFeature(deps: ContextDeps & Pick<ConsoleDeps, 'log' | 'payments'>, secret: string) {
   const provider = deps.payments.get('sandbox')!
   const topup = async (id: string, userId: string) => {
     const [e] = await deps.db

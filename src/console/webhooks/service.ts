@@ -6,7 +6,7 @@ import type { ConsoleDeps } from '../deps.ts'
 import type { PaymentEvent, PaymentProvider } from '../payments/provider.ts'
 
 export async function receiveWebhook(
-  deps: ConsoleDeps,
+  deps: Pick<ConsoleDeps, 'db' | 'store' | 'log'>,
   provider: PaymentProvider,
   rawBody: string,
   headers: Headers,

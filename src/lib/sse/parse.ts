@@ -1,67 +1,83 @@
 // Server-Sent Events parser (WHATWG HTML §9.2.6): bytes → events. Handles CRLF/CR/LF, multi-line
 // data, comments, and frames split across network chunks. Comments are dropped (they can carry
 // upstream identity, e.g. ": OPENROUTER PROCESSING").
+//
+// Every streamed frame passes through here, so line breaks are found with indexOf (native) rather
+// than a loop over characters, and a line is read in place in the buffer: only its value is
+// sliced out (docs/benchmarks.md).
 
 export interface SseEvent {
   event: string | undefined
   data: string
 }
 
+const LF = 10
+const COLON = 58
+const SPACE = 32
+
 export class SseParser {
   private readonly decoder = new TextDecoder()
+  /** Text after the last line break seen (it holds none). */
   private buffer = ''
-  /** Characters of `buffer` already known to hold no line break (keeps long lines linear). */
-  private scanned = 0
   private event: string | undefined = undefined
-  private data: string[] = []
+  /** The event's data lines joined with LF; undefined while it has none. */
+  private data: string | undefined = undefined
   private pendingCR = false
 
   /** Feed bytes; returns the events completed by them. */
   push(chunk: Uint8Array | string): SseEvent[] {
     let text = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true })
-    if (this.pendingCR && text.startsWith('\n')) text = text.slice(1)
+    if (this.pendingCR && text.charCodeAt(0) === LF) text = text.slice(1)
     this.pendingCR = false
-    this.buffer += text
     const out: SseEvent[] = []
+    const from = this.buffer.length
+    const buf = from === 0 ? text : this.buffer + text
     let start = 0
-    const buf = this.buffer
-    for (let i = this.scanned; i < buf.length; i++) {
-      const c = buf.charCodeAt(i)
-      if (c !== 10 && c !== 13) continue
-      this.line(buf.slice(start, i), out)
-      if (c === 13) {
-        if (i + 1 === buf.length) this.pendingCR = true
-        else if (buf.charCodeAt(i + 1) === 10) i++
+    let lf = buf.indexOf('\n', from)
+    let cr = buf.indexOf('\r', from)
+    while (lf !== -1 || cr !== -1) {
+      const end = cr === -1 || (lf !== -1 && lf < cr) ? lf : cr
+      this.line(buf, start, end, out)
+      let next = end + 1
+      if (end === cr) {
+        if (next === buf.length) this.pendingCR = true
+        else if (buf.charCodeAt(next) === LF) next++
+        cr = buf.indexOf('\r', next)
       }
-      start = i + 1
+      if (lf !== -1 && lf < next) lf = buf.indexOf('\n', next)
+      start = next
     }
     this.buffer = start === 0 ? buf : buf.slice(start)
-    this.scanned = this.buffer.length
     return out
   }
 
   /** End of input: a final event without its blank line is discarded, as the spec says. */
   end(): SseEvent[] {
     const out: SseEvent[] = []
-    if (this.buffer.length > 0) this.line(this.buffer, out)
+    if (this.buffer.length > 0) this.line(this.buffer, 0, this.buffer.length, out)
     this.buffer = ''
-    this.scanned = 0
     return out
   }
 
-  private line(line: string, out: SseEvent[]): void {
-    if (line.length === 0) {
-      if (this.data.length > 0) out.push({ event: this.event, data: this.data.join('\n') })
-      this.data = []
+  /** The line buf[start, end). */
+  private line(buf: string, start: number, end: number, out: SseEvent[]): void {
+    if (start === end) {
+      if (this.data !== undefined) out.push({ event: this.event, data: this.data })
+      this.data = undefined
       this.event = undefined
       return
     }
-    if (line.charCodeAt(0) === 58) return // ':' comment
-    const colon = line.indexOf(':')
-    const field = colon === -1 ? line : line.slice(0, colon)
-    let value = colon === -1 ? '' : line.slice(colon + 1)
-    if (value.charCodeAt(0) === 32) value = value.slice(1)
-    if (field === 'data') this.data.push(value)
-    else if (field === 'event') this.event = value
+    if (buf.charCodeAt(start) === COLON) return // comment
+    let colon = buf.indexOf(':', start)
+    if (colon === -1 || colon > end) colon = end
+    let valueStart = colon === end ? end : colon + 1
+    if (valueStart < end && buf.charCodeAt(valueStart) === SPACE) valueStart++
+    const fieldLength = colon - start
+    if (fieldLength === 4 && buf.startsWith('data', start)) {
+      const value = buf.slice(valueStart, end)
+      this.data = this.data === undefined ? value : `${this.data}\n${value}`
+    } else if (fieldLength === 5 && buf.startsWith('event', start)) {
+      this.event = buf.slice(valueStart, end)
+    }
   }
 }

@@ -4,14 +4,14 @@
 import { argsText, type CMessage, type CPart, type CRequest, type CTool, type CToolChoice, type TextPart } from '../../core/canonical.ts'
 import { cacheFrom, effortFrom } from '../../core/effort.ts'
 import { fromUrl } from '../../core/media.ts'
-import type { ChatRequest } from './schema.ts'
+import type { ChatMessageWire, ChatPartWire, ChatRequest, ChatRequestExtras } from './schema.ts'
 
 const withCache = <P extends CPart | CTool>(p: P, c: unknown): P => {
   const cache = cacheFrom(c)
   return cache ? { ...p, cache } : p
 }
 
-function part(p: any): CPart | undefined {
+function part(p: ChatPartWire | undefined): CPart | undefined {
   switch (p?.type) {
     case 'text':
       return withCache({ type: 'text', text: String(p.text ?? '') }, p.cache_control)
@@ -29,7 +29,7 @@ function part(p: any): CPart | undefined {
       const data = p.file?.file_data
       if (typeof data !== 'string') return undefined
       return withCache(
-        { type: 'file', ...fromUrl(data), ...(p.file.filename ? { filename: String(p.file.filename) } : {}) },
+        { type: 'file', ...fromUrl(data), ...(p.file?.filename ? { filename: String(p.file.filename) } : {}) },
         p.cache_control,
       )
     }
@@ -44,15 +44,16 @@ const parts = (content: unknown): CPart[] =>
       ? [{ type: 'text', text: content }]
       : []
     : Array.isArray(content)
-      ? content.map(part).filter((p): p is CPart => p !== undefined)
+      ? (content as (ChatPartWire | undefined)[]).map(part).filter((p): p is CPart => p !== undefined)
       : []
 
-function toolChoice(tc: any): CToolChoice | undefined {
+function toolChoice(tc: unknown): CToolChoice | undefined {
   if (tc === 'auto' || tc === 'none' || tc === 'required') return tc
-  return tc?.function?.name ? { name: String(tc.function.name) } : undefined
+  const name = (tc as { function?: { name?: unknown } } | null | undefined)?.function?.name
+  return name ? { name: String(name) } : undefined
 }
 
-function reasoning(body: any): CRequest['reasoning'] {
+function reasoning(body: ChatRequestExtras): CRequest['reasoning'] {
   const r = body.reasoning
   if (r && typeof r === 'object' && r.enabled !== false) {
     if (typeof r.max_tokens === 'number') return { budgetTokens: r.max_tokens }
@@ -72,7 +73,7 @@ export function decodeChat(body: ChatRequest): CRequest {
     if (last && last.role === role) last.content.push(...content)
     else messages.push({ role, content })
   }
-  for (const m of body.messages as any[]) {
+  for (const m of body.messages as ChatMessageWire[]) {
     if (m.role === 'system' || m.role === 'developer') system.push(...parts(m.content).filter((p): p is TextPart => p.type === 'text'))
     else if (m.role === 'tool') {
       const content = parts(m.content).filter((p): p is TextPart => p.type === 'text')
@@ -80,7 +81,7 @@ export function decodeChat(body: ChatRequest): CRequest {
     } else if (m.role === 'assistant') {
       const refusal: CPart[] = typeof m.refusal === 'string' && m.refusal ? [{ type: 'text', text: m.refusal, refusal: true }] : []
       const calls = (m.tool_calls ?? []).map(
-        (tc: any): CPart => ({
+        (tc): CPart => ({
           type: 'tool_call',
           id: String(tc.id),
           name: String(tc.function?.name ?? ''),
@@ -90,21 +91,21 @@ export function decodeChat(body: ChatRequest): CRequest {
       push('assistant', [...parts(m.content), ...refusal, ...calls])
     } else push('user', parts(m.content))
   }
-  const b = body as any
+  const b = body as Omit<ChatRequest, 'tools'> & ChatRequestExtras
   const rf = b.response_format
   return {
     system: system.length ? system : undefined,
     messages,
-    tools: (b.tools as any[] | undefined)
+    tools: b.tools
       ?.filter((t) => t.type === 'function' && t.function?.name)
       .map(
         (t): CTool =>
           withCache(
             {
-              name: String(t.function.name),
-              description: t.function.description,
-              parameters: t.function.parameters ?? { type: 'object' },
-              ...(typeof t.function.strict === 'boolean' ? { strict: t.function.strict } : {}),
+              name: String(t.function!.name),
+              description: t.function!.description,
+              parameters: t.function!.parameters ?? { type: 'object' },
+              ...(typeof t.function!.strict === 'boolean' ? { strict: t.function!.strict } : {}),
             },
             t.cache_control,
           ),

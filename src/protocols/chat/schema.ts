@@ -51,3 +51,53 @@ export function promptChars(req: ChatRequest): number {
 }
 
 export const requestedMaxTokens = (req: ChatRequest): number | undefined => req.max_completion_tokens ?? req.max_tokens ?? undefined
+
+// Wire shapes the decoder and pass-through read beyond the schema above (OpenAI's documented
+// members). They are not validated, so every member is optional and read defensively.
+
+export interface ChatPartWire {
+  type?: string
+  text?: string
+  refusal?: string
+  image_url?: { url?: string; detail?: string }
+  file?: { file_data?: string; filename?: string }
+  cache_control?: unknown
+}
+
+export interface ChatMessageWire {
+  role: string
+  content?: unknown
+  refusal?: unknown
+  tool_calls?: { id?: string; function?: { name?: string; arguments?: string } }[]
+  tool_call_id?: string
+}
+
+export interface ChatToolWire {
+  type?: string
+  function?: { name?: string; description?: string; parameters?: Record<string, unknown>; strict?: unknown }
+  cache_control?: unknown
+}
+
+/** Request members beyond the schema that the decoder maps (vendor extensions included). */
+export interface ChatRequestExtras {
+  tools?: ChatToolWire[]
+  tool_choice?: unknown
+  response_format?: { type?: string; json_schema?: { name?: string; schema?: Record<string, unknown>; strict?: boolean } }
+  reasoning?: { enabled?: boolean; max_tokens?: unknown; effort?: unknown } | null
+  reasoning_effort?: unknown
+  parallel_tool_calls?: unknown
+  top_k?: unknown
+  safety_identifier?: unknown
+}
+
+/** A chunk or completion as an OpenAI-chat upstream sends it (pass-through reads these members). */
+export interface ChatChunkWire {
+  id?: unknown
+  created?: number
+  usage?: unknown
+  error?: unknown
+  choices?: {
+    finish_reason?: unknown
+    delta?: { content?: unknown; reasoning_content?: unknown; refusal?: unknown; tool_calls?: { function?: { arguments?: string } }[] }
+  }[]
+}

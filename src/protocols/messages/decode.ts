@@ -4,14 +4,14 @@ import type { CMessage, CPart, CRequest, CTool, CToolChoice, ImagePart, TextPart
 import { cacheFrom, effortFrom } from '../../core/effort.ts'
 import { promptChars } from '../../core/prompt-size.ts'
 import { fromSignature } from '../../core/reasoning-carrier.ts'
-import type { MessagesRequest } from './schema.ts'
+import type { MessagesBlockWire, MessagesRequest, MessagesRequestExtras, MessagesToolWire } from './schema.ts'
 
 const withCache = <P extends CPart | CTool>(p: P, c: unknown): P => {
   const cache = cacheFrom(c)
   return cache ? { ...p, cache } : p
 }
 
-function image(b: any): ImagePart | undefined {
+function image(b: MessagesBlockWire): ImagePart | undefined {
   const s = b.source ?? {}
   if (s.type === 'base64')
     return withCache({ type: 'image', mediaType: String(s.media_type ?? 'image/png'), data: String(s.data ?? '') }, b.cache_control)
@@ -19,7 +19,7 @@ function image(b: any): ImagePart | undefined {
   return undefined // a file_id names a file stored at one vendor: it cannot cross
 }
 
-function document(b: any): CPart | undefined {
+function document(b: MessagesBlockWire): CPart | undefined {
   const s = b.source ?? {}
   const meta = b.title ? { filename: String(b.title) } : {}
   if (s.type === 'base64')
@@ -39,7 +39,7 @@ function document(b: any): CPart | undefined {
 function resultContent(c: unknown): (TextPart | ImagePart)[] {
   if (typeof c === 'string') return c ? [{ type: 'text', text: c }] : []
   if (!Array.isArray(c)) return []
-  return c.flatMap((b: any): (TextPart | ImagePart)[] =>
+  return (c as (MessagesBlockWire | undefined)[]).flatMap((b): (TextPart | ImagePart)[] =>
     b?.type === 'text'
       ? [{ type: 'text', text: String(b.text ?? '') }]
       : b?.type === 'image'
@@ -49,7 +49,7 @@ function resultContent(c: unknown): (TextPart | ImagePart)[] {
 }
 
 /** Server-tool blocks (web search, code execution, …) belong to Anthropic and are left out. */
-function part(b: any): CPart | undefined {
+function part(b: MessagesBlockWire | undefined): CPart | undefined {
   switch (b?.type) {
     case 'text':
       return withCache({ type: 'text', text: String(b.text ?? '') }, b.cache_control)
@@ -78,7 +78,7 @@ function part(b: any): CPart | undefined {
   }
 }
 
-function toolChoice(c: any): CToolChoice | undefined {
+function toolChoice(c: MessagesRequestExtras['tool_choice']): CToolChoice | undefined {
   if (!c) return undefined
   if (c.type === 'any') return 'required'
   if (c.type === 'tool') return { name: String(c.name) }
@@ -86,7 +86,7 @@ function toolChoice(c: any): CToolChoice | undefined {
   return 'auto'
 }
 
-function reasoning(b: any): CRequest['reasoning'] {
+function reasoning(b: MessagesRequestExtras): CRequest['reasoning'] {
   const t = b.thinking
   if (t?.type === 'enabled') return { budgetTokens: t.budget_tokens }
   if (t?.type !== 'adaptive') return undefined
@@ -97,27 +97,29 @@ function reasoning(b: any): CRequest['reasoning'] {
 const systemParts = (s: unknown): TextPart[] | undefined => {
   if (typeof s === 'string') return s ? [{ type: 'text', text: s }] : undefined
   if (!Array.isArray(s)) return undefined
-  const parts = s.flatMap((b: any): TextPart[] =>
+  const parts = (s as (MessagesBlockWire | undefined)[]).flatMap((b): TextPart[] =>
     b?.type === 'text' ? [withCache({ type: 'text', text: String(b.text ?? '') }, b.cache_control)] : [],
   )
   return parts.length ? parts : undefined
 }
 
 /** Custom (client) tools only; Anthropic's server tools have a versioned `type`. */
-const clientTool = (t: any): boolean => t.input_schema !== undefined || t.type === undefined || t.type === 'custom'
+const clientTool = (t: MessagesToolWire): boolean => t.input_schema !== undefined || t.type === undefined || t.type === 'custom'
 
 export function decodeMessages(body: MessagesRequest): CRequest {
   const messages: CMessage[] = body.messages.map((m) => ({
     role: m.role,
     content:
-      typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content.map(part).filter((p): p is CPart => p !== undefined),
+      typeof m.content === 'string'
+        ? [{ type: 'text', text: m.content }]
+        : (m.content as MessagesBlockWire[]).map(part).filter((p): p is CPart => p !== undefined),
   }))
-  const b = body as any
+  const b = body as Omit<MessagesRequest, 'tools' | 'tool_choice' | 'thinking' | 'metadata'> & MessagesRequestExtras
   const format = b.output_config?.format ?? b.output_format
   return {
     system: systemParts(body.system),
     messages,
-    tools: (body.tools as any[] | undefined)?.filter(clientTool).map(
+    tools: b.tools?.filter(clientTool).map(
       (t): CTool =>
         withCache(
           {
@@ -129,8 +131,8 @@ export function decodeMessages(body: MessagesRequest): CRequest {
           t.cache_control,
         ),
     ),
-    toolChoice: toolChoice(body.tool_choice),
-    parallelToolCalls: (body.tool_choice as any)?.disable_parallel_tool_use === true ? false : undefined,
+    toolChoice: toolChoice(b.tool_choice),
+    parallelToolCalls: b.tool_choice?.disable_parallel_tool_use === true ? false : undefined,
     maxTokens: body.max_tokens,
     temperature: body.temperature,
     topP: body.top_p,

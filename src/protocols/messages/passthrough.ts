@@ -2,10 +2,19 @@
 // the one naming the model, gets the public slug); usage is read on the side; message_delta and
 // message_stop — the last two events — are held so message_delta can carry svc.
 import { GatewayError } from '../../core/errors.ts'
-import type { FrameTransform } from '../../core/stream-encoder.ts'
+import type { FrameTransform } from '../../core/frames.ts'
 import { fromAnthropicUsage, type Usage } from '../../core/usage.ts'
 import { appendMemberJson } from '../../lib/json-tokens.ts'
 import { messagesStreamError } from './error.ts'
+
+/** An upstream stream event: the members this stage reads, the rest passed on as sent. */
+interface MessagesEventWire {
+  type?: string
+  message?: Record<string, unknown> & { usage?: unknown }
+  delta?: { text?: unknown; thinking?: unknown; partial_json?: unknown }
+  usage?: Record<string, unknown>
+  error?: unknown
+}
 
 export function messagesTee(slug: string): FrameTransform {
   let usage: Usage | undefined
@@ -15,7 +24,7 @@ export function messagesTee(slug: string): FrameTransform {
   return {
     push(ev) {
       if (ev.data === '[DONE]') return '' // a compatible server's chat sentinel: not part of this protocol
-      const data = JSON.parse(ev.data)
+      const data = JSON.parse(ev.data) as MessagesEventWire
       switch (data.type) {
         case 'message_start':
           usage = fromAnthropicUsage(data.message?.usage)

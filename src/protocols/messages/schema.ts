@@ -28,3 +28,42 @@ export const CountTokensRequest = t.Object({
   system: t.Optional(Content),
   tools: t.Optional(t.Array(t.Object({ name: t.String() }))),
 })
+
+// Wire shapes the decoder reads beyond the schema above (Anthropic's documented members). They
+// are not validated, so every member is optional and read defensively.
+
+export interface MessagesBlockWire {
+  type?: string
+  text?: string
+  source?: { type?: string; media_type?: string; data?: string; url?: string }
+  title?: string
+  id?: string
+  name?: string
+  input?: unknown
+  tool_use_id?: string
+  content?: unknown
+  is_error?: unknown
+  thinking?: string
+  signature?: string
+  data?: string
+  cache_control?: unknown
+}
+
+export interface MessagesToolWire {
+  type?: string
+  name?: string
+  description?: string
+  input_schema?: Record<string, unknown>
+  strict?: unknown
+  cache_control?: unknown
+}
+
+/** Request members beyond the schema that the decoder maps (newer API members included). */
+export interface MessagesRequestExtras {
+  tools?: MessagesToolWire[]
+  tool_choice?: { type?: string; name?: string; disable_parallel_tool_use?: boolean }
+  thinking?: { type?: string; budget_tokens?: number }
+  output_config?: { effort?: unknown; format?: { type?: string; schema?: Record<string, unknown> } }
+  output_format?: { type?: string; schema?: Record<string, unknown> }
+  metadata?: { user_id?: unknown }
+}

@@ -15,23 +15,23 @@ import { effortFrom } from '../../core/effort.ts'
 import { fromUrl } from '../../core/media.ts'
 import { promptChars } from '../../core/prompt-size.ts'
 import { fromEncryptedContent } from '../../core/reasoning-carrier.ts'
-import type { ResponsesRequest } from './schema.ts'
+import type { ResponsesItemWire, ResponsesPartWire, ResponsesRequest, ResponsesRequestExtras } from './schema.ts'
 
-const list = (v: unknown): any[] => (Array.isArray(v) ? v : [])
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
 
 /** Summary parts join with a newline, as in a response's JSON. */
-const reasoningText = (item: any): string =>
+const reasoningText = (item: ResponsesItemWire): string =>
   list(item.summary)
-    .map((s: any) => String(s?.text ?? ''))
+    .map((s) => String((s as { text?: unknown } | null)?.text ?? ''))
     .join('\n')
 
 /** An input_image by URL (http or data); a file_id names a file stored at one vendor and cannot cross. */
-function image(p: any): ImagePart | undefined {
+function image(p: ResponsesPartWire): ImagePart | undefined {
   if (typeof p.image_url !== 'string' || !p.image_url) return undefined
   return { type: 'image', ...fromUrl(p.image_url), ...(p.detail && p.detail !== 'auto' ? { detail: String(p.detail) } : {}) }
 }
 
-function contentPart(p: any): CPart | undefined {
+function contentPart(p: ResponsesPartWire | undefined): CPart | undefined {
   switch (p?.type) {
     case 'input_text':
     case 'output_text':
@@ -57,7 +57,7 @@ const contentParts = (content: unknown): CPart[] =>
       ? [{ type: 'text', text: content }]
       : []
     : Array.isArray(content)
-      ? content.map(contentPart).filter((p): p is CPart => p !== undefined)
+      ? (content as (ResponsesPartWire | undefined)[]).map(contentPart).filter((p): p is CPart => p !== undefined)
       : []
 
 function output(o: unknown): (TextPart | ImagePart)[] {
@@ -65,9 +65,10 @@ function output(o: unknown): (TextPart | ImagePart)[] {
   return contentParts(o).filter((p): p is TextPart | ImagePart => p.type === 'text' || p.type === 'image')
 }
 
-function toolChoice(tc: any): CToolChoice | undefined {
+function toolChoice(tc: unknown): CToolChoice | undefined {
   if (tc === 'auto' || tc === 'none' || tc === 'required') return tc
-  return tc?.type === 'function' && tc.name ? { name: String(tc.name) } : undefined
+  const named = tc as { type?: unknown; name?: unknown } | null | undefined
+  return named?.type === 'function' && named.name ? { name: String(named.name) } : undefined
 }
 
 function reasoning(r: ResponsesRequest['reasoning']): CRequest['reasoning'] {
@@ -84,7 +85,8 @@ export function decodeResponses(body: ResponsesRequest): CRequest {
     if (last && last.role === role) last.content.push(...parts)
     else messages.push({ role, content: parts })
   }
-  const items = typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : (body.input as any[])
+  const items: ResponsesItemWire[] =
+    typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : (body.input as ResponsesItemWire[])
   for (const item of items) {
     const type = item.type ?? (item.role ? 'message' : undefined)
     if (type === 'message') {
@@ -108,12 +110,12 @@ export function decodeResponses(body: ResponsesRequest): CRequest {
       ])
     }
   }
-  const b = body as any
-  const format = body.text?.format as any
+  const b = body as Omit<ResponsesRequest, 'tools' | 'text'> & ResponsesRequestExtras
+  const format = b.text?.format
   return {
     system: system.length ? system : undefined,
     messages,
-    tools: (body.tools as any[] | undefined)
+    tools: b.tools
       ?.filter((t) => t.type === 'function' && t.name)
       .map(
         (t): CTool => ({

@@ -2,10 +2,19 @@
 // response id and model rewritten to the service's own; the terminal response.completed /
 // response.incomplete is held so its response can carry svc.
 import { GatewayError } from '../../core/errors.ts'
-import type { FrameTransform } from '../../core/stream-encoder.ts'
+import type { FrameTransform } from '../../core/frames.ts'
 import { fromResponsesUsage, type Usage } from '../../core/usage.ts'
 import { appendMemberJson } from '../../lib/json-tokens.ts'
 import { responsesStreamError } from './error.ts'
+
+/** An upstream stream event: the members this stage reads, the rest passed on as sent. */
+type ResponsesEventWire = {
+  type?: string
+  delta?: unknown
+  sequence_number?: unknown
+  response?: Record<string, unknown> & { usage?: unknown }
+  [member: string]: unknown
+}
 
 /** A response object with the service's own id and model (docs/api.md "Upstream identity"). */
 export const publicResponse = (response: Record<string, unknown>, ours: { id: string; model: string }) => ({
@@ -17,12 +26,12 @@ export const publicResponse = (response: Record<string, unknown>, ours: { id: st
 export function responsesTee(ours: { id: string; model: string }): FrameTransform {
   let usage: Usage | undefined
   let chars = 0
-  let held: { event: string; data: Record<string, any> } | undefined
+  let held: { event: string; data: ResponsesEventWire } | undefined
   let seq = 0
   return {
     push(ev) {
       if (ev.data === '[DONE]') return '' // a compatible server's chat sentinel: not part of this protocol
-      const data = JSON.parse(ev.data)
+      const data = JSON.parse(ev.data) as ResponsesEventWire
       switch (data.type) {
         case 'response.output_text.delta':
         case 'response.function_call_arguments.delta':
@@ -48,7 +57,7 @@ export function responsesTee(ours: { id: string; model: string }): FrameTransfor
     close(svc) {
       // The held event as sent (early streams have no sequence_number), its response ours + svc.
       const { response, ...rest } = held!.data
-      const mine = appendMemberJson(JSON.stringify(publicResponse(response, ours)), 'svc', svc)
+      const mine = appendMemberJson(JSON.stringify(publicResponse(response ?? {}, ours)), 'svc', svc)
       return `event: ${held!.event}\ndata: ${appendMemberJson(JSON.stringify(rest), 'response', mine)}\n\n`
     },
     error: (err) => responsesStreamError(err, seq),

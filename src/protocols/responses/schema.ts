@@ -18,3 +18,47 @@ export const ResponsesRequest = t.Object({
   previous_response_id: t.Optional(t.Union([t.String(), t.Null()])),
 })
 export type ResponsesRequest = Static<typeof ResponsesRequest>
+
+// Wire shapes the decoder reads beyond the schema above (OpenAI's documented members). They are
+// not validated, so every member is optional and read defensively.
+
+export interface ResponsesPartWire {
+  type?: string
+  text?: string
+  refusal?: string
+  image_url?: unknown
+  detail?: string
+  file_data?: unknown
+  file_url?: unknown
+  filename?: string
+}
+
+/** One `input` item: a message, an earlier output item, or a function call's output. */
+export interface ResponsesItemWire {
+  type?: string
+  role?: string
+  content?: unknown
+  id?: string
+  call_id?: string
+  name?: string
+  arguments?: string
+  output?: unknown
+  summary?: unknown
+  encrypted_content?: string | null
+}
+
+export interface ResponsesToolWire {
+  type?: string
+  name?: string
+  description?: string | null
+  parameters?: Record<string, unknown>
+  strict?: unknown
+}
+
+/** Request members beyond the schema that the decoder maps. */
+export interface ResponsesRequestExtras {
+  tools?: ResponsesToolWire[]
+  text?: { format?: { type?: string; name?: string; schema?: Record<string, unknown>; strict?: boolean } }
+  user?: unknown
+  safety_identifier?: unknown
+}

@@ -1,7 +1,8 @@
 // The Anthropic messages upstream: canonical request → body (request.ts), JSON → canonical
-// (response.ts), SSE → canonical events (stream-decoder.ts); and the same-protocol body.
-import { carriesOpenAi } from '../../core/reasoning-carrier.ts'
-import type { UpstreamAdapter } from '../adapter.ts'
+// (response.ts), SSE → canonical events (stream-decoder.ts); and the same-protocol body
+// (passthrough.ts).
+import type { UpstreamAdapter } from '../types.ts'
+import { anthropicPassthroughBody } from './passthrough.ts'
 import { anthropicBody } from './request.ts'
 import { parseAnthropicResponse } from './response.ts'
 import { anthropicStreamDecoder } from './stream-decoder.ts'
@@ -17,17 +18,7 @@ export const anthropicAdapter: UpstreamAdapter = {
       ...(apiKey ? { 'x-api-key': apiKey } : {}),
     }
   },
-  // The caller's own body, minus thinking blocks that carry another vendor's reasoning.
-  passthroughBody(raw, model) {
-    const messages = Array.isArray(raw.messages)
-      ? raw.messages.map((m: any) =>
-          Array.isArray(m?.content) && m.content.some(carriesOpenAi)
-            ? { ...m, content: m.content.filter((b: any) => !carriesOpenAi(b)) }
-            : m,
-        )
-      : raw.messages
-    return JSON.stringify({ ...raw, model, messages })
-  },
+  passthroughBody: anthropicPassthroughBody,
   body: anthropicBody,
   parseResponse: parseAnthropicResponse,
   streamDecoder: anthropicStreamDecoder,

@@ -2,9 +2,11 @@
 import type { CPart, CResponse } from '../../core/canonical.ts'
 import { fromAnthropicStop } from '../../core/stop-reasons.ts'
 import { fromAnthropicUsage } from '../../core/usage.ts'
+import { asList } from '../../lib/json.ts'
+import type { AnthropicBlockWire, AnthropicMessageWire } from './wire.ts'
 
 /** Server-tool blocks (web search results, …) cannot cross protocols and are left out. */
-export function anthropicPart(b: any): CPart | undefined {
+export function anthropicPart(b: AnthropicBlockWire): CPart | undefined {
   switch (b?.type) {
     case 'text':
       return { type: 'text', text: String(b.text ?? '') }
@@ -19,10 +21,10 @@ export function anthropicPart(b: any): CPart | undefined {
   }
 }
 
-export function parseAnthropicResponse(json: Record<string, any>): CResponse {
-  const content = (Array.isArray(json.content) ? json.content : [])
+export function parseAnthropicResponse(json: AnthropicMessageWire): CResponse {
+  const content = asList(json.content)
     .map(anthropicPart)
-    .filter((p: CPart | undefined): p is CPart => p !== undefined)
+    .filter((p): p is CPart => p !== undefined)
   return {
     id: String(json.id ?? ''),
     content,

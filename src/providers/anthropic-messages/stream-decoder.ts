@@ -3,7 +3,8 @@
 import type { CEvent } from '../../core/canonical.ts'
 import { fromAnthropicStop } from '../../core/stop-reasons.ts'
 import { fromAnthropicUsage, type Usage } from '../../core/usage.ts'
-import type { StreamDecoder } from '../adapter.ts'
+import type { StreamDecoder } from '../types.ts'
+import type { AnthropicEventWire } from './wire.ts'
 
 /** message_delta usage is cumulative but may omit input fields: start from message_start's. */
 const usageBase = (u: Usage | undefined) =>
@@ -26,7 +27,7 @@ export function anthropicStreamDecoder(): StreamDecoder {
     upstreamId: () => id,
     push(ev) {
       if (ev.data === '[DONE]') return [] // some compatible servers end with the chat sentinel
-      const data = JSON.parse(ev.data)
+      const data: AnthropicEventWire = JSON.parse(ev.data)
       const out: CEvent[] = []
       switch (data.type) {
         case 'message_start':
@@ -46,11 +47,11 @@ export function anthropicStreamDecoder(): StreamDecoder {
           break
         }
         case 'content_block_delta': {
-          const d = data.delta ?? {}
-          if (d.type === 'text_delta') out.push({ type: 'text', text: d.text })
-          else if (d.type === 'thinking_delta') out.push({ type: 'reasoning', text: d.thinking })
-          else if (d.type === 'signature_delta') out.push({ type: 'reasoning_signature', signature: d.signature })
-          else if (d.type === 'input_json_delta' && d.partial_json && toolIndex.has(data.index))
+          const d = data.delta
+          if (d?.type === 'text_delta') out.push({ type: 'text', text: d.text })
+          else if (d?.type === 'thinking_delta') out.push({ type: 'reasoning', text: d.thinking })
+          else if (d?.type === 'signature_delta') out.push({ type: 'reasoning_signature', signature: d.signature })
+          else if (d?.type === 'input_json_delta' && d.partial_json && toolIndex.has(data.index))
             out.push({ type: 'tool_call_args', index: toolIndex.get(data.index)!, delta: d.partial_json })
           break
         }

@@ -1,15 +1,17 @@
-// The OpenAI chat-completions upstream: canonical request → body, JSON → canonical, chunks →
-// canonical events; and the same-protocol pass-through body (request.ts).
-import type { UpstreamAdapter } from '../adapter.ts'
-import { chatBody } from './canonical-request.ts'
-import { parseChatResponse } from './canonical-response.ts'
-import { OPENAI_CHAT_PATH, openAiChatBody, openAiHeaders } from './request.ts'
+// The OpenAI chat-completions upstream: canonical request → body (request.ts), JSON → canonical
+// (response.ts), chunks → canonical events (stream-decoder.ts); and the same-protocol body
+// (passthrough.ts).
+import { openAiHeaders } from '../openai-headers.ts'
+import type { UpstreamAdapter } from '../types.ts'
+import { chatPassthroughBody } from './passthrough.ts'
+import { chatBody } from './request.ts'
+import { parseChatResponse } from './response.ts'
 import { chatStreamDecoder } from './stream-decoder.ts'
 
 export const openAiChatAdapter: UpstreamAdapter = {
-  path: OPENAI_CHAT_PATH,
+  path: '/chat/completions',
   headers: (apiKey) => openAiHeaders(apiKey),
-  passthroughBody: openAiChatBody,
+  passthroughBody: chatPassthroughBody,
   body: (req, model) => chatBody(req, model),
   parseResponse: parseChatResponse,
   streamDecoder: chatStreamDecoder,

@@ -3,8 +3,10 @@
 import type { CEvent } from '../../core/canonical.ts'
 import { fromChatFinish } from '../../core/stop-reasons.ts'
 import { fromOpenAiChatUsage } from '../../core/usage.ts'
-import type { StreamDecoder } from '../adapter.ts'
-import { list, reasoningOf } from './canonical-response.ts'
+import { asList } from '../../lib/json.ts'
+import type { StreamDecoder } from '../types.ts'
+import { reasoningOf } from './response.ts'
+import type { ChatChunkWire } from './wire.ts'
 
 export function chatStreamDecoder(): StreamDecoder {
   let finish: unknown
@@ -19,7 +21,7 @@ export function chatStreamDecoder(): StreamDecoder {
         done = true
         return []
       }
-      const chunk = JSON.parse(ev.data)
+      const chunk: ChatChunkWire = JSON.parse(ev.data)
       if (id === undefined && typeof chunk.id === 'string' && chunk.id) id = chunk.id
       const usage = fromOpenAiChatUsage(chunk.usage)
       // An error chunk may still report what the failed answer used (OpenRouter does): it is billed.
@@ -30,7 +32,7 @@ export function chatStreamDecoder(): StreamDecoder {
         ]
       const out: CEvent[] = []
       // Only the first choice is an answer (n > 1 cannot cross protocols).
-      for (const c of list(chunk.choices).filter((c: any) => (c?.index ?? 0) === 0)) {
+      for (const c of asList(chunk.choices).filter((c) => (c?.index ?? 0) === 0)) {
         const d = c.delta ?? {}
         const reasoning = reasoningOf(d)
         if (reasoning) out.push({ type: 'reasoning', text: reasoning })
@@ -39,7 +41,7 @@ export function chatStreamDecoder(): StreamDecoder {
           refusal = true
           out.push({ type: 'text', text: d.refusal, refusal: true })
         }
-        for (const tc of list(d.tool_calls)) {
+        for (const tc of asList(d.tool_calls)) {
           const index = Number(tc.index ?? 0)
           if (!tools.has(index) && (tc.id || tc.function?.name)) {
             tools.add(index)

@@ -3,8 +3,9 @@
 // response.failed fails the stream.
 import type { CEvent } from '../../core/canonical.ts'
 import { fromResponsesUsage } from '../../core/usage.ts'
-import type { StreamDecoder } from '../adapter.ts'
-import { fromResponsesStatus } from './canonical-response.ts'
+import type { StreamDecoder } from '../types.ts'
+import { fromResponsesStatus } from './response.ts'
+import type { ResponsesEventWire } from './wire.ts'
 
 export function responsesStreamDecoder(): StreamDecoder {
   const tools = new Map<string, { index: number; args: boolean }>() // item id → tool
@@ -16,7 +17,7 @@ export function responsesStreamDecoder(): StreamDecoder {
     upstreamId: () => id,
     push(ev) {
       if (ev.data === '[DONE]') return [] // some compatible servers end with the chat sentinel
-      const data = JSON.parse(ev.data)
+      const data: ResponsesEventWire = JSON.parse(ev.data)
       if (id === undefined && typeof data.response?.id === 'string') id = data.response.id
       switch (data.type) {
         case 'response.output_item.added': {
@@ -34,7 +35,7 @@ export function responsesStreamDecoder(): StreamDecoder {
           return data.delta ? [{ type: 'text', text: data.delta, refusal: true }] : []
         case 'response.reasoning_summary_part.added':
           // Summary parts join with a newline, as in the JSON answer.
-          return data.summary_index > 0 ? [{ type: 'reasoning', text: '\n' }] : []
+          return (data.summary_index ?? 0) > 0 ? [{ type: 'reasoning', text: '\n' }] : []
         case 'response.reasoning_summary_text.delta':
         case 'response.reasoning_text.delta':
           return data.delta ? [{ type: 'reasoning', text: data.delta }] : []

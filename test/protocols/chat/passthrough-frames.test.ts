@@ -2,13 +2,12 @@
 // forwarded in order with only `model` rewritten, [DONE] is re-issued after one svc chunk, and a
 // failure ends with exactly one error frame.
 import { describe, expect, test } from 'bun:test'
-import { pipeStream, type PipeOptions, type StreamOutcome } from '../../../src/core/stream-pipe.ts'
-import { chatTee } from '../../../src/protocols/chat/passthrough-stream.ts'
+import { pipeStream, type PipeOptions, type StreamOutcome } from '../../../src/inference/stream.ts'
+import { chatTee, publicJson } from '../../../src/protocols/chat/passthrough.ts'
 
 type ChatStreamOutcome = StreamOutcome
 const chatPassthrough = (upstream: ReadableStream<Uint8Array>, opts: PipeOptions & { slug: string }) =>
   pipeStream(upstream, chatTee(opts.slug), opts)
-import { publicJson } from '../../../src/protocols/chat/public-identity.ts'
 import { SseParser } from '../../../src/lib/sse/parse.ts'
 import { fixtureSse } from '../../helpers/fixtures.ts'
 

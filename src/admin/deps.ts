@@ -1,0 +1,19 @@
+// What the admin API uses (createApp's dependencies fit it as they are).
+import type { ApiKeyAuth } from '../auth/api-keys.ts'
+import type { Catalog } from '../catalog/catalog.ts'
+import type { Config } from '../config.ts'
+import type { Db } from '../db/client.ts'
+import type { Logger } from '../lib/log.ts'
+import type { Store } from '../store/types.ts'
+
+export interface AdminDeps {
+  db: Db
+  store: Store
+  /** POST /catalog/reload reloads the running catalog and reports unset key variables. */
+  catalog: Pick<Catalog, 'refresh' | 'unresolvedSecrets'>
+  /** Disabling a user or revoking a key drops it from this instance's key cache at once. */
+  auth: Pick<ApiKeyAuth, 'invalidate' | 'invalidateUser'>
+  config: Pick<Config, 'adminToken' | 'trustedProxies' | 'maxBodyBytes' | 'catalogFile'>
+  log: Logger
+  now: () => number
+}

@@ -1,0 +1,55 @@
+// Admin API (README "Admin API"): Bearer $ADMIN_TOKEN; absent token → the routes 404. Routes
+// here, logic in service.ts, request models in model.ts, reads in directory.ts.
+import { Elysia } from 'elysia'
+import { checkParams, consoleBody } from '../http/console-body.ts'
+import { consoleError, consoleErrorHook } from '../http/console-error.ts'
+import type { AdminDeps } from './deps.ts'
+import { listUsers } from './directory.ts'
+import { adminGate } from './gate.ts'
+import { CreditAdjustment, NewKey, NewUser, RefundRequest, UsersQuery } from './model.ts'
+import {
+  adjustCredits,
+  createAccount,
+  createKey,
+  refundTransaction,
+  reloadCatalog,
+  revokeKey,
+  setUserDisabled,
+  userKeys,
+} from './service.ts'
+
+export function adminRoutes(deps: AdminDeps) {
+  const gate = adminGate(deps)
+  return (
+    new Elysia({ prefix: '/api/admin' })
+      .onError(consoleErrorHook(deps.log))
+      // The gate (gate.ts) comes before the body is read and before any validation: an
+      // unauthenticated caller learns nothing, not even whether its body would have been valid.
+      .onParse(async ({ request, contentType, server }) => {
+        await gate(request, server)
+        return consoleBody(request, contentType, deps.config.maxBodyBytes)
+      })
+      .onTransform(async ({ request, server, set, query, params }) => {
+        Object.assign(set.headers, await gate(request, server))
+        checkParams(query, params)
+      })
+      .post('/users', ({ body }) => createAccount(deps, body), { body: NewUser })
+      .post(
+        '/users/:id/credits',
+        ({ params, body, request }) => adjustCredits(deps, params.id, body, request.headers.get('idempotency-key')),
+        { body: CreditAdjustment },
+      )
+      .post('/keys', ({ body }) => createKey(deps, body), { body: NewKey })
+      .post('/refunds', ({ body }) => refundTransaction(deps, body), { body: RefundRequest })
+      .get('/users', ({ query }) => listUsers(deps.db, { limit: query.limit ?? 100, cursor: query.cursor, email: query.email }), {
+        query: UsersQuery,
+      })
+      .get('/users/:id/keys', ({ params }) => userKeys(deps, params.id))
+      .post('/users/:id/:action', ({ params }) => {
+        if (params.action !== 'disable' && params.action !== 'enable') return consoleError(404, 'NOT_FOUND', 'No such endpoint.')
+        return setUserDisabled(deps, params.id, params.action === 'disable')
+      })
+      .post('/catalog/reload', () => reloadCatalog(deps))
+      .delete('/keys/:id', ({ params }) => revokeKey(deps, params.id))
+  )
+}

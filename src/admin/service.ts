@@ -1,0 +1,113 @@
+// What the admin API does (README "Admin API"): users, credit adjustments, keys, refunds,
+// disable/enable, catalog reload, revocation. Refusals are GatewayErrors, rendered by the
+// console error envelope (http/console-error.ts); money leaves as USD numbers.
+import { eq } from 'drizzle-orm'
+import { issueKey } from '../auth/issue-key.ts'
+import { applyMovement, createUser } from '../billing/accounts.ts'
+import { refund } from '../billing/refunds.ts'
+import { readCatalogFile, upsertCatalog } from '../catalog/file.ts'
+import { GatewayError } from '../core/errors.ts'
+import { apiKeys, users } from '../db/schema/index.ts'
+import { normalizeEmail } from '../lib/email.ts'
+import { base62 } from '../lib/ids.ts'
+import { formatUsd, usdToMicros } from '../lib/money.ts'
+import { startupFailure } from '../lib/startup-error.ts'
+import type { AdminDeps } from './deps.ts'
+import { listKeys, setDisabled, userExists } from './directory.ts'
+import type { CreditAdjustment, NewKey, NewUser, RefundRequest } from './model.ts'
+
+const MAX_ADJUST_USD = 10_000
+
+const usd = (micros: bigint) => Number(formatUsd(micros))
+
+async function existingUser(deps: Pick<AdminDeps, 'db'>, id: string): Promise<{ id: string }> {
+  const [user] = await deps.db.select({ id: users.id }).from(users).where(eq(users.id, id))
+  if (!user) throw new GatewayError('NOT_FOUND', 'No such user.')
+  return user
+}
+
+export async function createAccount(deps: Pick<AdminDeps, 'db'>, input: typeof NewUser.static) {
+  const email = normalizeEmail(input.email)
+  const passwordHash = input.password ? await Bun.password.hash(input.password, 'argon2id') : null
+  const [exists] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, email))
+  if (exists) throw new GatewayError('CONFLICT', 'A user with this email already exists.')
+  return createUser(deps.db, email, passwordHash)
+}
+
+/** A signed adjustment; the same Idempotency-Key for the same user is applied once. */
+export async function adjustCredits(
+  deps: Pick<AdminDeps, 'db' | 'store'>,
+  userId: string,
+  input: typeof CreditAdjustment.static,
+  idempotencyKey: string | null,
+) {
+  const micros = usdToMicros(input.amount)
+  if (micros === undefined || micros === 0n || input.amount > MAX_ADJUST_USD || input.amount < -MAX_ADJUST_USD)
+    throw new GatewayError('BAD_REQUEST', `amount must be a non-zero USD amount within ±${MAX_ADJUST_USD} with at most 6 decimals.`)
+  const user = await existingUser(deps, userId)
+  const balance = await applyMovement(deps.db, deps.store, {
+    userId: user.id,
+    amountMicros: micros,
+    kind: 'adjustment',
+    method: 'admin',
+    reference: idempotencyKey ? `admin:${user.id}:${idempotencyKey}` : `admin:${base62(24)}`,
+    meta: input.note ? { note: input.note } : undefined,
+  })
+  if (balance === undefined) throw new GatewayError('CONFLICT', 'This Idempotency-Key was already used.')
+  return { balance: usd(balance) }
+}
+
+export async function createKey(deps: Pick<AdminDeps, 'db'>, input: typeof NewKey.static) {
+  await existingUser(deps, input.userId)
+  const { id, key } = await issueKey(deps, input)
+  return { id, key }
+}
+
+export async function refundTransaction(deps: Pick<AdminDeps, 'db' | 'store'>, input: typeof RefundRequest.static) {
+  const result = await refund(deps, input.transactionId, input.amount, input.note)
+  return { id: result.id, refundOf: input.transactionId, amount: usd(result.amount), balance: usd(result.balance) }
+}
+
+export async function userKeys(deps: Pick<AdminDeps, 'db'>, userId: string) {
+  if (!(await userExists(deps.db, userId))) throw new GatewayError('NOT_FOUND', 'No such user.')
+  return { items: await listKeys(deps.db, userId) }
+}
+
+export async function setUserDisabled(deps: Pick<AdminDeps, 'db' | 'auth'>, userId: string, disabled: boolean) {
+  if (!(await setDisabled(deps.db, userId, disabled))) throw new GatewayError('NOT_FOUND', 'No such user.')
+  // At once on this instance; other instances drop cached keys within KEY_CACHE_TTL_MS.
+  deps.auth.invalidateUser(userId)
+  return { id: userId, disabled }
+}
+
+/** Re-reads CATALOG_FILE, upserts it and reloads the running catalog; a bad file changes nothing. */
+export async function reloadCatalog(deps: Pick<AdminDeps, 'db' | 'catalog' | 'config' | 'log'>) {
+  const path = deps.config.catalogFile
+  if (!path) throw new GatewayError('CONFLICT', 'CATALOG_FILE is not set on this instance: there is no file to reload.')
+  let file: Awaited<ReturnType<typeof readCatalogFile>>
+  try {
+    file = await readCatalogFile(path)
+  } catch (e) {
+    throw new GatewayError('BAD_REQUEST', startupFailure('catalog', e, { file: path }).message)
+  }
+  await upsertCatalog(deps.db, file)
+  await deps.catalog.refresh()
+  const unresolved = deps.catalog.unresolvedSecrets()
+  for (const g of unresolved)
+    deps.log.warn('catalog: a gateway key reference names an unset variable; calls through it carry no key', {
+      gateway: g.id,
+      apiKey: g.ref,
+    })
+  return {
+    gateways: file.gateways.length,
+    models: file.models.length,
+    unsetKeyVariables: [...new Set(unresolved.map((g) => g.ref.slice(4)))],
+  }
+}
+
+export async function revokeKey(deps: Pick<AdminDeps, 'db' | 'auth'>, keyId: string) {
+  const [row] = await deps.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, keyId)).returning({ id: apiKeys.id })
+  if (!row) throw new GatewayError('NOT_FOUND', 'No such key.')
+  deps.auth.invalidate(row.id)
+  return { id: row.id, revoked: true }
+}

@@ -1,0 +1,117 @@
+// Settlement of a gateway call: cost from usage, reservation released, the
+// call's record appended — once per call, in one store round trip the client does not wait for
+// (tracked for shutdown). A call refused after authentication still gets its record.
+import type { GatewayError } from '../core/errors.ts'
+import type { Usage } from '../core/usage.ts'
+import type { Logger } from '../lib/log.ts'
+import type { CallObserver } from '../observability/call-observer.ts'
+import type { Metrics } from '../observability/telemetry.ts'
+import type { Store } from '../store/types.ts'
+import { callRecord, type RecordedCall, type UsageSource } from './outbox-record.ts'
+import { costMicros, type Pricing } from './pricing.ts'
+import type { SettleRescue } from './settle-rescue.ts'
+
+/** What settlement uses; `calls` is the process's open-call tracker (inference/inflight.ts). */
+export interface SettlementDeps {
+  store: Pick<Store, 'settle' | 'appendOutbox'>
+  /** Where a settlement goes when the store's round trip fails (docs/operations.md). */
+  rescue: Pick<SettleRescue, 'rescue'>
+  log: Logger
+  metrics: Pick<Metrics, 'm'>
+  inflight: { callEnded(): void; track(p: Promise<unknown>): void }
+}
+
+/** An admitted call as settlement sees it. */
+export interface SettlingCall {
+  requestId: string
+  protocol: string
+  stream: boolean
+  principal: { userId: string; keyId: string }
+  model: { id: string; pricing: Pricing }
+  reservedMicros: bigint
+  /** performance.now() at receipt */
+  t0: number
+  /** epoch ms at receipt */
+  at: number
+  settled: boolean
+  obs: Pick<CallObserver, 'settling' | 'storeTrip'>
+}
+
+export interface Outcome {
+  status: number
+  errorCode: string | null
+  gateway: string | null
+  usage: Usage
+  usageSource: UsageSource
+}
+
+export const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }
+
+const recorded = (call: SettlingCall): RecordedCall => ({ ...call, model: call.model.id })
+
+/** Settles once; later calls do nothing and return 0. Returns the cost in micro-USD. */
+export function settle(deps: SettlementDeps, call: SettlingCall, o: Outcome): bigint {
+  if (call.settled) return 0n
+  call.settled = true
+  deps.inflight.callEnded()
+  const cost = costMicros(o.usage, call.model.pricing)
+  const record = callRecord(recorded(call), { ...o, costMicros: cost, latencyMs: performance.now() - call.t0 })
+  const { userId, keyId } = call.principal
+  const span = call.obs.settling(o.usage, cost, o.gateway)
+  const t = performance.now()
+  const p = deps.store
+    .settle({ userId, keyId, reservedMicros: call.reservedMicros, costMicros: cost, record, leaseId: call.requestId })
+    .then(
+      (applied) => {
+        call.obs.storeTrip('settle', t, true)
+        if (!applied)
+          deps.log.warn('settled after its lease expired; the abandoned record stands', {
+            requestId: call.requestId,
+            cost: cost.toString(),
+          })
+      },
+      (err) => {
+        call.obs.storeTrip('settle', t, false)
+        deps.metrics.m.settleFailures.inc()
+        span.fail('SETTLE_FAILED')
+        deps.log.error('settlement failed; recording it through the fallback', {
+          requestId: call.requestId,
+          cost: cost.toString(),
+          err: String(err),
+        })
+        return deps.rescue.rescue(userId, record, true, call.requestId)
+      },
+    )
+    .finally(() => span.end())
+  deps.inflight.track(p)
+  return cost
+}
+
+/** A call that failed before any upstream answer: nothing billed, reservation released. */
+export function settleFailure(deps: SettlementDeps, call: SettlingCall, err: GatewayError, gateway: string | null): void {
+  settle(deps, call, { status: err.status, errorCode: err.code, gateway, usage: ZERO_USAGE, usageSource: 'none' })
+}
+
+/** A call refused after authentication, before admission (as far as it got). */
+export interface RejectedCall extends RecordedCall {
+  /** performance.now() at receipt */
+  t0: number
+}
+
+/** A call refused after authentication (validation, model, 402, 429) still gets its log row. */
+export function logRejected(deps: Omit<SettlementDeps, 'metrics'>, r: RejectedCall, err: GatewayError): void {
+  const record = callRecord(r, {
+    gateway: null,
+    status: err.status,
+    errorCode: err.code,
+    usage: ZERO_USAGE,
+    costMicros: 0n,
+    usageSource: 'none',
+    latencyMs: performance.now() - r.t0,
+  })
+  const appended = deps.store.appendOutbox(r.principal.userId, record).catch((e) => {
+    deps.log.warn('log append failed; recording it through the fallback', { requestId: r.requestId, err: String(e) })
+    return deps.rescue.rescue(r.principal.userId, record, false)
+  })
+  deps.inflight.track(appended)
+}

@@ -1,0 +1,53 @@
+// Every /v1 route in one named Elysia plugin: the three protocol calls (pipeline.ts),
+// count_tokens, the model list and the CORS preflight. Each answers its errors through
+// error-response.ts in its protocol's envelope (the preflight's 404 is the app's).
+import { Elysia } from 'elysia'
+import type { Catalog } from '../catalog/catalog.ts'
+import { shapeA, shapeB } from '../catalog/models-route.ts'
+import type { Config } from '../config.ts'
+import { GatewayError } from '../core/errors.ts'
+import { preflight } from '../http/cors.ts'
+import { newRequestId } from '../lib/ids.ts'
+import { chatErrorBody } from '../protocols/chat/error.ts'
+import { protocolSpokes } from '../protocols/registry.ts'
+import { authenticate } from './admission.ts'
+import { type CountTokensDeps, countTokens } from './count-tokens.ts'
+import { asGatewayError, errorResponse } from './error-response.ts'
+import { type PipelineDeps, protocolCall } from './pipeline.ts'
+
+export type V1Deps = PipelineDeps & CountTokensDeps & { catalog: Catalog; config: Config }
+
+/** Server.timeout(request, 0) once a call became a long-lived stream (Bun's idle timeout lifted). */
+type Lift = { timeout(req: Request, seconds: number): void } | null
+
+export function v1Routes(deps: V1Deps) {
+  const spokes = protocolSpokes(deps.config)
+  const cors = { origins: deps.config.corsOrigins }
+  const lift = (server: Lift, request: Request) => () => server?.timeout(request, 0)
+  return new Elysia({ name: 'tollgate.v1' })
+    .options('/v1/*', ({ request }) => {
+      if (cors.origins.length === 0) throw new GatewayError('NOT_FOUND', 'No such endpoint.')
+      return preflight(cors, request.headers)
+    })
+    .post('/v1/chat/completions', ({ request, server }) => protocolCall(deps, spokes.chat, request, lift(server, request)), {
+      parse: 'none',
+    })
+    .post('/v1/messages', ({ request, server }) => protocolCall(deps, spokes.messages, request, lift(server, request)), {
+      parse: 'none',
+    })
+    .post('/v1/messages/count_tokens', ({ request }) => countTokens(deps, request), { parse: 'none' })
+    .post('/v1/responses', ({ request, server }) => protocolCall(deps, spokes.responses, request, lift(server, request)), {
+      parse: 'none',
+    })
+    .get('/v1/models', async ({ request, query }) => {
+      const requestId = newRequestId('req')
+      try {
+        const principal = await authenticate(deps.auth, request.headers)
+        const models = deps.catalog.list()
+        const body = String(query.shape ?? '').toLowerCase() === 'b' ? shapeB(models, principal.serviceMode, deps.config) : shapeA(models)
+        return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', 'x-request-id': requestId } })
+      } catch (e) {
+        return errorResponse(chatErrorBody, asGatewayError(e), requestId, deps.log, 'models request')
+      }
+    })
+}

@@ -1,0 +1,99 @@
+// The serve step of a call: the model's routes in catalog order with failover (routing/), each
+// attempt a pass-through when the upstream speaks the client's protocol, otherwise a translation
+// through the canonical model. Its result is the first upstream that answered.
+import type { CatalogModel } from '../catalog/catalog.ts'
+import type { Config } from '../config.ts'
+import type { CRequest } from '../core/canonical.ts'
+import { contextLengthError } from '../core/context-window.ts'
+import { GatewayError } from '../core/errors.ts'
+import type { Gateway, Route } from '../core/gateway.ts'
+import type { CallObserver } from '../observability/call-observer.ts'
+import type { Spoke } from '../protocols/spoke.ts'
+import { adapterFor } from '../providers/registry.ts'
+import { type UpstreamCall, type UpstreamJson, upstreamJson, upstreamStream } from '../providers/transport/http.ts'
+import type { UpstreamAdapter } from '../providers/types.ts'
+import { type AttemptContext, withFailover } from '../routing/failover.ts'
+import { awaitFirstContent } from '../routing/first-token.ts'
+import type { Router } from '../routing/router.ts'
+import type { CallAbort } from './call-abort.ts'
+
+interface ServedBy {
+  /** The upstream speaks the client's protocol: its answer passes through. */
+  native: boolean
+  adapter: UpstreamAdapter
+  gateway: Gateway
+}
+export type ServedStream = ServedBy & { stream: UpstreamCall }
+export type ServedJson = ServedBy & { json: UpstreamJson }
+export type Served = ServedStream | ServedJson
+
+export interface ServeDeps {
+  /** Breakers and failover counters (docs/failover.md). */
+  router: Router
+  config: Pick<Config, 'defaultMaxOutputTokens' | 'upstreamStreamClient'>
+}
+
+export interface ServeRequest<Body> {
+  spoke: Spoke<Body>
+  /** The client's body as sent (pass-through rewrites only its model). */
+  raw: Record<string, unknown>
+  body: Body
+  stream: boolean
+  model: CatalogModel
+  requestId: string
+  /** Client headers the upstream reads (spoke.passHeaders). */
+  passHeaders: Record<string, string>
+  abort: CallAbort
+  obs: CallObserver
+}
+
+export async function serve<Body>(deps: ServeDeps, r: ServeRequest<Body>): Promise<Served> {
+  let canonical: CRequest | undefined
+  const attempt = async (route: Route, where: AttemptContext): Promise<Served> => {
+    r.abort.check()
+    const gw = route.gateway
+    const adapter = adapterFor(gw.protocol)
+    const native = gw.protocol === r.spoke.native
+    const upstreamBody = native
+      ? adapter.passthroughBody(r.raw, route.upstreamModel, r.stream)
+      : adapter.body((canonical ??= r.spoke.decode(r.body)), route.upstreamModel, deps.config.defaultMaxOutputTokens)
+    const headers = adapter.headers(gw.apiKey, r.passHeaders)
+    return r.stream
+      ? { native, adapter, gateway: gw, stream: await streamAttempt(deps, gw, adapter, headers, upstreamBody, where, r.abort.signal) }
+      : { native, adapter, gateway: gw, json: await upstreamJson(gw, adapter.path, headers, upstreamBody, r.abort.signal) }
+  }
+  const served = await withFailover(
+    deps.router,
+    r.model.routes,
+    (route, ctx) => r.obs.attempt(route, () => attempt(route, ctx)),
+    r.requestId,
+  ).catch((e) => {
+    throw e instanceof GatewayError && e.code === 'CONTEXT_LENGTH_EXCEEDED' ? contextLengthError(r.model.contextWindow) : e
+  })
+  return served.value
+}
+
+/**
+ * A stream's upstream call; when another route remains, it is committed only once its first
+ * content event arrives within the gateway's firstTokenMs (headers included).
+ */
+async function streamAttempt(
+  deps: ServeDeps,
+  gw: Gateway,
+  adapter: UpstreamAdapter,
+  headers: Record<string, string>,
+  body: string,
+  where: AttemptContext,
+  signal: AbortSignal,
+): Promise<UpstreamCall> {
+  const client = deps.config.upstreamStreamClient
+  const deadline = gw.policy.firstTokenMs
+  if (!where.hasNext || deadline >= gw.timeoutMs) return upstreamStream(gw, adapter.path, headers, body, client, { signal })
+  const started = Date.now()
+  const call = await upstreamStream(gw, adapter.path, headers, body, client, { timeoutMs: deadline, signal }).catch((e) => {
+    // No headers within the first-token deadline is a slow first token, not a hang.
+    if (!(e instanceof GatewayError) || e.extra.upstream?.kind !== 'timeout') throw e
+    throw new GatewayError(e.code, e.message, { ...e.extra, upstream: { kind: 'first-token' } })
+  })
+  return awaitFirstContent(call, adapter.streamDecoder(), Math.max(1, deadline - (Date.now() - started)), gw.id)
+}

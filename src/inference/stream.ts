@@ -1,0 +1,153 @@
+// One streaming pipeline for every stream: upstream bytes → SSE events →
+// a FrameTransform (translation or same-protocol tee) → client frames, with exactly one
+// terminal: the transform's closing frames (carrying svc) or one error frame. One upstream read
+// becomes at most one client write (no coalescing).
+// An event that cannot be read (not JSON, cut JSON) is skipped and counted, never forwarded
+// (docs/failover.md "Failure → behaviour"); a stream of little else fails once MAX_UNREADABLE pass.
+// Backpressure (docs/drain.md): the upstream is read only when the client's side asks for more
+// (pull), so at most one chunk waits here per stream. The upstream idle limit runs only while
+// waiting for the upstream; the client idle limit only while waiting for the client. A gone or
+// idle client, an idle upstream, or the end of a drain's grace aborts the upstream.
+import { GatewayError } from '../core/errors.ts'
+import type { Usage } from '../core/usage.ts'
+import type { FrameTransform } from '../core/frames.ts'
+import { SseParser } from '../lib/sse/parse.ts'
+
+export interface StreamOutcome {
+  /** client_idle: the client read nothing for clientIdleMs and was cut. */
+  end: 'completed' | 'failed' | 'disconnected' | 'client_idle'
+  usage: Usage | undefined
+  deliveredChars: number
+  started: boolean
+  /** Upstream events skipped because they could not be read. */
+  unreadable: number
+  /** The upstream's own id for the answer, when the stream named one. */
+  upstreamId: string | undefined
+  error?: GatewayError
+}
+
+export interface PipeOptions {
+  idleTimeoutMs: number
+  /** Cut the client after this long without it taking the next chunk (unset: never). */
+  clientIdleMs?: number
+  /** When aborted (end of a drain's grace), the stream ends with the protocol's error event. */
+  cut?: AbortSignal
+  abortUpstream: () => void
+  /** Called once; for a completed stream returns the svc JSON. */
+  finish: (o: StreamOutcome) => string
+}
+
+const encoder = new TextEncoder()
+const MAX_UNREADABLE = 16
+
+export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransform, opts: PipeOptions): ReadableStream<Uint8Array> {
+  const reader = upstream.getReader()
+  const parser = new SseParser()
+  let started = false
+  let finished = false
+  let timedOut = false
+  let unreadable = 0
+  let upstreamIdle: Timer | undefined
+  let clientIdle: Timer | undefined
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined
+  const outcome = (end: StreamOutcome['end'], error?: GatewayError): StreamOutcome => ({
+    end,
+    usage: t.usage(),
+    deliveredChars: t.deliveredChars(),
+    started,
+    unreadable,
+    upstreamId: t.upstreamId?.(),
+    error,
+  })
+  const done = (end: StreamOutcome['end'], error?: GatewayError) => {
+    finished = true
+    clearTimeout(upstreamIdle)
+    clearTimeout(clientIdle)
+    opts.cut?.removeEventListener('abort', onCut)
+    return opts.finish(outcome(end, error))
+  }
+  const fail = (c: ReadableStreamDefaultController<Uint8Array>, out: string, err: GatewayError) => {
+    // Frames of the failing read still reach the client, so they count as delivered.
+    if (out.length > 0) started = true
+    opts.abortUpstream()
+    done('failed', err)
+    c.enqueue(encoder.encode(out + t.error(err)))
+    c.close()
+  }
+  const stopUpstream = () => {
+    opts.abortUpstream()
+    reader.cancel().catch(() => {})
+  }
+  function onCut() {
+    if (finished || !controller) return
+    clearTimeout(clientIdle)
+    fail(controller, '', new GatewayError('SHUTTING_DOWN', 'The gateway is restarting; the answer was cut short. Retry the request.'))
+  }
+  opts.cut?.addEventListener('abort', onCut)
+  const onClientIdle = () => {
+    if (finished) return
+    stopUpstream()
+    done('client_idle')
+    controller?.error(new Error('client idle'))
+  }
+  return new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c
+        if (opts.cut?.aborted) onCut()
+      },
+      async pull(c) {
+        clearTimeout(clientIdle)
+        for (;;) {
+          let result: Awaited<ReturnType<typeof reader.read>>
+          upstreamIdle = setTimeout(() => ((timedOut = true), opts.abortUpstream()), opts.idleTimeoutMs)
+          try {
+            result = await reader.read()
+          } catch (cause) {
+            if (finished) return
+            return fail(
+              c,
+              '',
+              timedOut
+                ? new GatewayError('UPSTREAM_TIMEOUT', 'The upstream model stopped responding mid-stream.', { cause })
+                : new GatewayError('UPSTREAM_ERROR', 'The upstream connection failed mid-stream.', { cause }),
+            )
+          } finally {
+            clearTimeout(upstreamIdle)
+          }
+          if (finished) return
+          let out = ''
+          for (const ev of result.done ? parser.end() : parser.push(result.value)) {
+            try {
+              out += t.push(ev)
+            } catch (e) {
+              if (e instanceof GatewayError) return fail(c, out, e)
+              if (++unreadable > MAX_UNREADABLE)
+                return fail(c, out, new GatewayError('UPSTREAM_ERROR', 'The upstream sent an unreadable stream.', { cause: e }))
+            }
+          }
+          if (result.done) {
+            if (!t.complete())
+              return fail(c, out, new GatewayError('UPSTREAM_ERROR', 'The upstream stream ended before the answer was complete.'))
+            const svc = done('completed')
+            c.enqueue(encoder.encode(out + t.close(svc)))
+            c.close()
+            return
+          }
+          if (out.length > 0) {
+            started = true
+            c.enqueue(encoder.encode(out))
+            if (opts.clientIdleMs !== undefined) clientIdle = setTimeout(onClientIdle, opts.clientIdleMs)
+            return
+          }
+        }
+      },
+      cancel() {
+        if (finished) return
+        stopUpstream()
+        done('disconnected')
+      },
+    },
+    { highWaterMark: 0 },
+  )
+}

@@ -1,0 +1,105 @@
+// Chat stream served by an OpenAI-chat upstream: upstream frames are forwarded as they arrive,
+// the model member rewritten to the public slug, while the same pass parses usage on the side.
+// The client's stream ends with the upstream's usage chunk, one chunk carrying `svc`, then
+// `data: [DONE]` (docs/api.md "Chat completions"). A failure ends it with exactly one error frame
+// and no [DONE] (docs/api.md "Streams that fail").
+//
+// Upstream identity never reaches a client (docs/api.md "Upstream identity";
+// docs/security.md "Chat pass-through"): the upstream's model name becomes the public slug, and
+// a chunk or completion carries only the members of OpenAI's own shape. Everything else an
+// upstream adds — OpenRouter's `provider`, Groq's `x_groq` with its request id, Azure's
+// `prompt_filter_results`/`content_filter_results`, `native_finish_reason` — is dropped.
+// The message/delta inside a choice is the model's output and passes as sent.
+import { GatewayError } from '../../core/errors.ts'
+import type { FrameTransform } from '../../core/frames.ts'
+import { fromOpenAiChatUsage, type Usage } from '../../core/usage.ts'
+import { chatStreamError } from './error.ts'
+import type { ChatChunkWire } from './schema.ts'
+
+const TOP_MEMBERS = new Set(['id', 'object', 'created', 'model', 'choices', 'usage', 'service_tier', 'system_fingerprint', 'obfuscation'])
+const CHOICE_MEMBERS = new Set(['index', 'delta', 'message', 'finish_reason', 'logprobs'])
+
+function onlyOpenAiMembers(parsed: Record<string, unknown>): boolean {
+  for (const k in parsed) if (!TOP_MEMBERS.has(k)) return false
+  const choices = parsed.choices
+  if (Array.isArray(choices))
+    for (const c of choices) if (c && typeof c === 'object') for (const k in c) if (!CHOICE_MEMBERS.has(k)) return false
+  return true
+}
+
+function keep(value: Record<string, unknown>, allowed: Set<string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const k in value) if (allowed.has(k)) out[k] = value[k]
+  return out
+}
+
+/**
+ * Rewrites one serialized chunk/completion. Fast path (the common case): only OpenAI's members,
+ * so splice the exact `"model":"<upstream>"` token and forward the bytes otherwise untouched.
+ * Slow path, when the upstream serialized the member differently or added members of its own:
+ * re-serialize the parsed object with the allowed members only.
+ */
+export function publicJson(raw: string, parsed: Record<string, unknown>, slug: string): string {
+  const clean = onlyOpenAiMembers(parsed)
+  const model = parsed.model
+  if (clean) {
+    if (typeof model !== 'string' || model === slug) return raw
+    const token = `"model":${JSON.stringify(model)}`
+    const at = raw.indexOf(token)
+    if (at !== -1 && raw.indexOf(token, at + token.length) === -1)
+      return `${raw.slice(0, at)}"model":${JSON.stringify(slug)}${raw.slice(at + token.length)}`
+  }
+  const copy = keep(parsed, TOP_MEMBERS)
+  if (Array.isArray(copy.choices))
+    copy.choices = copy.choices.map((c) => (c && typeof c === 'object' ? keep(c as Record<string, unknown>, CHOICE_MEMBERS) : c))
+  if ('model' in copy) copy.model = slug
+  return JSON.stringify(copy)
+}
+
+function deltaChars(chunk: ChatChunkWire): number {
+  let n = 0
+  const choices = chunk.choices
+  if (!Array.isArray(choices)) return 0
+  for (const c of choices) {
+    const d = c?.delta
+    if (!d) continue
+    if (typeof d.content === 'string') n += d.content.length
+    if (typeof d.reasoning_content === 'string') n += d.reasoning_content.length
+    if (typeof d.refusal === 'string') n += d.refusal.length
+    if (Array.isArray(d.tool_calls)) for (const tc of d.tool_calls) n += tc?.function?.arguments?.length ?? 0
+  }
+  return n
+}
+
+export function chatTee(slug: string): FrameTransform {
+  let usage: Usage | undefined
+  let chars = 0
+  let sawFinish = false
+  let sawDone = false
+  let last = { id: '', created: 0 }
+  return {
+    push(ev) {
+      if (ev.data === '[DONE]') {
+        sawDone = true
+        return ''
+      }
+      const chunk = JSON.parse(ev.data) as ChatChunkWire & Record<string, unknown>
+      if (chunk.error) {
+        usage = fromOpenAiChatUsage(chunk.usage) ?? usage
+        throw new GatewayError('UPSTREAM_ERROR', 'The upstream model failed mid-stream.', { cause: chunk.error })
+      }
+      if (chunk.usage) usage = fromOpenAiChatUsage(chunk.usage) ?? usage
+      if (Array.isArray(chunk.choices) && chunk.choices.some((c) => c?.finish_reason)) sawFinish = true
+      chars += deltaChars(chunk)
+      if (typeof chunk.id === 'string') last = { id: chunk.id, created: chunk.created ?? last.created }
+      return `data: ${publicJson(ev.data, chunk, slug)}\n\n`
+    },
+    complete: () => sawFinish || sawDone,
+    close: (svc) =>
+      `data: {"id":${JSON.stringify(last.id)},"object":"chat.completion.chunk","created":${last.created},"model":${JSON.stringify(slug)},"choices":[],"svc":${svc}}\n\ndata: [DONE]\n\n`,
+    error: (err) => `data: ${chatStreamError(err)}\n\n`,
+    usage: () => usage,
+    deliveredChars: () => chars,
+    upstreamId: () => last.id,
+  }
+}

@@ -1,0 +1,11 @@
+// The three inbound protocol spokes, built once from config (the only place that knows them all).
+import { chatSpoke } from './chat/index.ts'
+import { messagesSpoke } from './messages/index.ts'
+import { responsesSpoke } from './responses/index.ts'
+import type { CreditDisplay } from './shared/credit-svc.ts'
+
+export function protocolSpokes(display: CreditDisplay) {
+  return { chat: chatSpoke, messages: messagesSpoke(display), responses: responsesSpoke(display) }
+}
+
+export type ProtocolSpokes = ReturnType<typeof protocolSpokes>

@@ -1,0 +1,122 @@
+// One upstream HTTP call with the failover contract: before the first byte, a 5xx, 429, an
+// auth/not-found answer from the gateway, a timeout or a connection failure is retryable (the
+// retry policy decides whether on the same route or the next, docs/failover.md); a 400/413/422
+// means the request itself was refused and is not — a "context too long" answer among them is
+// CONTEXT_LENGTH_EXCEEDED. Upstream bodies and hosts go to `cause` (logged), never to the message.
+import { isContextLengthAnswer } from '../../core/context-window.ts'
+import { GatewayError } from '../../core/errors.ts'
+import type { Gateway } from '../../core/gateway.ts'
+import { retryAfterMs } from '../../lib/retry-after.ts'
+import { streamingPost } from './h1-stream.ts'
+
+export interface UpstreamCall {
+  response: Response
+  /** Aborts the upstream request (client gone, idle timeout). */
+  abort: () => void
+}
+
+const RETRYABLE_4XX = new Set([401, 403, 404, 408, 409, 429])
+
+type Send = (url: string, headers: Record<string, string>, body: string, signal: AbortSignal) => Promise<Response>
+const viaFetch: Send = (url, headers, body, signal) => fetch(url, { method: 'POST', headers, body, signal })
+
+export interface FetchOptions {
+  /** Bounds the wait for the answer's headers; the gateway's timeoutMs by default. */
+  timeoutMs?: number
+  /** The call's client or the drain: aborts the request too (a per-call signal, never a long-lived one). */
+  signal?: AbortSignal
+  send?: Send
+}
+
+/** How a streaming body is read: Bun's fetch (reads ahead of a slow client), or `paced`. */
+export type StreamClient = 'fetch' | 'paced'
+
+/**
+ * A streaming call: same contract as upstreamFetch. `paced` reads the body off the socket only
+ * as the client consumes it (backpressure, providers/transport/h1-stream.ts; docs/drain.md).
+ */
+export const upstreamStream = (
+  gw: Gateway,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+  client: StreamClient,
+  opts: FetchOptions = {},
+): Promise<UpstreamCall> => upstreamFetch(gw, path, headers, body, { ...opts, send: client === 'paced' ? streamingPost : viaFetch })
+
+export async function upstreamFetch(
+  gw: Gateway,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+  opts: FetchOptions = {},
+): Promise<UpstreamCall> {
+  const { timeoutMs = gw.timeoutMs, signal, send = viaFetch } = opts
+  const controller = new AbortController()
+  signal?.addEventListener('abort', () => controller.abort(new Error('aborted')), { once: true })
+  const timer = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs)
+  let response: Response
+  try {
+    response = await send(gw.baseUrl + path, headers, body, controller.signal)
+  } catch (cause) {
+    clearTimeout(timer)
+    const timedOut = controller.signal.aborted
+    throw new GatewayError(
+      timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR',
+      timedOut ? 'The upstream model timed out.' : 'The upstream model could not be reached.',
+      {
+        cause: { gateway: gw.id, error: String(cause) },
+        retryable: true,
+        upstream: { kind: timedOut ? 'timeout' : 'connect' },
+      },
+    )
+  }
+  clearTimeout(timer)
+  if (response.ok) return { response, abort: () => controller.abort(new Error('aborted')) }
+  const text = await response.text().catch(() => '')
+  const status = response.status
+  const cause = { gateway: gw.id, status, body: text.slice(0, 2000) }
+  const upstream = { kind: 'status' as const, status, retryAfterMs: retryAfterMs(response.headers, Date.now()) }
+  if (status >= 500 || RETRYABLE_4XX.has(status))
+    throw new GatewayError('UPSTREAM_ERROR', 'The upstream model failed.', { cause, retryable: true, upstream })
+  if (isContextLengthAnswer(status, text))
+    throw new GatewayError('CONTEXT_LENGTH_EXCEEDED', 'The request does not fit the model’s context window.', { cause, upstream })
+  throw new GatewayError('UPSTREAM_REJECTED', `The model rejected the request parameters (status ${status}).`, { cause, upstream })
+}
+
+export interface UpstreamJson {
+  text: string
+  parsed: Record<string, unknown>
+  /** The upstream's own request id header, when it sent one. */
+  upstreamRequestId: string | undefined
+}
+
+/**
+ * A complete non-streaming answer. The body read is bounded by the gateway's timeout too, and a
+ * failure here is still before the client's first byte, so it stays retryable on the next route.
+ */
+export async function upstreamJson(
+  gw: Gateway,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+  signal?: AbortSignal,
+): Promise<UpstreamJson> {
+  const started = Date.now()
+  const call = await upstreamFetch(gw, path, headers, body, { signal })
+  const timer = setTimeout(call.abort, Math.max(1, gw.timeoutMs - (Date.now() - started)))
+  try {
+    const text = await call.response.text()
+    const parsed = JSON.parse(text)
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('answer is not a JSON object')
+    return { text, parsed, upstreamRequestId: call.response.headers.get('x-request-id') ?? undefined }
+  } catch (cause) {
+    throw new GatewayError('UPSTREAM_ERROR', 'The upstream model sent an incomplete or unreadable answer.', {
+      cause: { gateway: gw.id, error: String(cause) },
+      retryable: true,
+      upstream: { kind: 'body' },
+    })
+  } finally {
+    clearTimeout(timer)
+  }
+}

@@ -1,0 +1,137 @@
+// Settlement as billing owns it: once per call, one outbox record per call (the same builder for
+// settled, refused and abandoned calls), and what a stream is billed when it ends.
+import { describe, expect, test } from 'bun:test'
+import { billedUsage } from '../../src/billing/billed-usage.ts'
+import { callRecord, decodeRecord } from '../../src/billing/outbox-record.ts'
+import { logRejected, type SettlementDeps, type SettlingCall, settle, settleFailure } from '../../src/billing/settlement.ts'
+import { GatewayError } from '../../src/core/errors.ts'
+import type { Usage } from '../../src/core/usage.ts'
+import type { SettleInput } from '../../src/store/types.ts'
+
+const usage = (input: number, output: number): Usage => ({
+  inputTokens: input,
+  outputTokens: output,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  reasoningTokens: 0,
+})
+
+function fakeDeps(settleFails = false) {
+  const settled: SettleInput[] = []
+  const appended: string[] = []
+  const rescued: string[] = []
+  const tracked: Promise<unknown>[] = []
+  let ended = 0
+  let failures = 0
+  const deps: SettlementDeps = {
+    store: {
+      settle: async (input) => {
+        if (settleFails) throw new Error('store down')
+        settled.push(input)
+        return true
+      },
+      appendOutbox: async (_userId, record) => void appended.push(record),
+    },
+    rescue: { rescue: async (_userId, record) => void rescued.push(record) },
+    log: { debug() {}, info() {}, warn() {}, error() {} } as unknown as SettlementDeps['log'],
+    metrics: { m: { settleFailures: { inc: () => void failures++ } } } as unknown as SettlementDeps['metrics'],
+    inflight: { callEnded: () => void ended++, track: (p) => void tracked.push(p) },
+  }
+  return {
+    deps,
+    settled,
+    appended,
+    rescued,
+    done: () => Promise.all(tracked),
+    ended: () => ended,
+    failures: () => failures,
+  }
+}
+
+const span = { fail() {}, end() {} }
+const call = (): SettlingCall => ({
+  requestId: 'req_1',
+  protocol: 'chat',
+  stream: false,
+  principal: { userId: 'u1', keyId: 'k1' },
+  // 1 USD per 1M tokens each way (nano-USD per 1M tokens).
+  model: { id: 'acme/model', pricing: { input: 1_000_000_000n, output: 2_000_000_000n, cacheRead: null, cacheWrite: null } },
+  reservedMicros: 500n,
+  t0: performance.now(),
+  at: 1_700_000_000_000,
+  settled: false,
+  obs: { settling: () => span as never, storeTrip() {} },
+})
+
+describe('settlement', () => {
+  test('settles once: cost from usage, reservation released, the record appended in the same trip', async () => {
+    const f = fakeDeps()
+    const c = call()
+    const o = { status: 200, errorCode: null, gateway: 'gw-a', usage: usage(100, 50), usageSource: 'upstream' as const }
+    expect(settle(f.deps, c, o)).toBe(200n)
+    expect(settle(f.deps, c, o)).toBe(0n)
+    await f.done()
+    expect(f.ended()).toBe(1)
+    expect(f.settled).toHaveLength(1)
+    expect(f.settled[0]!.reservedMicros).toBe(500n)
+    expect(f.settled[0]!.costMicros).toBe(200n)
+    const r = decodeRecord(f.settled[0]!.record)!
+    expect([r.model, r.gateway, r.status, r.cost, r.usageSource, r.at]).toEqual([
+      'acme/model',
+      'gw-a',
+      200,
+      '200',
+      'upstream',
+      1_700_000_000_000,
+    ])
+  })
+
+  test('a failed store trip goes to the rescue with the same record, counted', async () => {
+    const f = fakeDeps(true)
+    settleFailure(f.deps, call(), new GatewayError('UPSTREAM_ERROR', 'x'), null)
+    await f.done()
+    expect(f.failures()).toBe(1)
+    expect(f.rescued).toHaveLength(1)
+    const r = decodeRecord(f.rescued[0]!)!
+    expect([r.status, r.errorCode, r.cost, r.usageSource]).toEqual([502, 'UPSTREAM_ERROR', '0', 'none'])
+  })
+
+  test('a refused call gets its record through the same builder, nothing billed', async () => {
+    const f = fakeDeps()
+    const r = { requestId: 'req_2', principal: { userId: 'u1', keyId: 'k1' }, model: 'asked', protocol: 'messages', stream: true }
+    logRejected(f.deps, { ...r, t0: performance.now(), at: 5 }, new GatewayError('RATE_LIMITED', 'slow down'))
+    await f.done()
+    const got = decodeRecord(f.appended[0]!)!
+    const built = decodeRecord(
+      callRecord(
+        { ...r, at: 5 },
+        { gateway: null, status: 429, errorCode: 'RATE_LIMITED', usage: usage(0, 0), costMicros: 0n, usageSource: 'none', latencyMs: 0 },
+      ),
+    )!
+    expect({ ...got, latencyMs: 0 }).toEqual(built)
+  })
+})
+
+describe('billed usage of a stream', () => {
+  const estimate = usage(1000, 400)
+  test("the upstream's usage when it reported one", () => {
+    expect(billedUsage(estimate, { end: 'disconnected', usage: usage(3, 4), started: true, deliveredChars: 10 })).toEqual({
+      usage: usage(3, 4),
+      source: 'upstream',
+    })
+  })
+  test('a completed stream without usage pays the estimate', () => {
+    expect(billedUsage(estimate, { end: 'completed', usage: undefined, started: true, deliveredChars: 10 })).toEqual({
+      usage: estimate,
+      source: 'none',
+    })
+  })
+  test('a cut stream pays the prompt plus what it delivered, never more than the estimate', () => {
+    const cut = (started: boolean, deliveredChars: number) =>
+      billedUsage(estimate, { end: 'failed', usage: undefined, started, deliveredChars }).usage.outputTokens
+    expect(cut(false, 0)).toBe(0)
+    expect(cut(true, 40)).toBeGreaterThan(0)
+    expect(cut(true, 40)).toBeLessThan(400)
+    expect(cut(true, 1_000_000)).toBe(400)
+  })
+})

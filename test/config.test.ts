@@ -1,0 +1,189 @@
+// The environment schema and its parser: defaults, one clear line per bad value naming the
+// variable, the rules that span variables, and a schema that describes every variable.
+import { describe, expect, test } from 'bun:test'
+import { ConfigError, loadConfig } from '../src/config.ts'
+import { EnvSchema } from '../src/config/env-schema.ts'
+
+describe('defaults', () => {
+  test('an empty environment gives the documented defaults', () => {
+    const c = loadConfig({})
+    expect({
+      port: c.port,
+      host: c.host,
+      databaseUrl: c.databaseUrl,
+      redisUrl: c.redisUrl,
+      redisClusterNodes: c.redisClusterNodes,
+      redisPrefix: c.redisPrefix,
+      adminToken: c.adminToken,
+      keyCacheTtlMs: c.keyCacheTtlMs,
+      dbRequestTimeoutMs: c.dbRequestTimeoutMs,
+      redisCommandTimeoutMs: c.redisCommandTimeoutMs,
+      defaultRpm: c.defaultRpm,
+      defaultMaxOutputTokens: c.defaultMaxOutputTokens,
+      maxBodyBytes: c.maxBodyBytes,
+      creditsPerUsd: c.creditsPerUsd,
+      creditSymbol: c.creditSymbol,
+      shutdownGraceMs: c.shutdownGraceMs,
+      clientIdleMs: c.clientIdleMs,
+      upstreamStreamClient: c.upstreamStreamClient,
+      settleFlushMs: c.settleFlushMs,
+      settleBatch: c.settleBatch,
+      requestLogRetentionDays: c.requestLogRetentionDays,
+      topupMinUsd: c.topupMinUsd,
+      topupMaxUsd: c.topupMaxUsd,
+      sessionTtlSeconds: c.sessionTtlSeconds,
+      trustedProxies: c.trustedProxies,
+      stripe: c.stripe,
+      sandboxPayments: c.sandboxPayments,
+      corsOrigins: c.corsOrigins,
+      logLevel: c.logLevel,
+      metricsPort: c.metricsPort,
+      otelServiceName: c.otelServiceName,
+    }).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      redisClusterNodes: undefined,
+      redisPrefix: 'tg:',
+      adminToken: undefined,
+      keyCacheTtlMs: 5_000,
+      dbRequestTimeoutMs: 2_000,
+      redisCommandTimeoutMs: 1_500,
+      defaultRpm: 600,
+      defaultMaxOutputTokens: 4_096,
+      maxBodyBytes: 4 * 1024 * 1024,
+      creditsPerUsd: 1_000,
+      creditSymbol: 'credits',
+      shutdownGraceMs: 25_000,
+      clientIdleMs: 30_000,
+      upstreamStreamClient: 'fetch',
+      settleFlushMs: 50,
+      settleBatch: 500,
+      requestLogRetentionDays: undefined,
+      topupMinUsd: 5,
+      topupMaxUsd: 10_000,
+      sessionTtlSeconds: 168 * 3600,
+      trustedProxies: [],
+      stripe: undefined,
+      sandboxPayments: undefined,
+      corsOrigins: [],
+      logLevel: 'info',
+      metricsPort: undefined,
+      otelServiceName: 'tollgate',
+    })
+  })
+
+  test('blank and space-padded values: blank is unset, the rest is trimmed', () => {
+    const c = loadConfig({ PORT: '  ', HOST: ' ::1 ', MAX_BODY_BYTES: ' 2048 ', ADMIN_TOKEN: '', LOG_LEVEL: ' warn ' })
+    expect([c.port, c.host, c.maxBodyBytes, c.adminToken, c.logLevel]).toEqual([8080, '::1', 2048, undefined, 'warn'])
+  })
+
+  test('set values are converted to their types', () => {
+    const c = loadConfig({
+      PORT: '0',
+      TOPUP_MIN_USD: '0.5',
+      SESSION_TTL_HOURS: '2',
+      REQUEST_LOG_RETENTION_DAYS: '30',
+      METRICS_PORT: '9100',
+      UPSTREAM_STREAM_CLIENT: 'paced',
+      STRIPE_SECRET_KEY: 'sk',
+      STRIPE_WEBHOOK_SECRET: 'wh',
+      STRIPE_API_BASE: 'http://127.0.0.1:1',
+    })
+    expect([c.port, c.topupMinUsd, c.sessionTtlSeconds, c.requestLogRetentionDays, c.metricsPort, c.upstreamStreamClient]).toEqual([
+      0,
+      0.5,
+      7200,
+      30,
+      9100,
+      'paced',
+    ])
+    expect(c.stripe).toEqual({ secretKey: 'sk', webhookSecret: 'wh', apiBase: 'http://127.0.0.1:1' })
+  })
+
+  test('secret references: env:NAME reads the environment (trimmed, blank = unset); anything else is literal', () => {
+    const c = loadConfig({ GW_KEY: ' k1 ', BLANK: ' ' })
+    expect([c.secret('env:GW_KEY'), c.secret('env:BLANK'), c.secret('env:NEVER'), c.secret('literal'), c.secret(undefined)]).toEqual([
+      'k1',
+      undefined,
+      undefined,
+      'literal',
+      undefined,
+    ])
+  })
+})
+
+describe('a bad value is one ConfigError naming the variable and what it must be', () => {
+  const cases: [Record<string, string>, string][] = [
+    [{ PORT: 'abc' }, 'PORT must be a whole number, got "abc"'],
+    [{ PORT: '1.5' }, 'PORT must be a whole number, got "1.5"'],
+    [{ PORT: 'true' }, 'PORT must be a whole number, got "true"'],
+    [{ PORT: '-1' }, 'PORT must be a whole number, got "-1"'],
+    [{ PORT: '70000' }, 'PORT must be between 0 and 65535, got 70000'],
+    [{ MAX_BODY_BYTES: '10' }, 'MAX_BODY_BYTES must be between 1024 and 67108864, got 10'],
+    [{ METRICS_PORT: 'nine' }, 'METRICS_PORT must be a whole number, got "nine"'],
+    [{ REQUEST_LOG_RETENTION_DAYS: '0' }, 'REQUEST_LOG_RETENTION_DAYS must be between 1 and 36500, got 0'],
+    [{ TOPUP_MIN_USD: 'five' }, 'TOPUP_MIN_USD must be a number between 0.01 and 10000, got "five"'],
+    [{ TOPUP_MAX_USD: '20000' }, 'TOPUP_MAX_USD must be a number between 0.01 and 10000, got "20000"'],
+    [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of debug, info, warn, error, got "verbose"'],
+    [{ UPSTREAM_STREAM_CLIENT: 'curl' }, 'UPSTREAM_STREAM_CLIENT must be one of fetch, paced, got "curl"'],
+    [{ SANDBOX_PAYMENTS_ON_HTTPS: 'yes' }, 'SANDBOX_PAYMENTS_ON_HTTPS must be one of true, false, got "yes"'],
+    [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN must be at least 16 characters'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN must be at least 16 characters'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL must be a URL, got "not a url"'],
+    [{ DATABASE_URL: 'mysql://db/x' }, 'DATABASE_URL must use postgres: or postgresql: or memory: or file:, got "mysql:"'],
+    [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL must use redis: or rediss:, got "http:"'],
+    [{ PUBLIC_URL: 'gw.example' }, 'PUBLIC_URL must be a URL, got "gw.example"'],
+    [{ REDIS_CLUSTER_NODES: 'redis://a:7000, nope' }, 'REDIS_CLUSTER_NODES[1] must be a URL, got "nope"'],
+    [{ TRUSTED_PROXIES: '10.0.0.0/8, proxy' }, 'TRUSTED_PROXIES must list IP addresses or CIDR blocks, got "proxy"'],
+    [
+      { CORS_ORIGINS: 'https://App.example/path' },
+      'CORS_ORIGINS must list origins like https://app.example (or *), got "https://app.example/path"',
+    ],
+  ]
+  for (const [env, message] of cases)
+    test(message, () => {
+      expect(() => loadConfig(env)).toThrow(ConfigError)
+      expect(() => loadConfig(env)).toThrow(message)
+    })
+})
+
+describe('rules that span variables', () => {
+  const cases: [Record<string, string>, string][] = [
+    [{ TOPUP_MIN_USD: '50', TOPUP_MAX_USD: '10' }, 'TOPUP_MIN_USD must not exceed TOPUP_MAX_USD'],
+    [{ STRIPE_SECRET_KEY: 'sk' }, 'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together'],
+    [{ STRIPE_WEBHOOK_SECRET: 'wh' }, 'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together'],
+    [{ PORT: '9100', METRICS_PORT: '9100' }, 'METRICS_PORT must differ from PORT'],
+    [{ REDIS_URL: 'redis://a:6379', REDIS_CLUSTER_NODES: 'redis://a:7000' }, 'REDIS_URL and REDIS_CLUSTER_NODES exclude each other'],
+    [{ REDIS_CLUSTER_NODES: 'redis://a:7000,rediss://b:7001' }, 'REDIS_CLUSTER_NODES must use one scheme for every node'],
+    [{ SANDBOX_PAYMENTS_SECRET: 's', PUBLIC_URL: 'https://gw.example' }, 'set SANDBOX_PAYMENTS_ON_HTTPS=true to allow it'],
+  ]
+  for (const [env, message] of cases)
+    test(message, () => {
+      expect(() => loadConfig(env)).toThrow(ConfigError)
+      expect(() => loadConfig(env)).toThrow(message)
+    })
+
+  test('the same variables pass when the rule holds', () => {
+    expect(loadConfig({ PORT: '0', METRICS_PORT: '0' }).metricsPort).toBe(0)
+    expect(loadConfig({ TOPUP_MIN_USD: '10', TOPUP_MAX_USD: '10' }).topupMaxUsd).toBe(10)
+    expect(loadConfig({ SANDBOX_PAYMENTS_SECRET: 's', PUBLIC_URL: 'http://localhost:8080' }).sandboxPayments).toEqual({ secret: 's' })
+  })
+})
+
+test('the schema describes every variable, and each one with a default or optional parses unset', () => {
+  const entries = Object.entries(EnvSchema.properties)
+  expect(entries.length).toBeGreaterThan(30)
+  for (const [name, schema] of entries) {
+    expect({
+      name,
+      ok: /^[A-Z][A-Z0-9_]+$/.test(name) && typeof schema.description === 'string' && schema.description.length > 10,
+    }).toEqual({
+      name,
+      ok: true,
+    })
+  }
+  // No variable is required: an empty environment starts a single instance.
+  expect([...(EnvSchema.required ?? [])] as string[]).toEqual(entries.filter(([, s]) => s.default !== undefined).map(([n]) => n))
+})

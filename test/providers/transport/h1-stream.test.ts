@@ -1,0 +1,33 @@
+// The streaming upstream client (HTTP/1.1 over Bun.connect): kept-alive connections are reused,
+// chunked and sized bodies are read, and a status that cannot carry a body is no answer.
+import { describe, expect, test } from 'bun:test'
+import { streamingPost } from '../../../src/providers/transport/h1-stream.ts'
+
+const enc = new TextEncoder()
+
+describe('streaming upstream client', () => {
+  test('reuses a kept-alive connection, reads chunked and sized bodies, and maps a bodiless status to 502', async () => {
+    const ports = new Set<number>()
+    const server = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      async fetch(req, srv) {
+        ports.add(srv.requestIP(req)!.port)
+        const body = await req.text()
+        if (body === 'empty') return new Response(null, { status: 204 })
+        if (body === 'sized') return new Response('fixed body')
+        return new Response(new ReadableStream({ start: (c) => (c.enqueue(enc.encode('a')), c.enqueue(enc.encode('b')), c.close()) }))
+      },
+    })
+    try {
+      const url = `http://127.0.0.1:${server.port}/x`
+      const signal = new AbortController().signal
+      expect(await (await streamingPost(url, {}, 'chunked', signal)).text()).toBe('ab')
+      expect(await (await streamingPost(url, {}, 'sized', signal)).text()).toBe('fixed body')
+      expect((await streamingPost(url, {}, 'empty', signal)).status).toBe(502)
+      expect(ports.size).toBe(1)
+    } finally {
+      server.stop(true)
+    }
+  })
+})
