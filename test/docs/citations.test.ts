@@ -95,3 +95,20 @@ describe('citations in src/ and test/', () => {
     expect(hs.filter((h, i) => hs.indexOf(h) !== i)).toEqual([])
   })
 })
+
+describe('docs/architecture.md and the README sketch name real files', () => {
+  const sources = [...new Glob('{src,test}/**/*').scanSync({ cwd: ROOT })]
+  const named = (doc: string) => [...readFileSync(`${ROOT}${doc}`, 'utf8').matchAll(/`([^`\s]+)`/g)].map((m) => m[1]!)
+
+  test('every src/ path exists (a <placeholder> folder stands for each of its kind)', () => {
+    const paths = ['docs/architecture.md', 'README.md'].flatMap(named).filter((p) => p.startsWith('src/') && !p.includes('<'))
+    expect(paths.length).toBeGreaterThan(20)
+    expect(paths.filter((p) => !existsSync(`${ROOT}${p.replace(/\/$/, '')}`))).toEqual([])
+  })
+
+  test('every file name of the walk and the layout is a file in src/ or test/', () => {
+    const names = named('docs/architecture.md').filter((n) => /^[\w.-]+\.(ts|lua)$/.test(n))
+    expect(names.length).toBeGreaterThan(20)
+    expect(names.filter((n) => !sources.some((f) => f.endsWith(`/${n}`)))).toEqual([])
+  })
+})
