@@ -8,6 +8,7 @@ import { consoleUi } from './console-ui/index.ts'
 import { shapeA, shapeB } from './catalog/models-route.ts'
 import { clientRetryHeaders, GatewayError } from './core/errors.ts'
 import { consoleErrorHook } from './http/console-error.ts'
+import { boundedDb } from './db/bounded.ts'
 import { authenticate } from './inference/call.ts'
 import { chatCompletions } from './inference/chat.ts'
 import { countTokens } from './inference/count-tokens.ts'
@@ -18,6 +19,7 @@ import type { InferenceDeps } from './inference/deps.ts'
 import { chatErrorBody } from './protocols/chat/error.ts'
 import { preflight } from './http/cors.ts'
 import { surfaceHeaders } from './http/surface-headers.ts'
+import { withDeadline } from './lib/deadline.ts'
 import { newRequestId } from './lib/ids.ts'
 import { metricsRoute } from './observability/metrics-route.ts'
 
@@ -31,6 +33,9 @@ export function createApp(deps: InferenceDeps, state: AppState = { draining: fal
   const responses = responsesInbound(deps.config)
   const cors = { origins: deps.config.corsOrigins }
   const edgeHeaders = surfaceHeaders(deps.config, cors)
+  // Console and admin calls wait for each Postgres statement at most DB_REQUEST_TIMEOUT_MS, then
+  // answer 503 (docs/operations.md). `now` stays live: tests pin deps.now after creation.
+  const apiDeps = { ...deps, db: boundedDb(deps.db, deps.config.dbRequestTimeoutMs), now: () => deps.now() }
   return (
     new Elysia()
       // Every response carries x-request-id (SPEC "Endpoints"); handlers that log under their own
@@ -42,7 +47,9 @@ export function createApp(deps: InferenceDeps, state: AppState = { draining: fal
       .onError(consoleErrorHook(deps.log))
       .get('/healthz', () => ({ status: 'ok' }))
       .get('/readyz', async ({ set }) => {
-        const checks = await Promise.allSettled([deps.db.execute(sql`select 1`), deps.store.ping()])
+        // Bounded like every request's wait on Postgres: a blackholed database answers nothing.
+        const db = withDeadline(deps.db.execute(sql`select 1`), deps.config.dbRequestTimeoutMs, 'readiness check')
+        const checks = await Promise.allSettled([db, deps.store.ping()])
         const ok = !state.draining && checks.every((c) => c.status === 'fulfilled')
         set.status = ok ? 200 : 503
         return {
@@ -103,8 +110,8 @@ export function createApp(deps: InferenceDeps, state: AppState = { draining: fal
         }),
       )
       .use(metricsRoute(deps.metrics, deps.config))
-      .use(adminRoutes(deps))
-      .use(consoleRoutes(deps))
+      .use(adminRoutes(apiDeps))
+      .use(consoleRoutes(apiDeps))
       .use(consoleUi())
   )
 }
