@@ -55,25 +55,36 @@ function boundedQuery<T extends object>(query: T, ms: number): T {
   return bounded
 }
 
-/** A transaction must start (connection, BEGIN) within `ms`; each of its statements is bounded
- *  in turn. One that starts after its caller gave up rolls back at once: the caller was answered. */
+/**
+ * A transaction must start (connection, BEGIN) within `ms`, each of its statements is bounded in
+ * turn, and so is its COMMIT. One that starts after its caller gave up rolls back at once. A
+ * COMMIT not answered in time may still have been applied: the caller gets the 503 anyway
+ * (docs/operations.md "Console and admin during an outage").
+ */
 function boundedBegin(sql: Sql, args: unknown[], ms: number): Promise<unknown> {
-  const body = args.pop() as (tx: Sql) => unknown
+  const body = args.pop() as (tx: Sql) => Promise<unknown>
   let started = false
   let abandoned = false
   let timer: Timer | undefined
+  let giveUp: (e: Error) => void = () => {}
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      if (started) return
-      abandoned = true
-      reject(new DeadlineError('database transaction start', ms))
-    }, ms)
+    giveUp = reject
   })
-  const run = (sql.begin as (...a: unknown[]) => Promise<unknown>)(...args, (tx: Sql) => {
+  const arm = (what: string) => {
+    clearTimeout(timer)
+    timer = setTimeout(() => {
+      abandoned = !started
+      giveUp(new DeadlineError(what, ms))
+    }, ms)
+  }
+  arm('database transaction start')
+  const run = (sql.begin as (...a: unknown[]) => Promise<unknown>)(...args, async (tx: Sql) => {
     if (abandoned) throw new DeadlineError('database transaction start', ms)
     started = true
     clearTimeout(timer)
-    return body(boundedSql(tx, ms))
+    const result = await body(boundedSql(tx, ms))
+    arm('database commit')
+    return result
   })
   return Promise.race([run, late]).finally(() => clearTimeout(timer))
 }
