@@ -82,7 +82,14 @@ function boundedBegin(sql: Sql, args: unknown[], ms: number): Promise<unknown> {
     if (abandoned) throw new DeadlineError('database transaction start', ms)
     started = true
     clearTimeout(timer)
-    const result = await body(boundedSql(tx, ms))
+    let result: unknown
+    try {
+      result = await body(boundedSql(tx, ms))
+    } catch (e) {
+      // The work failed: the caller hears it now; postgres.js's ROLLBACK follows in the background.
+      giveUp(e as Error)
+      throw e
+    }
     arm('database commit')
     return result
   })
