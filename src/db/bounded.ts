@@ -1,10 +1,10 @@
 // A view of the database for request handlers (console, admin) in which every statement is
-// answered or fails within `ms` (docs/operations.md "Postgres unreachable"). postgres.js has no
-// client-side statement timeout, and a blackholed server (partition, hung host) answers nothing:
-// without a bound, a console call would hang for as long as TCP keeps the connection. The
-// statement itself is not cancelled, only no longer waited for (as lib/deadline.ts says); a
-// transaction that was cut rolls back when its connection dies. Background work (the ledger
-// writer, migrations) keeps the unbounded client.
+// answered or fails within `ms` (docs/operations.md "Console and admin during an outage").
+// postgres.js has no client-side statement timeout, and a blackholed server (partition, hung
+// host) answers nothing: without a bound, a console call would hang for as long as TCP keeps the
+// connection. The statement itself is not cancelled, only no longer waited for (as
+// lib/deadline.ts says); a transaction given up before its COMMIT rolls back (boundedBegin).
+// Background work (the ledger writer, migrations) keeps the unbounded client.
 import { drizzle } from 'drizzle-orm/postgres-js'
 import type postgres from 'postgres'
 import { DeadlineError, withDeadline } from '../lib/deadline.ts'
