@@ -120,7 +120,7 @@ describeServices('fault: 200 clients that stop reading 23 MB streams', () => {
     console.log(`gateway peak RSS with ${CLIENTS} stalled 23 MB streams: ${peak.toFixed(0)} MB`)
     // Before backpressure reached the upstream this was ~1 GB and grew with stream length (fetch
     // kept reading every unread body); before the paced client handed out 64 KiB per read, 600–780
-    // MB. Now 430–500 MB on this loaded machine: each stalled client's kernel buffers take in
+    // MB. Now 430–510 MB on this loaded machine: each stalled client's kernel buffers take in
     // several MB that pass through the pipeline first (docs/drain.md "Slow clients").
     expect(peak).toBeLessThan(600)
 
