@@ -7,7 +7,9 @@ import { consoleRoutes } from './console/index.ts'
 import { consoleUi } from './console-ui/index.ts'
 import { consoleErrorHook } from './http/console-error.ts'
 import { v1Routes } from './inference/plugin.ts'
+import { boundedDb } from './db/bounded.ts'
 import { surfaceHeaders } from './http/surface-headers.ts'
+import { withDeadline } from './lib/deadline.ts'
 import { newRequestId } from './lib/ids.ts'
 import { metricsRoute } from './observability/metrics-route.ts'
 import type { AppDeps } from './runtime.ts'
@@ -21,6 +23,9 @@ export interface AppState {
 
 export function createApp(deps: AppDeps, state: AppState = { draining: false }) {
   const edgeHeaders = surfaceHeaders(deps.config, { origins: deps.config.corsOrigins })
+  // Console and admin calls wait for each Postgres statement at most DB_REQUEST_TIMEOUT_MS, then
+  // answer 503 (docs/operations.md). `now` stays live: tests pin deps.now after creation.
+  const apiDeps = { ...deps, db: boundedDb(deps.db, deps.config.dbRequestTimeoutMs), now: () => deps.now() }
   return (
     new Elysia()
       // Every response carries x-request-id (docs/api.md "Request ids"); handlers that log under their own
@@ -32,7 +37,9 @@ export function createApp(deps: AppDeps, state: AppState = { draining: false }) 
       .onError(consoleErrorHook(deps.log))
       .get('/healthz', () => ({ status: 'ok' }))
       .get('/readyz', async ({ set }) => {
-        const checks = await Promise.allSettled([deps.db.execute(sql`select 1`), deps.store.ping()])
+        // Bounded like every request's wait on Postgres: a blackholed database answers nothing.
+        const db = withDeadline(deps.db.execute(sql`select 1`), deps.config.dbRequestTimeoutMs, 'readiness check')
+        const checks = await Promise.allSettled([db, deps.store.ping()])
         const ok = !state.draining && checks.every((c) => c.status === 'fulfilled')
         set.status = ok ? 200 : 503
         return {
@@ -63,8 +70,8 @@ export function createApp(deps: AppDeps, state: AppState = { draining: false }) 
         }),
       )
       .use(metricsRoute(deps.metrics, deps.config))
-      .use(adminRoutes(deps))
-      .use(consoleRoutes(deps))
+      .use(adminRoutes(apiDeps))
+      .use(consoleRoutes(apiDeps))
       .use(consoleUi())
   )
 }

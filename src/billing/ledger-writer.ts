@@ -61,6 +61,11 @@ export class LedgerWriter {
   private lastRepair = 0
   /** Entries read but not yet acknowledged after a failure: retried before anything new. */
   private pending: OutboxEntry[] = []
+  /**
+   * Set after a failure: a read whose reply was lost still delivered its entries to this
+   * consumer, so the next read takes this consumer's unacknowledged entries first.
+   */
+  private ownPendingFirst = false
 
   constructor(private readonly opts: LedgerWriterOptions) {
     this.consumer = opts.consumer ?? `w-${process.pid}-${base62(6)}`
@@ -83,7 +88,7 @@ export class LedgerWriter {
   async drain(): Promise<number> {
     let total = 0
     for (;;) {
-      const entries = this.pending.length > 0 ? this.pending : await this.opts.store.readOutbox(this.consumer, this.opts.batch, 0)
+      const entries = this.pending.length > 0 ? this.pending : await this.readNow()
       if (entries.length === 0) return total
       this.pending = entries
       await this.handle(entries)
@@ -103,6 +108,7 @@ export class LedgerWriter {
         backoff = 50
       } catch (err) {
         this.pending = entries
+        this.ownPendingFirst = true
         if (entries.length > 0) this.counters.failedBatches++
         this.opts.metrics?.writerFailures.inc()
         // Repaired: read again at once — unless NOGROUP came back right after a repair (no hot loop).
@@ -114,8 +120,24 @@ export class LedgerWriter {
     }
   }
 
+  /** This consumer's unacknowledged entries after a failure, else what is new (no waiting). */
+  private async readNow(): Promise<OutboxEntry[]> {
+    const { store, batch } = this.opts
+    if (this.ownPendingFirst) {
+      const own = await store.ownPendingOutbox(this.consumer, batch)
+      if (own.length > 0) return own
+      this.ownPendingFirst = false
+    }
+    return store.readOutbox(this.consumer, batch, 0)
+  }
+
   private async next(): Promise<OutboxEntry[]> {
     const { store, batch, blockMs, lingerMs } = this.opts
+    if (this.ownPendingFirst) {
+      const own = await store.ownPendingOutbox(this.consumer, batch)
+      if (own.length > 0) return own
+      this.ownPendingFirst = false
+    }
     if (Date.now() - this.lastReclaim > 30_000) {
       this.lastReclaim = Date.now()
       const stale = await store.reclaimOutbox(this.consumer, 60_000, batch)

@@ -1,6 +1,7 @@
-// Console/admin error envelope (docs/api.md "Error envelopes"): {error:{code, message}}. Elysia's own
-// validation and not-found errors are rendered in the same envelope.
-import { GatewayError } from '../core/errors.ts'
+// Console/admin error envelope: {error:{code, message}}. Elysia's own validation and not-found
+// errors are rendered in the same envelope; a backing-service outage (lib/outage.ts) is a 503.
+import { GatewayError, serviceUnavailable } from '../core/errors.ts'
+import { isOutage } from '../lib/outage.ts'
 import type { Logger } from '../lib/log.ts'
 
 export function consoleError(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
@@ -40,6 +41,8 @@ const errorText = (e: unknown) =>
 export function renderConsoleError(code: string | number, error: unknown): Response {
   // A parse hook's own refusal (413, 401, unsafe text) arrives wrapped in Elysia's ParseError.
   if (code === 'PARSE' && (error as Error)?.cause instanceof GatewayError) error = (error as Error).cause
+  // Postgres or Redis did not answer (or not in time): the same fast 503 + Retry-After as /v1.
+  if (!(error instanceof GatewayError) && isOutage(error)) error = serviceUnavailable(error)
   if (error instanceof GatewayError) return consoleError(error.status, error.code, error.message, error.extra.headers)
   if (code === 'VALIDATION') {
     const v = error as { type?: string; customError?: unknown; all?: { path?: string; message?: string; summary?: string }[] }

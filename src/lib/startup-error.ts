@@ -1,21 +1,11 @@
 // Start-up failures as one line that names the thing and the fix (docs/deploy.md "Start-up
 // failures"). Pure: turns a driver/file/socket error into a StartupError; index.ts prints it.
 // Never echoes a password: URLs are shown as host:port/name only.
+import { UNREACHABLE_CODES } from './outage.ts'
 
 export class StartupError extends Error {}
 
 type Thing = 'database' | 'redis' | 'catalog' | 'listen'
-
-const UNREACHABLE = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'CONNECT_TIMEOUT',
-  'ECONNRESET',
-])
 
 function where(url: string | undefined): string {
   try {
@@ -40,7 +30,7 @@ function database(err: unknown, url: string | undefined): string {
       return ''
     }
   })()
-  if (UNREACHABLE.has(code)) return `database unreachable at ${where(url)} (${code}): start PostgreSQL there or fix DATABASE_URL`
+  if (UNREACHABLE_CODES.has(code)) return `database unreachable at ${where(url)} (${code}): start PostgreSQL there or fix DATABASE_URL`
   if (code === '3D000') return `database "${path}" does not exist on ${where(url)}: create it (createdb ${path}) or fix DATABASE_URL`
   if (code === '28000' || code === '28P01')
     return `database at ${where(url)} refused the login (${messageOf(err)}): create the role or fix the user/password in DATABASE_URL`
@@ -50,7 +40,7 @@ function database(err: unknown, url: string | undefined): string {
 function redis(err: unknown, url: string | undefined): string {
   const code = codeOf(err)
   const text = messageOf(err)
-  if (UNREACHABLE.has(code))
+  if (UNREACHABLE_CODES.has(code))
     return `Redis unreachable at ${where(url)} (${code}): start Redis there or fix REDIS_URL (unset it to run one instance on the in-process store)`
   if (/NOAUTH|WRONGPASS|invalid password/i.test(text)) return `Redis at ${where(url)} refused authentication: fix the password in REDIS_URL`
   return `Redis at ${where(url)} failed at start (${text}): check REDIS_URL`

@@ -161,6 +161,11 @@ export function createMemoryStore(): Store {
         appendedAt.delete(e.id)
       }
     },
+    async ownPendingOutbox(consumer, max) {
+      const out: OutboxEntry[] = []
+      for (const item of inFlight.values()) if (item.consumer === consumer && out.length < max) out.push(item.entry)
+      return out
+    },
     async reclaimOutbox(consumer, minIdleMs, max) {
       const out: OutboxEntry[] = []
       const now = Date.now()

@@ -38,6 +38,18 @@ async function readAllShards(redis: RedisClient, streams: string[], consumer: st
 }
 
 /**
+ * Entries already delivered to `consumer` and not acknowledged (XREADGROUP from id 0): after a
+ * read whose reply was lost (a command timeout while Redis stalled), Redis counts them as
+ * delivered, so a `>` read never returns them again.
+ */
+export async function ownPendingShards(redis: RedisClient, streams: string[], consumer: string, max: number): Promise<OutboxEntry[]> {
+  const replies = await Promise.all(
+    streams.map((key) => redis.call('XREADGROUP', 'GROUP', GROUP, consumer, 'COUNT', String(max), 'STREAMS', key, '0')),
+  )
+  return replies.flatMap((reply, shard) => entriesOf(shard, itemsOf(reply)))
+}
+
+/**
  * Per-shard reads: a blocking read can wait on one stream only (per slot), so an idle writer
  * polls every OUTBOX_POLL_MS until something arrives or `blockMs` has passed. With 16 shards
  * that is 320 cheap commands a second per idle instance (docs/scaling.md).

@@ -3,7 +3,7 @@ import { ensureTracingChannelHasSubscribers } from '../lib/tracing-channel-compa
 import { abandonedKey, accountKey, counterKey, leaseDataKey, leasesKey, outboxKey, windowKey, type KeySpace } from './keys.ts'
 import { ABANDONED_MARK_MS, leaseData } from './lease.ts'
 import { connectRedis, type RedisClient, type RedisTarget } from './redis-client.ts'
-import { ackShards, createGroups, readShards, reclaimShards } from './redis-outbox.ts'
+import { ackShards, createGroups, ownPendingShards, readShards, reclaimShards } from './redis-outbox.ts'
 import {
   WINDOW_MS,
   shardOf,
@@ -167,6 +167,7 @@ export async function createRedisStore(
     async ackOutbox(entries) {
       if (entries.length > 0) await ackShards(redis, outboxes, entries)
     },
+    ownPendingOutbox: (consumer, max) => ownPendingShards(redis, outboxes, consumer, max),
     reclaimOutbox: (consumer, minIdleMs, max) => reclaimShards(redis, outboxes, consumer, minIdleMs, max),
     repairOutbox: ensureGroups,
     async hit(bucket, limit, windowMs, nowMs) {

@@ -92,6 +92,8 @@ export interface Store {
   /** Outbox consumption for the ledger writer (at-least-once; the writer is idempotent). */
   readOutbox(consumer: string, max: number, blockMs: number): Promise<OutboxEntry[]>
   ackOutbox(entries: OutboxEntry[]): Promise<void>
+  /** Entries delivered to `consumer` and not yet acknowledged (re-read after a failed read). */
+  ownPendingOutbox(consumer: string, max: number): Promise<OutboxEntry[]>
   /** Entries handed to a consumer that died: re-deliver those idle longer than minIdleMs. */
   reclaimOutbox(consumer: string, minIdleMs: number, max: number): Promise<OutboxEntry[]>
   /** Recreate the outbox's consumer groups (after NOGROUP: Redis restarted without its data). */

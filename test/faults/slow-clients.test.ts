@@ -58,9 +58,15 @@ describeServices('fault: 200 clients that stop reading 23 MB streams', () => {
   let keys: ReturnType<typeof freshKeyPrefix>
   let gw: GatewayProcess
   let aborted = 0
+  /** Stalled streams read to their end all the same: the host's kernel buffers took them whole. */
+  let completed = 0
   const sockets: net.Socket[] = []
   beforeAll(async () => {
-    const long = longStream(STREAM_BYTES, () => aborted++)
+    const long = longStream(
+      STREAM_BYTES,
+      () => aborted++,
+      () => completed++,
+    )
     const short = longStream(512 * 1024, () => {})
     // A request carrying `user: "fast"` gets a short stream; the stalled clients get 23 MB.
     up = startFakeUpstream({ kind: 'fn', handle: (req, body) => (body.user === 'fast' ? short : long).handle(req, body) })
@@ -104,19 +110,25 @@ describeServices('fault: 200 clients that stop reading 23 MB streams', () => {
     }
     console.log(`fast client served with ${CLIENTS - aborted} of ${CLIENTS} stalled streams still open`)
 
-    await until(async () => aborted === CLIENTS, 120_000, 'every stalled stream to be cut and its upstream aborted')
+    // A client that stops reading still takes in what its kernel buffers hold: the gateway's send
+    // buffer (≤ 4 MB) and its own receive buffer (net.ipv4.tcp_rmem: 6 MB by default, 32 MB on
+    // some hosts). Where that exceeds 23 MB, a slow run can deliver some streams whole.
+    await until(async () => aborted + completed === CLIENTS, 120_000, 'every stalled stream to be cut (or delivered whole)')
+    if (completed > 0) console.log(`${completed} stalled streams were taken whole by kernel buffers`)
+    expect(aborted).toBeGreaterThan(0)
     const peak = await peakRssMb(gw.proc.pid)
     console.log(`gateway peak RSS with ${CLIENTS} stalled 23 MB streams: ${peak.toFixed(0)} MB`)
-    // Before backpressure reached the upstream this was ~1 GB at this point and grew with stream
-    // length (fetch kept reading every unread body). What is left, 1–3 MB per stalled stream,
-    // is what each client's kernel send buffer takes in passing through the pipeline first
-    // (docs/drain.md "Slow clients"); measured 320–660 MB on this loaded machine.
-    expect(peak).toBeLessThan(800)
+    // Before backpressure reached the upstream this was ~1 GB and grew with stream length (fetch
+    // kept reading every unread body); before the paced client handed out 64 KiB per read, 600–780
+    // MB. Now 430–510 MB on this loaded machine: each stalled client's kernel buffers take in
+    // several MB that pass through the pipeline first (docs/drain.md "Slow clients").
+    expect(peak).toBeLessThan(600)
 
     await until(async () => (await booksOf(db.url, user.userId)).logs.length >= CLIENTS + 4, 60_000, 'every call to be written')
     const books = await booksOf(db.url, user.userId)
     const idle = books.logs.filter((l) => l.errorCode === 'CLIENT_IDLE')
-    expect(idle).toHaveLength(CLIENTS)
+    expect(idle).toHaveLength(aborted)
+    expect(books.logs.filter((l) => l.status === 200)).toHaveLength(completed + 4) // + the fast stream and 3 calls
     for (const l of idle) {
       expect(l.status).toBe(499)
       expect(l.cost).toBeGreaterThan(100n)

@@ -38,9 +38,10 @@ export function tickingStream(everyMs: number, onStart?: () => void): Behaviour 
 
 /**
  * A stream of about `totalBytes` in 64 KiB reads, generated on demand (pull), ending with usage
- * and [DONE]. `onAbort` counts streams the gateway abandoned before their end.
+ * and [DONE]. `onAbort` counts streams the gateway abandoned before their end, `onEnd` those it
+ * read to the end.
  */
-export function longStream(totalBytes: number, onAbort: () => void): Extract<Behaviour, { kind: 'fn' }> {
+export function longStream(totalBytes: number, onAbort: () => void, onEnd: () => void = () => {}): Extract<Behaviour, { kind: 'fn' }> {
   const frame = enc.encode(chunkFrame('x'.repeat(400)))
   const perRead = Math.max(1, Math.floor(65_536 / frame.length))
   const read = new Uint8Array(frame.length * perRead)
@@ -60,6 +61,7 @@ export function longStream(totalBytes: number, onAbort: () => void): Extract<Beh
             pull(c) {
               if (sent >= totalBytes) {
                 ended = true
+                onEnd()
                 c.enqueue(enc.encode(FINAL))
                 c.close()
                 return

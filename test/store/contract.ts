@@ -120,6 +120,20 @@ export function storeContract(name: string, make: StoreFactory): void {
       expect((await store.reclaimOutbox('c3', 0, 100)).filter((e) => e.record.includes(u.userId))).toHaveLength(0)
     })
 
+    test("outbox: a consumer's own unacknowledged entries are read again, and only its own", async () => {
+      const u = ids()
+      await store.appendOutbox(u.userId, `{"o":"${u.userId}"}`)
+      const mine = (e: { record: string }) => e.record.includes(u.userId)
+      // The reply of this read is what a command timeout loses: Redis has delivered the entry anyway.
+      expect((await store.readOutbox('own1', 100, 0)).filter(mine)).toHaveLength(1)
+      expect((await store.readOutbox('own1', 100, 0)).filter(mine)).toHaveLength(0)
+      expect((await store.ownPendingOutbox('own2', 100)).filter(mine)).toHaveLength(0)
+      const again = (await store.ownPendingOutbox('own1', 100)).filter(mine)
+      expect(again.map((e) => e.record)).toEqual([`{"o":"${u.userId}"}`])
+      await store.ackOutbox(again)
+      expect((await store.ownPendingOutbox('own1', 100)).filter(mine)).toHaveLength(0)
+    })
+
     test('a waiting read returns entries appended meanwhile, whichever shard they are on', async () => {
       await drainFor(store, '')
       const users = Array.from({ length: 8 }, () => ids().userId)

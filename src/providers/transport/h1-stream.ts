@@ -5,11 +5,12 @@
 // through TCP flow control (docs/drain.md "Slow clients"). Connections are kept alive and reused
 // (h1-pool.ts). No redirects, no proxies, no compression (identity is asked for).
 import { bodyDecoder, type BodyDecoder } from './chunked.ts'
+import { ByteQueue } from './byte-queue.ts'
 import { acquire, release, send, type Conn } from './h1-pool.ts'
 
 const MAX_HEAD = 64 * 1024
 const BUFFER_BYTES = 64 * 1024
-const COALESCE_BYTES = 16 * 1024
+const CHUNK_BYTES = 64 * 1024
 const enc = new TextEncoder()
 
 function parseHead(text: string): { status: number; headers: Headers } {
@@ -79,40 +80,32 @@ function exchange(conn: Conn, origin: string, request: Uint8Array, signal: Abort
     }
     const onAbort = () => fail(new Error('aborted'))
     signal.addEventListener('abort', onAbort, { once: true })
-    // Body bytes wait here until the consumer reads; what arrived meanwhile goes out as one chunk
-    // (as fetch does), and reading pauses once BUFFER_BYTES wait.
-    let queued: Uint8Array[] = []
-    let queuedBytes = 0
+    // Body bytes wait here until the consumer reads, handed out at most CHUNK_BYTES per read;
+    // reading pauses once BUFFER_BYTES wait (one socket read may bring more: up to 512 KiB).
+    const queue = new ByteQueue()
     let waiting = false
-    const flush = () => {
-      if (queuedBytes === 0) return
-      if (queued.length === 1 || queuedBytes > COALESCE_BYTES) for (const q of queued) controller!.enqueue(q)
-      else {
-        // Small pieces (an upstream that flushes every event) are joined; large ones are not
-        // copied.
-        const chunk = new Uint8Array(queuedBytes)
-        queued.reduce((at, q) => (chunk.set(q, at), at + q.length), 0)
-        controller!.enqueue(chunk)
-      }
-      queued = []
-      queuedBytes = 0
-      waiting = false
+    const handOut = () => {
+      const chunk = queue.take(CHUNK_BYTES)
+      if (chunk) (waiting = false), controller!.enqueue(chunk)
     }
     const deliver = (parts: Uint8Array[]) => {
       // Each data event has its own buffer (Bun does not reuse it), so views are kept as is.
-      for (const p of parts) if (p.length > 0) queued.push(p), (queuedBytes += p.length)
-      if (waiting || decoder!.done()) flush()
+      for (const p of parts) queue.push(p)
       if (decoder!.done()) {
+        while (queue.size > 0) handOut()
         signal.removeEventListener('abort', onAbort)
         controller!.close()
         if (keepAlive) release(conn, origin)
         else (conn.data.exchange = undefined), conn.end()
-      } else if (queuedBytes >= BUFFER_BYTES) conn.pause()
+        return
+      }
+      if (waiting) handOut()
+      if (queue.size >= BUFFER_BYTES) conn.pause()
     }
     const pull = () => {
-      if (queuedBytes > 0) flush()
+      if (queue.size > 0) handOut()
       else waiting = true
-      conn.resume()
+      if (queue.size < BUFFER_BYTES) conn.resume()
     }
     const onHead = (data: Uint8Array) => {
       head += new TextDecoder('latin1').decode(data)
