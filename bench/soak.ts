@@ -1,0 +1,139 @@
+// The soak (docs/benchmarks.md): an open-loop load at a fixed rate — every fourth call a stream —
+// for N minutes; per interval the achieved RPS, p50/p99 (from each call's scheduled start, so a
+// stall is not hidden by the load generator waiting), Tollgate's RSS and event-loop delay; at
+// the end the RSS slope (least squares, MB/min) and the p99 stability (max/min of the
+// intervals' p99).
+import { body, type Target } from './driver.ts'
+import { streamOk } from './harness.ts'
+import { loopDelayMeter, type LoopDelay } from './loop-delay.ts'
+import { mem } from './proc-mem.ts'
+import { quantile, slope } from './stats.ts'
+
+export interface SoakConfig {
+  rps: number
+  minutes: number
+  intervalSec: number
+  /** Calls in flight beyond which a due call is not sent but counted as shed. */
+  maxInFlight: number
+}
+
+export interface SoakInterval {
+  /** End of the interval, minutes since the start. */
+  atMin: number
+  rps: number
+  p50: number
+  p99: number
+  rssMb: number
+  loop: LoopDelay
+  errors: number
+  shed: number
+}
+
+export interface SoakResult {
+  intervals: SoakInterval[]
+  /** RSS slope over the intervals after the first (warm-up), MB/min. */
+  rssSlope: number
+  /** max/min of the intervals' p99. */
+  p99Stability: number
+  errors: number
+  shed: number
+  firstError?: string
+}
+
+const STREAM_EVERY = 4
+
+export async function runSoak(t: Target, tgUrl: string, pid: number, cfg: SoakConfig): Promise<SoakResult> {
+  const payloads = [body(t.model, false), body(t.model, true)]
+  const intervals: SoakInterval[] = []
+  let window: number[] = []
+  let errors = 0
+  let shed = 0
+  let totalShed = 0
+  let windowErrors = 0
+  let firstError: string | undefined
+  let inFlight = 0
+
+  const call = async (i: number, scheduled: number) => {
+    inFlight++
+    const stream = i % STREAM_EVERY === 0
+    try {
+      const res = await fetch(t.url, {
+        method: 'POST',
+        headers: t.headers,
+        body: payloads[stream ? 1 : 0],
+        signal: AbortSignal.timeout(30_000),
+      })
+      const text = await res.text()
+      if (res.status !== 200 || (stream && !streamOk(text))) throw new Error(`HTTP ${res.status}: ${text.slice(0, 200)}`)
+      window.push(performance.now() - scheduled)
+    } catch (e) {
+      windowErrors++
+      firstError ??= String(e)
+    } finally {
+      inFlight--
+    }
+  }
+
+  const readLoop = await loopDelayMeter(tgUrl)
+  const t0 = performance.now()
+  const end = t0 + cfg.minutes * 60_000
+  let sent = 0
+  let nextReport = t0 + cfg.intervalSec * 1000
+  let windowStart = t0
+  const pending = new Set<Promise<void>>()
+  while (performance.now() < end) {
+    const now = performance.now()
+    const due = Math.floor(((now - t0) / 1000) * cfg.rps)
+    for (; sent < due; sent++) {
+      if (inFlight >= cfg.maxInFlight) {
+        shed++
+        continue
+      }
+      const p = call(sent, t0 + (sent * 1000) / cfg.rps)
+      pending.add(p)
+      void p.finally(() => pending.delete(p))
+    }
+    if (now >= nextReport) {
+      const done = window.sort((a, b) => a - b)
+      window = []
+      intervals.push({
+        atMin: (now - t0) / 60_000,
+        rps: done.length / ((now - windowStart) / 1000),
+        p50: quantile(done, 0.5),
+        p99: quantile(done, 0.99),
+        rssMb: (await mem(pid)).rss,
+        loop: await readLoop(),
+        errors: windowErrors,
+        shed,
+      })
+      errors += windowErrors
+      totalShed += shed
+      windowErrors = 0
+      shed = 0
+      windowStart = now
+      nextReport += cfg.intervalSec * 1000
+      const r = intervals.at(-1)!
+      console.error(
+        `soak: ${r.atMin.toFixed(1)} min, ${r.rps.toFixed(0)} RPS, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, RSS ${r.rssMb.toFixed(1)} MB`,
+      )
+    }
+    await Bun.sleep(2)
+  }
+  await Promise.all(pending)
+  errors += windowErrors
+  totalShed += shed
+
+  const steady = intervals.length >= 3 ? intervals.slice(1) : intervals
+  const p99s = intervals.map((r) => r.p99)
+  return {
+    intervals,
+    rssSlope: slope(
+      steady.map((r) => r.atMin),
+      steady.map((r) => r.rssMb),
+    ),
+    p99Stability: Math.max(...p99s) / Math.min(...p99s),
+    errors,
+    shed: totalShed,
+    firstError,
+  }
+}
