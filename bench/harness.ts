@@ -23,12 +23,16 @@ export const pin = (cpu: number, cmd: string[]) => (pinned ? ['taskset', '-c', S
 
 const children: Bun.Subprocess[] = []
 let dropDb: (() => Promise<void>) | undefined
+const catalogPath = `/tmp/tollgate-bench-catalog-${process.pid}.json`
 
 export async function cleanup(): Promise<void> {
   for (const c of children) c.kill('SIGKILL')
   children.length = 0
   await dropDb?.()
   dropDb = undefined
+  await Bun.file(catalogPath)
+    .delete()
+    .catch(() => {})
 }
 
 async function spawnReady(
@@ -100,7 +104,6 @@ export async function startStack(opts: { slowStream: { intervalMs: number; delta
   }
   const dbUrl = new URL(PG)
   dbUrl.pathname = `/${dbName}`
-  const catalogPath = `/tmp/tollgate-bench-catalog-${process.pid}.json`
   const { intervalMs, deltas } = opts.slowStream
   await Bun.write(
     catalogPath,

@@ -31,7 +31,8 @@ export interface StreamsResult {
   seconds: number
   rss: { before: number; peak: number; hwm: number }
   other: { idle: LatencyResult; loaded: LatencyResult }
-  loop: { idle: LoopDelay; loaded: LoopDelay }
+  /** Event-loop delay while the other client ran idle, while the streams opened, while all were open. */
+  loop: { idle: LoopDelay; opening: LoopDelay; open: LoopDelay }
 }
 
 export async function runStreams(stack: Stack, cfg: StreamsConfig): Promise<StreamsResult> {
@@ -46,7 +47,8 @@ export async function runStreams(stack: Stack, cfg: StreamsConfig): Promise<Stre
     headers: { ...stack.targets.tollgate.headers, authorization: `Bearer ${await stack.newKey()}` },
   }
 
-  console.error(`streams: other client idle (${cfg.probes} calls)…`)
+  console.error(`streams: other client idle (${cfg.probes} calls after as many to warm up)…`)
+  await latency(other, false, cfg.probes)
   let readLoop = await loopDelayMeter(stack.tgUrl)
   const idle = await latency(other, false, cfg.probes)
   const idleLoop = await readLoop()
@@ -93,6 +95,7 @@ export async function runStreams(stack: Stack, cfg: StreamsConfig): Promise<Stre
   }
 
   console.error(`streams: opening ${cfg.streams} streams over ${cfg.rampMs} ms…`)
+  readLoop = await loopDelayMeter(stack.tgUrl)
   const t0 = performance.now()
   const running: Promise<void>[] = []
   const batches = Math.max(1, Math.round(cfg.rampMs / 20))
@@ -103,12 +106,14 @@ export async function runStreams(stack: Stack, cfg: StreamsConfig): Promise<Stre
   }
   await allOpened
   const allOpenMs = performance.now() - t0
+  const openingLoop = await readLoop()
 
   console.error(`streams: all open after ${allOpenMs.toFixed(0)} ms; other client under load…`)
-  readLoop = await loopDelayMeter(stack.tgUrl)
   const loaded = await latency(other, false, cfg.probes)
-  const loadedLoop = await readLoop()
   const upstream = (await (await fetch(`${stack.upstream}/stats`)).json()) as { peak: number }
+  // The "all open" window lasts until shortly before the first stream ends.
+  await Bun.sleep(Math.max(0, t0 + cfg.deltas * cfg.intervalMs - 500 - performance.now()))
+  const openLoop = await readLoop()
 
   await Promise.all(running)
   const seconds = (performance.now() - t0) / 1000
@@ -124,6 +129,6 @@ export async function runStreams(stack: Stack, cfg: StreamsConfig): Promise<Stre
     seconds,
     rss: { before, peak, hwm },
     other: { idle, loaded },
-    loop: { idle: idleLoop, loaded: loadedLoop },
+    loop: { idle: idleLoop, opening: openingLoop, open: openLoop },
   }
 }
