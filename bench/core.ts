@@ -4,7 +4,7 @@
 // over each of its runs.
 import { latency, saturate, type LatencyResult, type LoadResult } from './driver.ts'
 import { streamOk, type Stack } from './harness.ts'
-import { fmtDelay, withLoopDelay, type LoopDelay } from './loop-delay.ts'
+import { fmtDelay, withLoopDelay, type LoopDelay } from './sut-metrics.ts'
 import { median } from './stats.ts'
 
 export interface CoreConfig {

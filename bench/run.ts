@@ -10,7 +10,7 @@ import { runStreams, type StreamsResult } from './streams5k.ts'
 import { runSoak, type SoakResult } from './soak.ts'
 import { saturate } from './driver.ts'
 import { cleanup, MAX_HTTP_REQUESTS, pin, pinned, startStack } from './harness.ts'
-import { fmtDelay } from './loop-delay.ts'
+import { fmtDelay } from './sut-metrics.ts'
 import { measureMetricsCost } from './metrics-cost.ts'
 
 const QUICK = process.env.BENCH_QUICK === '1'
@@ -75,12 +75,12 @@ function soakLines(r: SoakResult, rps: number): string[] {
   const lines = [
     `Soak: open loop at ${fmt(rps, 0)} RPS (half of saturation; every 4th call a stream) for ${SOAK_MINUTES} min`,
     '',
-    '| at min | RPS | p50 ms | p99 ms | RSS MB | loop delay ms p50/p99/max | errors | shed |',
-    '|--:|--:|--:|--:|--:|--:|--:|--:|',
+    '| at min | RPS | p50 ms | p99 ms | RSS MB | loop delay ms p50/p99/max | outbox depth | errors | shed |',
+    '|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
   ]
   for (const i of r.intervals)
     lines.push(
-      `| ${fmt(i.atMin, 1)} | ${fmt(i.rps, 0)} | ${fmt(i.p50, 3)} | ${fmt(i.p99, 3)} | ${fmt(i.rssMb, 1)} | ${fmtDelay(i.loop)} | ${i.errors} | ${i.shed} |`,
+      `| ${fmt(i.atMin, 1)} | ${fmt(i.rps, 0)} | ${fmt(i.p50, 3)} | ${fmt(i.p99, 3)} | ${fmt(i.rssMb, 1)} | ${fmtDelay(i.loop)} | ${i.outboxDepth} | ${i.errors} | ${i.shed} |`,
     )
   lines.push(
     '',

@@ -5,7 +5,7 @@
 // intervals' p99).
 import { body, type Target } from './driver.ts'
 import { streamOk } from './harness.ts'
-import { loopDelayMeter, type LoopDelay } from './loop-delay.ts'
+import { sutMeter, type LoopDelay } from './sut-metrics.ts'
 import { mem } from './proc-mem.ts'
 import { quantile, slope } from './stats.ts'
 
@@ -25,6 +25,8 @@ export interface SoakInterval {
   p99: number
   rssMb: number
   loop: LoopDelay
+  /** Ledger records waiting in the outbox at the end of the interval (the writer keeping up). */
+  outboxDepth: number
   errors: number
   shed: number
 }
@@ -74,51 +76,57 @@ export async function runSoak(t: Target, tgUrl: string, pid: number, cfg: SoakCo
     }
   }
 
-  const readLoop = await loopDelayMeter(tgUrl)
+  const read = await sutMeter(tgUrl)
   const t0 = performance.now()
   const end = t0 + cfg.minutes * 60_000
-  let sent = 0
-  let nextReport = t0 + cfg.intervalSec * 1000
-  let windowStart = t0
+  // The sender and the reporter are separate loops: reading RSS and /metrics must not delay sends.
   const pending = new Set<Promise<void>>()
-  while (performance.now() < end) {
-    const now = performance.now()
-    const due = Math.floor(((now - t0) / 1000) * cfg.rps)
-    for (; sent < due; sent++) {
-      if (inFlight >= cfg.maxInFlight) {
-        shed++
-        continue
+  const sender = (async () => {
+    let sent = 0
+    for (let now = t0; now < end; now = performance.now()) {
+      const due = Math.floor(((now - t0) / 1000) * cfg.rps)
+      for (; sent < due; sent++) {
+        if (inFlight >= cfg.maxInFlight) {
+          shed++
+          continue
+        }
+        const p = call(sent, t0 + (sent * 1000) / cfg.rps)
+        pending.add(p)
+        void p.finally(() => pending.delete(p))
       }
-      const p = call(sent, t0 + (sent * 1000) / cfg.rps)
-      pending.add(p)
-      void p.finally(() => pending.delete(p))
+      await Bun.sleep(2)
     }
-    if (now >= nextReport) {
-      const done = window.sort((a, b) => a - b)
-      window = []
-      intervals.push({
-        atMin: (now - t0) / 60_000,
-        rps: done.length / ((now - windowStart) / 1000),
-        p50: quantile(done, 0.5),
-        p99: quantile(done, 0.99),
-        rssMb: (await mem(pid)).rss,
-        loop: await readLoop(),
-        errors: windowErrors,
-        shed,
-      })
-      errors += windowErrors
-      totalShed += shed
-      windowErrors = 0
-      shed = 0
-      windowStart = now
-      nextReport += cfg.intervalSec * 1000
-      const r = intervals.at(-1)!
-      console.error(
-        `soak: ${r.atMin.toFixed(1)} min, ${r.rps.toFixed(0)} RPS, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, RSS ${r.rssMb.toFixed(1)} MB`,
-      )
+  })()
+  let windowStart = t0
+  for (let k = 1; windowStart < end - 1; k++) {
+    await Bun.sleep(Math.max(0, Math.min(end, t0 + k * cfg.intervalSec * 1000) - performance.now()))
+    const now = performance.now()
+    const done = window.sort((a, b) => a - b)
+    const [errs, shedNow] = [windowErrors, shed]
+    window = []
+    windowErrors = 0
+    shed = 0
+    const [m, sut] = await Promise.all([mem(pid), read()])
+    const r: SoakInterval = {
+      atMin: (now - t0) / 60_000,
+      rps: done.length / ((now - windowStart) / 1000),
+      p50: quantile(done, 0.5),
+      p99: quantile(done, 0.99),
+      rssMb: m.rss,
+      loop: sut.loop,
+      outboxDepth: sut.outboxDepth,
+      errors: errs,
+      shed: shedNow,
     }
-    await Bun.sleep(2)
+    intervals.push(r)
+    errors += errs
+    totalShed += shedNow
+    windowStart = now
+    console.error(
+      `soak: ${r.atMin.toFixed(1)} min, ${r.rps.toFixed(0)} RPS, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, RSS ${r.rssMb.toFixed(1)} MB, loop delay p99 ${r.loop.p99.toFixed(1)} ms, outbox ${r.outboxDepth}`,
+    )
   }
+  await sender
   await Promise.all(pending)
   errors += windowErrors
   totalShed += shed

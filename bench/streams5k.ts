@@ -5,7 +5,7 @@
 // the streams.
 import { body, latency, type LatencyResult, type Target } from './driver.ts'
 import { streamOk, type Stack } from './harness.ts'
-import { loopDelayMeter, type LoopDelay } from './loop-delay.ts'
+import { sutMeter, type LoopDelay } from './sut-metrics.ts'
 import { mem, resetPeak, sampleRss } from './proc-mem.ts'
 
 export interface StreamsConfig {
@@ -49,9 +49,9 @@ export async function runStreams(stack: Stack, cfg: StreamsConfig): Promise<Stre
 
   console.error(`streams: other client idle (${cfg.probes} calls after as many to warm up)…`)
   await latency(other, false, cfg.probes)
-  let readLoop = await loopDelayMeter(stack.tgUrl)
+  let read = await sutMeter(stack.tgUrl)
   const idle = await latency(other, false, cfg.probes)
-  const idleLoop = await readLoop()
+  const idleLoop = (await read()).loop
 
   await fetch(`${stack.upstream}/stats`) // resets the upstream's peak
   await resetPeak(pid)
@@ -95,7 +95,7 @@ export async function runStreams(stack: Stack, cfg: StreamsConfig): Promise<Stre
   }
 
   console.error(`streams: opening ${cfg.streams} streams over ${cfg.rampMs} ms…`)
-  readLoop = await loopDelayMeter(stack.tgUrl)
+  read = await sutMeter(stack.tgUrl)
   const t0 = performance.now()
   const running: Promise<void>[] = []
   const batches = Math.max(1, Math.round(cfg.rampMs / 20))
@@ -106,14 +106,14 @@ export async function runStreams(stack: Stack, cfg: StreamsConfig): Promise<Stre
   }
   await allOpened
   const allOpenMs = performance.now() - t0
-  const openingLoop = await readLoop()
+  const openingLoop = (await read()).loop
 
   console.error(`streams: all open after ${allOpenMs.toFixed(0)} ms; other client under load…`)
   const loaded = await latency(other, false, cfg.probes)
   const upstream = (await (await fetch(`${stack.upstream}/stats`)).json()) as { peak: number }
   // The "all open" window lasts until shortly before the first stream ends.
   await Bun.sleep(Math.max(0, t0 + cfg.deltas * cfg.intervalMs - 500 - performance.now()))
-  const openLoop = await readLoop()
+  const openLoop = (await read()).loop
 
   await Promise.all(running)
   const seconds = (performance.now() - t0) / 1000
