@@ -80,7 +80,7 @@ function soakLines(r: SoakResult, rps: number): string[] {
   ]
   for (const i of r.intervals)
     lines.push(
-      `| ${fmt(i.atMin, 1)} | ${fmt(i.rps, 0)} | ${fmt(i.p50, 3)} | ${fmt(i.p99, 3)} | ${fmt(i.rssMb, 1)} | ${fmtDelay(i.loop)} | ${i.outboxDepth} | ${i.errors} | ${i.shed} |`,
+      `| ${fmt(i.atMin)} | ${fmt(i.rps, 0)} | ${fmt(i.p50, 3)} | ${fmt(i.p99, 3)} | ${fmt(i.rssMb, 1)} | ${fmtDelay(i.loop)} | ${i.outboxDepth} | ${i.errors} | ${i.shed} |`,
     )
   lines.push(
     '',
