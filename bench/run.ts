@@ -60,7 +60,7 @@ function streamsLines(r: StreamsResult): string[] {
   const o = r.other
   return [
     `${r.streams} concurrent streams to a slow upstream (one delta per ${STREAMS.intervalMs} ms, ${STREAMS.deltas} deltas), opened over ${STREAMS.rampMs} ms: all open after ${fmt(r.allOpenMs / 1000, 1)} s, done in ${fmt(r.seconds, 1)} s; peak open ${r.peakOpen} (client) / ${r.peakUpstreamOpen} (upstream); whole ${r.whole}/${r.streams}${r.errors.length ? `; first error: ${r.errors[0]}` : ''}`,
-    `Tollgate RSS: ${fmt(r.rss.before, 1)} MB before, peak ${fmt(r.rss.peak, 1)} MB sampled (VmHWM ${fmt(r.rss.hwm, 1)} MB)`,
+    `Tollgate RSS: ${fmt(r.rss.before, 1)} MB before, ${fmt(r.rss.allOpen, 1)} MB when all were open, peak ${fmt(r.rss.peak, 1)} MB sampled (VmHWM ${fmt(r.rss.hwm, 1)} MB)`,
     '',
     '| other client (non-stream, c=1) | p50 ms | p99 ms |',
     '|---|--:|--:|',

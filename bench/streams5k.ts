@@ -29,7 +29,8 @@ export interface StreamsResult {
   /** From the first connect until every stream had its first byte (ms). */
   allOpenMs: number
   seconds: number
-  rss: { before: number; peak: number; hwm: number }
+  /** MB: before the streams, when all were open, the largest sample, and VmHWM (reset before). */
+  rss: { before: number; allOpen: number; peak: number; hwm: number }
   other: { idle: LatencyResult; loaded: LatencyResult }
   /** Event-loop delay while the other client ran idle, while the streams opened, while all were open. */
   loop: { idle: LoopDelay; opening: LoopDelay; open: LoopDelay }
@@ -107,6 +108,7 @@ export async function runStreams(stack: Stack, cfg: StreamsConfig): Promise<Stre
   await allOpened
   const allOpenMs = performance.now() - t0
   const openingLoop = (await read()).loop
+  const rssAllOpen = (await mem(pid)).rss
 
   console.error(`streams: all open after ${allOpenMs.toFixed(0)} ms; other client under load…`)
   const loaded = await latency(other, false, cfg.probes)
@@ -127,7 +129,7 @@ export async function runStreams(stack: Stack, cfg: StreamsConfig): Promise<Stre
     peakUpstreamOpen: upstream.peak,
     allOpenMs,
     seconds,
-    rss: { before, peak, hwm },
+    rss: { before, allOpen: rssAllOpen, peak, hwm },
     other: { idle, loaded },
     loop: { idle: idleLoop, opening: openingLoop, open: openLoop },
   }
