@@ -116,7 +116,7 @@ function targetLines(core: CoreResult | undefined, streams: StreamsResult | unde
     row(`${n} open streams: other clients' added p99`, ms(d99), '≤ +1.5 ms', d99 <= 1.5)
   }
   if (soak) {
-    row('soak: RSS slope', `${fmt(soak.rssSlope, 3)} MB/min`, '|slope| ≤ 0.5 MB/min', Math.abs(soak.rssSlope) <= 0.5)
+    row('soak: RSS slope', `${fmt(soak.rssSlope, 3)} MB/min`, 'within ±0.5 MB/min', Math.abs(soak.rssSlope) <= 0.5)
     row('soak: p99 max/min over intervals', `${fmt(soak.p99Stability)}×`, '≤ 2×', soak.p99Stability <= 2)
     row('soak: failed calls', String(soak.errors), '0', soak.errors === 0)
   }
