@@ -131,7 +131,7 @@ async function main() {
     )
   const stack = await startStack({ slowStream: { intervalMs: STREAMS.intervalMs, deltas: STREAMS.deltas } })
   const out: string[] = [
-    `Tollgate benchmark — ${new Date().toISOString()} — ${QUICK ? 'quick' : 'full'} run (${only ? only.join(', ') : PARTS.join(', ')}), ${CORE.rounds} interleaved rounds, medians; ${pinned ? 'SUT pinned to CPU 0, load + fake upstream to CPU 1' : 'unpinned'}`,
+    `Tollgate benchmark — ${new Date().toISOString()} — ${QUICK ? 'quick' : 'full'} run (${PARTS.filter(runs).join(', ')}), ${CORE.rounds} interleaved rounds, medians; ${pinned ? 'SUT pinned to CPU 0, load + fake upstream to CPU 1' : 'unpinned'}`,
     '',
   ]
   let core: CoreResult | undefined
