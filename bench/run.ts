@@ -10,7 +10,7 @@ import { runStreams, type StreamsResult } from './streams5k.ts'
 import { runSoak, type SoakResult } from './soak.ts'
 import { saturate } from './driver.ts'
 import { cleanup, MAX_HTTP_REQUESTS, pin, pinned, startStack } from './harness.ts'
-import { fmtDelay } from './sut-metrics.ts'
+import { fmtDelay, outboxDrained } from './sut-metrics.ts'
 import { measureMetricsCost } from './metrics-cost.ts'
 
 const QUICK = process.env.BENCH_QUICK === '1'
@@ -145,7 +145,13 @@ async function main() {
     const cost = await measureMetricsCost()
     out.push(`metrics + tracing-off hooks per request: ${fmt(cost.ns / 1000, 3)} µs (goal ≤ 3 µs)`, '')
   }
+  // Each later part starts once the ledger writer has caught up with what the previous one left.
+  const settle = async (part: string) => {
+    const s = await outboxDrained(stack.tgUrl)
+    out.push(`Before ${part}: ledger outbox ${Number.isNaN(s) ? 'still not empty after 120 s' : `empty after ${fmt(s, 1)} s`}`, '')
+  }
   if (runs('streams5k')) {
+    await settle('streams5k')
     streams = await runStreams(stack, STREAMS)
     out.push(...streamsLines(streams), '')
   }
@@ -160,6 +166,7 @@ async function main() {
         sse: (await saturate(t, true, CORE.conns, CORE.seconds, stack.pids.tollgate)).rps,
       }
     }
+    await settle('soak')
     // Half of what one core sustains for this mix (3 non-stream calls : 1 stream).
     const rps = 0.5 / (0.75 / sat.json + 0.25 / sat.sse)
     const target = {

@@ -68,3 +68,17 @@ export async function withLoopDelay<T>(tgUrl: string, work: () => Promise<T>): P
 
 /** "p50 / p99 / max" in ms, or n/a. */
 export const fmtDelay = (d: LoopDelay) => (Number.isNaN(d.p99) ? 'n/a' : `${d.p50.toFixed(2)} / ${d.p99.toFixed(2)} / ${d.max.toFixed(1)}`)
+
+/**
+ * Waits until the ledger outbox is empty (the writer caught up with what earlier runs left), so
+ * that a part starts from a quiet gateway; gives the seconds waited, or NaN at the time limit.
+ */
+export async function outboxDrained(tgUrl: string, limitMs = 120_000): Promise<number> {
+  const t0 = performance.now()
+  while (performance.now() - t0 < limitMs) {
+    const depth = (await scrape(`${tgUrl}/metrics`)).outboxDepth
+    if (!(depth > 0)) return (performance.now() - t0) / 1000
+    await Bun.sleep(500)
+  }
+  return NaN
+}
