@@ -21,11 +21,21 @@ export const pinned = Boolean(Bun.which('taskset')) && cpus().length >= 2
 /** Load generator + fake upstream on CPU 1, each system under test on CPU 0. */
 export const pin = (cpu: number, cmd: string[]) => (pinned ? ['taskset', '-c', String(cpu), ...cmd] : cmd)
 
+/** A directory: Tollgate runs under `bun --cpu-prof-md` and writes its profile there on exit. */
+const PROFILE_DIR = process.env.BENCH_CPU_PROF
 const children: Bun.Subprocess[] = []
+let tollgate: Bun.Subprocess | undefined
 let dropDb: (() => Promise<void>) | undefined
 const catalogPath = `/tmp/tollgate-bench-catalog-${process.pid}.json`
 
 export async function cleanup(): Promise<void> {
+  if (PROFILE_DIR && tollgate) {
+    // A profile is written on a clean exit only: stop Tollgate gracefully first.
+    tollgate.kill('SIGTERM')
+    await Promise.race([tollgate.exited, Bun.sleep(20_000)])
+    console.error(`Tollgate CPU profile (markdown) in ${PROFILE_DIR}`)
+  }
+  tollgate = undefined
   for (const c of children) c.kill('SIGKILL')
   children.length = 0
   await dropDb?.()
@@ -116,8 +126,9 @@ export async function startStack(opts: { slowStream: { intervalMs: number; delta
       ],
     }),
   )
+  const profile = PROFILE_DIR ? ['--cpu-prof-md', `--cpu-prof-dir=${PROFILE_DIR}`] : []
   const tg = await spawnReady(
-    pin(0, [process.execPath, 'src/index.ts']),
+    pin(0, [process.execPath, ...profile, 'src/index.ts']),
     {
       PORT: '0',
       HOST: '127.0.0.1',
@@ -131,6 +142,7 @@ export async function startStack(opts: { slowStream: { intervalMs: number; delta
     /tollgate listening on (http:\S+)/,
     'stdout',
   )
+  tollgate = tg.proc
   const tgUrl = tg.match[1]!
   const adminHeaders = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }
   const adminPost = async (path: string, body: object) => {

@@ -4,7 +4,8 @@
 // saturation rate (soak.ts) — then the targets table.
 //
 // BENCH_QUICK=1 short runs; BENCH_ONLY=core,streams5k,soak (any subset) picks parts;
-// BENCH_STREAMS (default 5000) open streams; BENCH_SOAK_MINUTES (default 10, quick 1; 0 skips).
+// BENCH_STREAMS (default 5000) open streams; BENCH_SOAK_MINUTES (default 10, quick 1; 0 skips);
+// BENCH_CPU_PROF=<dir> writes a CPU profile of Tollgate over the whole run there.
 import { runCore, type CoreResult } from './core.ts'
 import { runStreams, type StreamsResult } from './streams5k.ts'
 import { runSoak, type SoakResult } from './soak.ts'
