@@ -29,7 +29,7 @@ const NAMES = ['direct', 'bare', 'tollgate'] as const
 const fmt = (x: number, d = 2) => x.toFixed(d)
 
 export async function runCore(stack: Stack, cfg: CoreConfig): Promise<CoreResult> {
-  const { targets, pids, tgUrl } = stack
+  const { targets, pids, loopUrl } = stack
   console.error('core: warming up…')
   for (const n of NAMES) {
     await latency(targets[n], false, cfg.warm)
@@ -42,7 +42,7 @@ export async function runCore(stack: Stack, cfg: CoreConfig): Promise<CoreResult
   // Tollgate's runs are measured inside an event-loop delay window; the others are not Tollgate.
   const measure = async <T>(n: string, key: string, work: () => Promise<T>): Promise<T> => {
     if (n !== 'tollgate') return work()
-    const [r, d] = await withLoopDelay(tgUrl, work)
+    const [r, d] = await withLoopDelay(loopUrl, work)
     ;(delay[key] ??= []).push(d)
     return r
   }

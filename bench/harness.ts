@@ -2,8 +2,10 @@
 // throwaway Postgres database and its own Redis prefix, with a seeded user, credit and keys.
 // Everything started here is killed, and the database dropped, by `cleanup()`.
 import postgres from 'postgres'
+import Redis from 'ioredis'
 import { cpus } from 'node:os'
 import type { Target } from './driver.ts'
+import { outboxDepth } from './sut-metrics.ts'
 
 const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379'
@@ -26,6 +28,8 @@ const PROFILE_DIR = process.env.BENCH_CPU_PROF
 const children: Bun.Subprocess[] = []
 let tollgate: Bun.Subprocess | undefined
 let dropDb: (() => Promise<void>) | undefined
+const REDIS_PREFIX = `tgbench${process.pid}:`
+let redis: Redis | undefined
 const catalogPath = `/tmp/tollgate-bench-catalog-${process.pid}.json`
 
 export async function cleanup(): Promise<void> {
@@ -37,9 +41,21 @@ export async function cleanup(): Promise<void> {
   }
   tollgate = undefined
   for (const c of children) c.kill('SIGKILL')
+  await Promise.all(children.map((c) => c.exited))
   children.length = 0
   await dropDb?.()
   dropDb = undefined
+  if (redis) {
+    // The run's Redis keys go with it.
+    let cursor = '0'
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${REDIS_PREFIX}*`, 'COUNT', 1000)
+      cursor = next
+      if (keys.length > 0) await redis.unlink(...keys)
+    } while (cursor !== '0')
+    redis.disconnect()
+    redis = undefined
+  }
   await Bun.file(catalogPath)
     .delete()
     .catch(() => {})
@@ -91,6 +107,10 @@ const model = (id: string, upstreamModel: string) => ({
 export interface Stack {
   upstream: string
   tgUrl: string
+  /** Tollgate's event-loop delay side channel (bench/loop-delay-preload.ts). */
+  loopUrl: string
+  /** Records waiting in Tollgate's ledger outbox. */
+  outboxDepth: () => Promise<number>
   targets: { direct: Target; bare: Target; tollgate: Target }
   pids: { direct: number; bare: number; tollgate: number }
   /** A fresh API key of the seeded user (each part of the run gets its own rate window). */
@@ -128,22 +148,25 @@ export async function startStack(opts: { slowStream: { intervalMs: number; delta
   )
   const profile = PROFILE_DIR ? ['--cpu-prof-md', `--cpu-prof-dir=${PROFILE_DIR}`] : []
   const tg = await spawnReady(
-    pin(0, [process.execPath, ...profile, 'src/index.ts']),
+    pin(0, [process.execPath, ...profile, '--preload', './bench/loop-delay-preload.ts', 'src/index.ts']),
     {
       PORT: '0',
       HOST: '127.0.0.1',
       DATABASE_URL: dbUrl.toString(),
       REDIS_URL: REDIS,
-      REDIS_PREFIX: `tgbench${process.pid}:`,
+      REDIS_PREFIX,
       CATALOG_FILE: catalogPath,
       ADMIN_TOKEN: ADMIN,
       LOG_LEVEL: 'warn',
     },
-    /tollgate listening on (http:\S+)/,
+    /loop-delay port (\d+)[\s\S]*tollgate listening on (http:\S+)/,
     'stdout',
   )
   tollgate = tg.proc
-  const tgUrl = tg.match[1]!
+  const tgUrl = tg.match[2]!
+  const loopUrl = `http://127.0.0.1:${tg.match[1]}/`
+  const bench = new Redis(REDIS)
+  redis = bench
   const adminHeaders = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }
   const adminPost = async (path: string, body: object) => {
     const res = await fetch(`${tgUrl}/api/admin${path}`, { method: 'POST', headers: adminHeaders, body: JSON.stringify(body) })
@@ -160,6 +183,8 @@ export async function startStack(opts: { slowStream: { intervalMs: number; delta
   return {
     upstream,
     tgUrl,
+    loopUrl,
+    outboxDepth: () => outboxDepth(bench, REDIS_PREFIX),
     targets: {
       direct: { name: 'direct', url: `${upstream}/v1/chat/completions`, headers: json, model: 'bench-model' },
       bare: { name: 'bare proxy', url: `http://127.0.0.1:${bare.match[1]}/v1/chat/completions`, headers: json, model: 'bench-model' },

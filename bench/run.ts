@@ -148,7 +148,7 @@ async function main() {
   }
   // Each later part starts once the ledger writer has caught up with what the previous one left.
   const settle = async (part: string) => {
-    const s = await outboxDrained(stack.tgUrl)
+    const s = await outboxDrained(stack.outboxDepth)
     out.push(`Before ${part}: ledger outbox ${Number.isNaN(s) ? 'still not empty after 120 s' : `empty after ${fmt(s, 1)} s`}`, '')
   }
   if (runs('streams5k')) {
@@ -174,7 +174,7 @@ async function main() {
       ...stack.targets.tollgate,
       headers: { ...stack.targets.tollgate.headers, authorization: `Bearer ${await stack.newKey()}` },
     }
-    soak = await runSoak(target, stack.tgUrl, stack.pids.tollgate, {
+    soak = await runSoak(target, stack, {
       rps,
       minutes: SOAK_MINUTES,
       intervalSec: SOAK_MINUTES <= 2 ? 10 : 60,

@@ -4,8 +4,8 @@
 // the end the RSS slope (least squares, MB/min) and the p99 stability (max/min of the
 // intervals' p99).
 import { body, type Target } from './driver.ts'
-import { streamOk } from './harness.ts'
-import { sutMeter, type LoopDelay } from './sut-metrics.ts'
+import { streamOk, type Stack } from './harness.ts'
+import { loopDelayMeter, type LoopDelay } from './sut-metrics.ts'
 import { mem } from './proc-mem.ts'
 import { quantile, slope } from './stats.ts'
 
@@ -44,7 +44,8 @@ export interface SoakResult {
 
 const STREAM_EVERY = 4
 
-export async function runSoak(t: Target, tgUrl: string, pid: number, cfg: SoakConfig): Promise<SoakResult> {
+export async function runSoak(t: Target, stack: Stack, cfg: SoakConfig): Promise<SoakResult> {
+  const pid = stack.pids.tollgate
   const payloads = [body(t.model, false), body(t.model, true)]
   const intervals: SoakInterval[] = []
   let window: number[] = []
@@ -76,7 +77,7 @@ export async function runSoak(t: Target, tgUrl: string, pid: number, cfg: SoakCo
     }
   }
 
-  const read = await sutMeter(tgUrl)
+  const read = await loopDelayMeter(stack.loopUrl)
   const t0 = performance.now()
   const end = t0 + cfg.minutes * 60_000
   // The sender and the reporter are separate loops: reading RSS and /metrics must not delay sends.
@@ -106,15 +107,15 @@ export async function runSoak(t: Target, tgUrl: string, pid: number, cfg: SoakCo
     window = []
     windowErrors = 0
     shed = 0
-    const [m, sut] = await Promise.all([mem(pid), read()])
+    const [m, loop, depth] = await Promise.all([mem(pid), read(), stack.outboxDepth()])
     const r: SoakInterval = {
       atMin: (now - t0) / 60_000,
       rps: done.length / ((now - windowStart) / 1000),
       p50: quantile(done, 0.5),
       p99: quantile(done, 0.99),
       rssMb: m.rss,
-      loop: sut.loop,
-      outboxDepth: sut.outboxDepth,
+      loop,
+      outboxDepth: depth,
       errors: errs,
       shed: shedNow,
     }

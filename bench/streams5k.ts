@@ -5,7 +5,7 @@
 // the streams.
 import { body, latency, type LatencyResult, type Target } from './driver.ts'
 import { streamOk, type Stack } from './harness.ts'
-import { sutMeter, type LoopDelay } from './sut-metrics.ts'
+import { loopDelayMeter, type LoopDelay } from './sut-metrics.ts'
 import { mem, resetPeak, sampleRss } from './proc-mem.ts'
 
 export interface StreamsConfig {
@@ -50,9 +50,9 @@ export async function runStreams(stack: Stack, cfg: StreamsConfig): Promise<Stre
 
   console.error(`streams: other client idle (${cfg.probes} calls after as many to warm up)…`)
   await latency(other, false, cfg.probes)
-  let read = await sutMeter(stack.tgUrl)
+  let read = await loopDelayMeter(stack.loopUrl)
   const idle = await latency(other, false, cfg.probes)
-  const idleLoop = (await read()).loop
+  const idleLoop = await read()
 
   await fetch(`${stack.upstream}/stats`) // resets the upstream's peak
   await resetPeak(pid)
@@ -96,7 +96,7 @@ export async function runStreams(stack: Stack, cfg: StreamsConfig): Promise<Stre
   }
 
   console.error(`streams: opening ${cfg.streams} streams over ${cfg.rampMs} ms…`)
-  read = await sutMeter(stack.tgUrl)
+  read = await loopDelayMeter(stack.loopUrl)
   const t0 = performance.now()
   const running: Promise<void>[] = []
   const batches = Math.max(1, Math.round(cfg.rampMs / 20))
@@ -107,7 +107,7 @@ export async function runStreams(stack: Stack, cfg: StreamsConfig): Promise<Stre
   }
   await allOpened
   const allOpenMs = performance.now() - t0
-  const openingLoop = (await read()).loop
+  const openingLoop = await read()
   const rssAllOpen = (await mem(pid)).rss
 
   console.error(`streams: all open after ${allOpenMs.toFixed(0)} ms; other client under load…`)
@@ -115,7 +115,7 @@ export async function runStreams(stack: Stack, cfg: StreamsConfig): Promise<Stre
   const upstream = (await (await fetch(`${stack.upstream}/stats`)).json()) as { peak: number }
   // The "all open" window lasts until shortly before the first stream ends.
   await Bun.sleep(Math.max(0, t0 + cfg.deltas * cfg.intervalMs - 500 - performance.now()))
-  const openLoop = (await read()).loop
+  const openLoop = await read()
 
   await Promise.all(running)
   const seconds = (performance.now() - t0) / 1000

@@ -1,8 +1,7 @@
-// The benchmark's own arithmetic (bench/stats.ts, bench/sut-metrics.ts): what the soak's slope and
-// the event-loop delay columns are computed from.
+// The benchmark's own arithmetic (bench/stats.ts): what the soak's RSS slope and the tables'
+// percentiles are computed from.
 import { describe, expect, test } from 'bun:test'
 import { median, quantile, slope } from '../../bench/stats.ts'
-import { parseGauges } from '../../bench/sut-metrics.ts'
 
 describe('bench statistics', () => {
   test('least-squares slope: exact on a line, 0 on a flat series, NaN without two distinct x', () => {
@@ -19,18 +18,5 @@ describe('bench statistics', () => {
     expect(quantile(xs, 0.99)).toBe(100)
     expect(quantile([], 0.5)).toBeNaN()
     expect(median([3, 1, 2])).toBe(2)
-  })
-
-  test('gauges are read from a Prometheus exposition by exact name, labelled samples summed', () => {
-    const text = [
-      '# HELP nodejs_eventloop_lag_p99_seconds The 99th percentile of the recorded event loop delays.',
-      '# TYPE nodejs_eventloop_lag_p99_seconds gauge',
-      'nodejs_eventloop_lag_p99_seconds 0.012058623',
-      'nodejs_eventloop_lag_p99_seconds_extra 7',
-      'tollgate_outbox_depth{shard="0"} 3',
-      'tollgate_outbox_depth{shard="1"} 4',
-    ].join('\n')
-    const g = parseGauges(text, ['nodejs_eventloop_lag_p99_seconds', 'tollgate_outbox_depth', 'absent'])
-    expect(g).toEqual({ nodejs_eventloop_lag_p99_seconds: 0.012058623, tollgate_outbox_depth: 7 })
   })
 })
