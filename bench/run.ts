@@ -69,6 +69,7 @@ function streamsLines(r: StreamsResult): string[] {
     `| during ${r.streams} open streams | ${fmt(o.loaded.p50, 3)} | ${fmt(o.loaded.p99, 3)} |`,
     '',
     `Tollgate event-loop delay ms p50/p99/max: idle ${fmtDelay(r.loop.idle)}; while the streams opened ${fmtDelay(r.loop.opening)}; while all were open ${fmtDelay(r.loop.open)}`,
+    `GET /metrics with all streams open: ${fmt(r.scrape.ms, 1)} ms; event-loop delay around it ${fmtDelay(r.scrape.loop)}`,
   ]
 }
 

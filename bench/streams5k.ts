@@ -34,6 +34,8 @@ export interface StreamsResult {
   other: { idle: LatencyResult; loaded: LatencyResult }
   /** Event-loop delay while the other client ran idle, while the streams opened, while all were open. */
   loop: { idle: LoopDelay; opening: LoopDelay; open: LoopDelay }
+  /** One GET /metrics at the end of the "all open" window: how long it took, and the loop delay around it. */
+  scrape: { ms: number; loop: LoopDelay }
 }
 
 export async function runStreams(stack: Stack, cfg: StreamsConfig): Promise<StreamsResult> {
@@ -116,6 +118,11 @@ export async function runStreams(stack: Stack, cfg: StreamsConfig): Promise<Stre
   // The "all open" window lasts until shortly before the first stream ends.
   await Bun.sleep(Math.max(0, t0 + cfg.deltas * cfg.intervalMs - 500 - performance.now()))
   const openLoop = await read()
+  // A Prometheus scrape while the streams are open (prom-client's process metrics read heap
+  // statistics and /proc/self/fd, which grow with the open streams).
+  const s0 = performance.now()
+  await (await fetch(`${stack.tgUrl}/metrics`)).text()
+  const scrape = { ms: performance.now() - s0, loop: await read() }
 
   await Promise.all(running)
   const seconds = (performance.now() - t0) / 1000
@@ -132,5 +139,6 @@ export async function runStreams(stack: Stack, cfg: StreamsConfig): Promise<Stre
     rss: { before, allOpen: rssAllOpen, peak, hwm },
     other: { idle, loaded },
     loop: { idle: idleLoop, opening: openingLoop, open: openLoop },
+    scrape,
   }
 }
