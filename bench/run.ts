@@ -77,7 +77,7 @@ function soakLines(r: SoakResult, rps: number): string[] {
   const lines = [
     `Soak: open loop at ${fmt(rps, 0)} RPS (half of saturation; every 4th call a stream) for ${SOAK_MINUTES} min`,
     '',
-    '| at min | RPS | p50 ms | p99 ms | RSS MB | loop delay ms p50/p99/max | outbox depth | errors | shed |',
+    '| at min | RPS | p50 ms | p99 ms | RSS MB (mean) | loop delay ms p50/p99/max | outbox depth | errors | shed |',
     '|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
   ]
   for (const i of r.intervals)
@@ -86,7 +86,7 @@ function soakLines(r: SoakResult, rps: number): string[] {
     )
   lines.push(
     '',
-    `RSS slope ${fmt(r.rssSlope, 3)} MB/min (least squares, intervals after the first); p99 max/min ${fmt(r.p99Stability, 2)}; errors ${r.errors}, shed ${r.shed}${r.firstError ? `; first error: ${r.firstError}` : ''}`,
+    `After the first interval: RSS slope ${fmt(r.rssSlope, 3)} MB/min (least squares, one sample a second); p99 max/min ${fmt(r.p99Stability, 2)}; errors ${r.errors}, shed ${r.shed}${r.firstError ? `; first error: ${r.firstError}` : ''}`,
   )
   return lines
 }

@@ -1,8 +1,8 @@
 // The soak (docs/benchmarks.md): an open-loop load at a fixed rate — every fourth call a stream —
 // for N minutes; per interval the achieved RPS, p50/p99 (from each call's scheduled start, so a
 // stall is not hidden by the load generator waiting), Tollgate's RSS and event-loop delay; at
-// the end the RSS slope (least squares, MB/min) and the p99 stability (max/min of the
-// intervals' p99).
+// the end the RSS slope (least squares over one RSS sample a second, MB/min) and the p99
+// stability (max/min of the intervals' p99), both after the first interval (warm-up).
 import { body, type Target } from './driver.ts'
 import { streamOk, type Stack } from './harness.ts'
 import { loopDelayMeter, type LoopDelay } from './sut-metrics.ts'
@@ -23,6 +23,7 @@ export interface SoakInterval {
   rps: number
   p50: number
   p99: number
+  /** Mean of the interval's RSS samples (one a second), MB. */
   rssMb: number
   loop: LoopDelay
   /** Ledger records waiting in the outbox at the end of the interval (the writer keeping up). */
@@ -33,9 +34,9 @@ export interface SoakInterval {
 
 export interface SoakResult {
   intervals: SoakInterval[]
-  /** RSS slope over the intervals after the first (warm-up), MB/min. */
+  /** RSS slope after the first interval (warm-up), MB/min. */
   rssSlope: number
-  /** max/min of the intervals' p99. */
+  /** max/min of the p99 of the intervals after the first. */
   p99Stability: number
   errors: number
   shed: number
@@ -80,6 +81,15 @@ export async function runSoak(t: Target, stack: Stack, cfg: SoakConfig): Promise
   const read = await loopDelayMeter(stack.loopUrl)
   const t0 = performance.now()
   const end = t0 + cfg.minutes * 60_000
+  // One RSS sample a second: single readings swing by tens of MB with the collector.
+  const rss: { atMin: number; mb: number }[] = []
+  const sampler = (async () => {
+    while (performance.now() < end) {
+      const mb = (await mem(pid)).rss
+      rss.push({ atMin: (performance.now() - t0) / 60_000, mb })
+      await Bun.sleep(1_000)
+    }
+  })()
   // The sender and the reporter are separate loops: reading RSS and /metrics must not delay sends.
   const pending = new Set<Promise<void>>()
   const sender = (async () => {
@@ -107,13 +117,15 @@ export async function runSoak(t: Target, stack: Stack, cfg: SoakConfig): Promise
     window = []
     windowErrors = 0
     shed = 0
-    const [m, loop, depth] = await Promise.all([mem(pid), read(), stack.outboxDepth()])
+    const [loop, depth] = await Promise.all([read(), stack.outboxDepth()])
+    const from = (windowStart - t0) / 60_000
+    const inWindow = rss.filter((x) => x.atMin >= from).map((x) => x.mb)
     const r: SoakInterval = {
       atMin: (now - t0) / 60_000,
       rps: done.length / ((now - windowStart) / 1000),
       p50: quantile(done, 0.5),
       p99: quantile(done, 0.99),
-      rssMb: m.rss,
+      rssMb: inWindow.reduce((a, b) => a + b, 0) / inWindow.length,
       loop,
       outboxDepth: depth,
       errors: errs,
@@ -132,13 +144,15 @@ export async function runSoak(t: Target, stack: Stack, cfg: SoakConfig): Promise
   errors += windowErrors
   totalShed += shed
 
-  const steady = intervals.length >= 3 ? intervals.slice(1) : intervals
-  const p99s = intervals.map((r) => r.p99)
+  await sampler
+  const warm = intervals.length >= 3 ? intervals[0]!.atMin : 0
+  const steady = rss.filter((x) => x.atMin >= warm)
+  const p99s = intervals.filter((r) => r.atMin > warm).map((r) => r.p99)
   return {
     intervals,
     rssSlope: slope(
-      steady.map((r) => r.atMin),
-      steady.map((r) => r.rssMb),
+      steady.map((x) => x.atMin),
+      steady.map((x) => x.mb),
     ),
     p99Stability: Math.max(...p99s) / Math.min(...p99s),
     errors,
