@@ -91,7 +91,12 @@ function soakLines(r: SoakResult, rps: number): string[] {
   return lines
 }
 
-function targetLines(core: CoreResult | undefined, streams: StreamsResult | undefined, soak: SoakResult | undefined): string[] {
+function targetLines(
+  core: CoreResult | undefined,
+  hooksNs: number | undefined,
+  streams: StreamsResult | undefined,
+  soak: SoakResult | undefined,
+): string[] {
   const lines = ['| target | measured | goal | met |', '|---|--:|--:|:-:|']
   const row = (name: string, measured: string, goal: string, ok: boolean) =>
     lines.push(`| ${name} | ${measured} | ${goal} | ${ok ? 'yes' : 'no'} |`)
@@ -107,6 +112,7 @@ function targetLines(core: CoreResult | undefined, streams: StreamsResult | unde
     row('20 ms upstream, 16 conns: added p50', ms(realistic.addedP50), '≤ +0.5 ms', realistic.addedP50 <= 0.5)
     row('streams with usage + svc chunk + [DONE]', `${c.ok}/${c.total}`, '100%', c.ok === c.total)
   }
+  if (hooksNs !== undefined) row('metrics + tracing-off hooks per request', `${fmt(hooksNs / 1000, 3)} µs`, '≤ 3 µs', hooksNs <= 3_000)
   if (streams) {
     const { rss, other, streams: n } = streams
     const peak = Math.max(rss.peak, rss.hwm)
@@ -139,13 +145,13 @@ async function main() {
   let core: CoreResult | undefined
   let streams: StreamsResult | undefined
   let soak: SoakResult | undefined
+  let hooksNs: number | undefined
 
   if (runs('core')) {
     core = await runCore(stack, CORE)
     out.push(...core.lines, '')
     // Observability (docs/observability.md): the hooks' cost per request, measured in isolation.
-    const cost = await measureMetricsCost()
-    out.push(`metrics + tracing-off hooks per request: ${fmt(cost.ns / 1000, 3)} µs (goal ≤ 3 µs)`, '')
+    hooksNs = (await measureMetricsCost()).ns
   }
   // Each later part starts once the ledger writer has caught up with what the previous one left.
   const settle = async (part: string) => {
@@ -183,7 +189,7 @@ async function main() {
     })
     out.push(...soakLines(soak, rps), '')
   }
-  out.push(...targetLines(core, streams, soak))
+  out.push(...targetLines(core, hooksNs, streams, soak))
   const s0 = performance.now()
   const scraped = await (await fetch(`${stack.tgUrl}/metrics`)).text()
   const requests = scraped
