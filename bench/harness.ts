@@ -32,7 +32,11 @@ const REDIS_PREFIX = `tgbench${process.pid}:`
 let redis: Redis | undefined
 const catalogPath = `/tmp/tollgate-bench-catalog-${process.pid}.json`
 
-export async function cleanup(): Promise<void> {
+let cleaning: Promise<void> | undefined
+/** Once, however often called (the SIGINT handler and the run's end may both ask). */
+export const cleanup = (): Promise<void> => (cleaning ??= stopAll())
+
+async function stopAll(): Promise<void> {
   if (PROFILE_DIR && tollgate) {
     // A profile is written on a clean exit only: stop Tollgate gracefully first.
     tollgate.kill('SIGTERM')

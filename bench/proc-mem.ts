@@ -23,13 +23,15 @@ export async function resetPeak(pid: number): Promise<boolean> {
   }
 }
 
-/** Samples VmRSS every `everyMs` until stopped; gives the largest sample. */
+/** Samples VmRSS every `everyMs` until stopped (or the process is gone); gives the largest sample. */
 export function sampleRss(pid: number, everyMs = 250): { stop: () => Promise<number> } {
   let peak = 0
   let running = true
   const loop = (async () => {
     while (running) {
-      peak = Math.max(peak, (await mem(pid)).rss)
+      const m = await mem(pid).catch(() => undefined)
+      if (!m) return
+      peak = Math.max(peak, m.rss)
       await Bun.sleep(everyMs)
     }
   })()

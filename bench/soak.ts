@@ -85,7 +85,9 @@ export async function runSoak(t: Target, stack: Stack, cfg: SoakConfig): Promise
   const rss: { atMin: number; mb: number }[] = []
   const sampler = (async () => {
     while (performance.now() < end) {
-      const mb = (await mem(pid)).rss
+      const m = await mem(pid).catch(() => undefined)
+      if (!m) return
+      const mb = m.rss
       rss.push({ atMin: (performance.now() - t0) / 60_000, mb })
       await Bun.sleep(1_000)
     }
