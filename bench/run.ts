@@ -46,6 +46,8 @@ if (!process.env.BENCH_CHILD) {
       stdio: ['inherit', 'inherit', 'inherit'],
     },
   )
+  // Ctrl-C reaches the child too; wait for its cleanup instead of returning the prompt early.
+  process.on('SIGINT', () => {})
   process.exit(await child.exited)
 }
 process.on('SIGINT', () => void cleanup().then(() => process.exit(130)))
