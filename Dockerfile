@@ -6,7 +6,9 @@ RUN bun install --frozen-lockfile --production
 
 FROM oven/bun:1
 WORKDIR /app
-ENV NODE_ENV=production PORT=8080
+# Bun's fetch runs at most 256 requests at once and queues the rest; a gateway holding thousands
+# of upstream streams needs more (docs/deploy.md "Upstream concurrency").
+ENV NODE_ENV=production PORT=8080 BUN_CONFIG_MAX_HTTP_REQUESTS=16384
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json tsconfig.json ./
 COPY src ./src

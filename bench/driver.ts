@@ -1,5 +1,6 @@
 // Load generation for the benchmark: sequential latency (concurrency 1) and closed-loop
 // saturation, bounded in count and time, loopback only.
+import { quantile } from './stats.ts'
 
 export interface Target {
   name: string
@@ -15,20 +16,12 @@ export interface LatencyResult {
   ttfbP99: number
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN
-
-export const median = (xs: number[]) =>
-  quantile(
-    [...xs].sort((a, b) => a - b),
-    0.5,
-  )
-
-function body(model: string, stream: boolean): string {
+export function body(model: string, stream: boolean): string {
   return JSON.stringify({ model, stream, max_tokens: 50, messages: [{ role: 'user', content: 'Hello, benchmark!' }] })
 }
 
 /** One request; returns [total ms, time-to-first-body-byte ms, body text]. */
-async function once(t: Target, stream: boolean, keepText: boolean): Promise<[number, number, string]> {
+export async function once(t: Target, stream: boolean, keepText: boolean): Promise<[number, number, string]> {
   const start = performance.now()
   const res = await fetch(t.url, { method: 'POST', headers: t.headers, body: body(t.model, stream) })
   const reader = res.body!.getReader()

@@ -1,7 +1,9 @@
 // Deterministic fake OpenAI-chat upstream for the benchmark (never the bottleneck): a fixed
-export {}
 // chat.completion with usage, or an SSE stream (role chunk → N deltas → finish → usage → [DONE]).
-// A model name ending in "-<n>ms" adds that much latency before the answer.
+// A model name ending in "-<n>ms" adds that much latency before the answer; one ending in
+// "-pace<ms>x<n>" streams n deltas, one every <ms> (a slow model holding the stream open).
+// GET /stats: {"open": paced streams open now, "peak": most open at once since the last read}.
+export {}
 const port = Number(process.argv[2] ?? 0)
 const DELTAS = Number(process.env.BENCH_DELTAS ?? 20)
 const enc = new TextEncoder()
@@ -16,17 +18,48 @@ const completion = (model: string) =>
     usage: { prompt_tokens: 12, completion_tokens: 9, total_tokens: 21 },
   })
 
-function streamBody(model: string): Uint8Array[] {
+function streamBody(model: string, deltas = DELTAS): Uint8Array[] {
   const chunk = (delta: object, finish: string | null) =>
     `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":"${model}","choices":[{"index":0,"delta":${JSON.stringify(delta)},"finish_reason":${finish ? `"${finish}"` : 'null'}}]}\n\n`
   const parts = [chunk({ role: 'assistant', content: '' }, null)]
-  for (let i = 0; i < DELTAS; i++) parts.push(chunk({ content: `tok${i} ` }, null))
+  for (let i = 0; i < deltas; i++) parts.push(chunk({ content: `tok${i} ` }, null))
   parts.push(chunk({}, 'stop'))
   parts.push(
-    `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":"${model}","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":${DELTAS},"total_tokens":${12 + DELTAS}}}\n\n`,
+    `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":"${model}","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":${deltas},"total_tokens":${12 + deltas}}}\n\n`,
   )
   parts.push('data: [DONE]\n\n')
   return parts.map((p) => enc.encode(p))
+}
+
+const paced = { open: 0, peak: 0 }
+
+/** Role chunk at once, then one part every `intervalMs`; the finish, usage and [DONE] together. */
+function pacedStream(parts: Uint8Array[], intervalMs: number): Response {
+  let closed = false
+  return new Response(
+    new ReadableStream({
+      type: 'direct',
+      async pull(c: any) {
+        paced.open++
+        paced.peak = Math.max(paced.peak, paced.open)
+        try {
+          const tail = parts.length - 3
+          for (let i = 0; i < parts.length && !closed; i++) {
+            if (i > 0 && i < tail) await Bun.sleep(intervalMs)
+            c.write(parts[i]!)
+            await c.flush()
+          }
+          c.close()
+        } finally {
+          paced.open--
+        }
+      },
+      cancel() {
+        closed = true
+      },
+    } as any),
+    { headers: { 'content-type': 'text/event-stream' } },
+  )
 }
 
 const server = Bun.serve({
@@ -34,10 +67,17 @@ const server = Bun.serve({
   hostname: '127.0.0.1',
   idleTimeout: 0,
   async fetch(req) {
+    if (req.method === 'GET' && new URL(req.url).pathname === '/stats') {
+      const answer = Response.json(paced)
+      paced.peak = paced.open
+      return answer
+    }
     const body = (await req.json()) as { model: string; stream?: boolean }
     const delay = /-(\d+)ms$/.exec(body.model)
     if (delay) await Bun.sleep(Number(delay[1]))
     if (!body.stream) return new Response(completion(body.model), { headers: { 'content-type': 'application/json' } })
+    const pace = /-pace(\d+)x(\d+)$/.exec(body.model)
+    if (pace) return pacedStream(streamBody(body.model, Number(pace[2])), Number(pace[1]))
     const parts = streamBody(body.model)
     return new Response(
       new ReadableStream({

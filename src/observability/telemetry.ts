@@ -35,6 +35,9 @@ function processMetrics(): client.Registry {
   if (!processRegistry) {
     processRegistry = new client.Registry()
     client.collectDefaultMetrics({ register: processRegistry })
+    // Under Bun, v8.getHeapSpaceStatistics walks the whole heap on the event loop (~100 ms at 2M
+    // objects, seconds after an overload), so a scrape stalled every call (docs/observability.md).
+    for (const kind of ['total', 'used', 'available']) processRegistry.removeSingleMetric(`nodejs_heap_space_size_${kind}_bytes`)
   }
   return processRegistry
 }

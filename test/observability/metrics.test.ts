@@ -289,6 +289,8 @@ test('the dashboard, the alert rules and docs/observability.md name exactly the 
   const docs = await Bun.file(new URL('docs/observability.md', root)).text()
   for (const n of tollgate) expect({ metric: n, documented: docs.includes(`\`${n}\``) }).toEqual({ metric: n, documented: true })
   for (const n of ['process_cpu_seconds_total', 'process_resident_memory_bytes']) expect(defined.types.has(n)).toBe(true)
+  // Reading these walks Bun's whole heap on the event loop (docs/observability.md "Process").
+  expect([...defined.types.keys()].filter((n) => n.startsWith('nodejs_heap_space_'))).toEqual([])
 })
 
 test('configuration: bad METRICS_TOKEN, METRICS_PORT or OTEL_EXPORTER_OTLP_ENDPOINT is refused at start, naming the variable', () => {

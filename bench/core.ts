@@ -1,0 +1,127 @@
+// The core comparison (docs/benchmarks.md): direct vs bare proxy vs Tollgate, interleaved rounds
+// of sequential latency (concurrency 1) and closed-loop saturation, non-stream and stream, and a
+// 20 ms upstream at 16 connections; medians of the rounds. Tollgate's event-loop delay is read
+// over each of its runs.
+import { latency, saturate, type LatencyResult, type LoadResult } from './driver.ts'
+import { streamOk, type Stack } from './harness.ts'
+import { fmtDelay, withLoopDelay, type LoopDelay } from './sut-metrics.ts'
+import { median } from './stats.ts'
+
+export interface CoreConfig {
+  rounds: number
+  latencyN: number
+  seconds: number
+  conns: number
+  warm: number
+}
+
+export interface CoreResult {
+  lines: string[]
+  /** Tollgate's saturation RPS (medians), for the soak's rate. */
+  tollgateRps: { json: number; sse: number }
+  ratio: { json: number; sse: number }
+  added: { p50: number; p99: number; ttfbP50: number }
+  realistic: { rpsLoss: number; addedP50: number }
+  streamChecks: { ok: number; total: number }
+}
+
+const NAMES = ['direct', 'bare', 'tollgate'] as const
+const fmt = (x: number, d = 2) => x.toFixed(d)
+
+export async function runCore(stack: Stack, cfg: CoreConfig): Promise<CoreResult> {
+  const { targets, pids, loopUrl } = stack
+  console.error('core: warming up…')
+  for (const n of NAMES) {
+    await latency(targets[n], false, cfg.warm)
+    await latency(targets[n], true, cfg.warm / 4)
+  }
+
+  const lat: Record<string, LatencyResult[]> = {}
+  const load: Record<string, LoadResult[]> = {}
+  const delay: Record<string, LoopDelay[]> = {}
+  // Tollgate's runs are measured inside an event-loop delay window; the others are not Tollgate.
+  const measure = async <T>(n: string, key: string, work: () => Promise<T>): Promise<T> => {
+    if (n !== 'tollgate') return work()
+    const [r, d] = await withLoopDelay(loopUrl, work)
+    ;(delay[key] ??= []).push(d)
+    return r
+  }
+  for (let round = 0; round < cfg.rounds; round++) {
+    console.error(`core: round ${round + 1}/${cfg.rounds}`)
+    for (const stream of [false, true]) {
+      for (const n of NAMES) {
+        const k = `${n}:${stream ? 'sse' : 'json'}`
+        const count = stream ? cfg.latencyN / 3 : cfg.latencyN
+        ;(lat[k] ??= []).push(await measure(n, `${k}:lat`, () => latency(targets[n], stream, count)))
+        const check = n === 'tollgate' && stream ? streamOk : undefined
+        ;(load[k] ??= []).push(await measure(n, `${k}:sat`, () => saturate(targets[n], stream, cfg.conns, cfg.seconds, pids[n], check)))
+      }
+    }
+    // A realistic upstream: 20 ms per answer, 16 connections.
+    for (const n of ['direct', 'tollgate'] as const) {
+      const t = { ...targets[n], model: n === 'direct' ? 'bench-model-20ms' : 'bench/chat-20ms' }
+      ;(load[`${n}:20ms`] ??= []).push(await saturate(t, false, 16, cfg.seconds, pids[n]))
+      ;(lat[`${n}:20ms`] ??= []).push(await latency(t, false, Math.floor(cfg.latencyN / 10)))
+    }
+  }
+
+  const m = <R>(k: string, f: (r: R) => number, from: Record<string, R[]>) => median(from[k]!.map(f))
+  const dm = (k: string): LoopDelay => ({
+    p50: m(k, (d) => d.p50, delay),
+    p99: m(k, (d) => d.p99, delay),
+    max: m(k, (d) => d.max, delay),
+  })
+  const lines: string[] = []
+  lines.push(
+    '| mode | target | RPS (64 conns) | CPU µs/req | p50 ms (c=1) | p99 ms (c=1) | added p50 | added p99 | TTFB p50 | added TTFB p50 | loop delay ms p50/p99/max (saturation) | (c=1) |',
+  )
+  lines.push('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|')
+  for (const mode of ['json', 'sse'] as const) {
+    const d = `direct:${mode}`
+    for (const n of NAMES) {
+      const k = `${n}:${mode}`
+      const p50 = m(k, (r) => r.p50, lat)
+      const p99 = m(k, (r) => r.p99, lat)
+      const ttfb = m(k, (r) => r.ttfbP50, lat)
+      const plus = (x: number, q: 'p50' | 'p99' | 'ttfbP50') => (n === 'direct' ? '—' : `+${fmt(x - m(d, (r) => r[q], lat), 3)}`)
+      const loops = n === 'tollgate' ? `${fmtDelay(dm(`${k}:sat`))} | ${fmtDelay(dm(`${k}:lat`))}` : '— | —'
+      lines.push(
+        `| ${mode === 'json' ? 'non-stream' : 'stream'} | ${targets[n].name} | ${fmt(
+          m(k, (r) => r.rps, load),
+          0,
+        )} | ${fmt(
+          m(k, (r) => r.cpuUsPerReq, load),
+          0,
+        )} | ${fmt(p50, 3)} | ${fmt(p99, 3)} | ${plus(p50, 'p50')} | ${plus(p99, 'p99')} | ${fmt(ttfb, 3)} | ${plus(ttfb, 'ttfbP50')} | ${loops} |`,
+      )
+    }
+  }
+  const rps = (k: string) => m(k, (r) => r.rps, load)
+  const p50 = (k: string) => m(k, (r) => r.p50, lat)
+  lines.push('')
+  lines.push(
+    `Realistic upstream (20 ms, 16 conns): direct ${fmt(rps('direct:20ms'), 0)} RPS, p50 ${fmt(p50('direct:20ms'), 3)} ms; tollgate ${fmt(
+      rps('tollgate:20ms'),
+      0,
+    )} RPS, p50 ${fmt(p50('tollgate:20ms'), 3)} ms`,
+  )
+  const streamChecks = load['tollgate:sse']!.reduce((a, r) => ({ ok: a.ok + r.checked.ok, total: a.total + r.checked.total }), {
+    ok: 0,
+    total: 0,
+  })
+  return {
+    lines,
+    tollgateRps: { json: rps('tollgate:json'), sse: rps('tollgate:sse') },
+    ratio: { json: rps('tollgate:json') / rps('bare:json'), sse: rps('tollgate:sse') / rps('bare:sse') },
+    added: {
+      p50: p50('tollgate:json') - p50('direct:json'),
+      p99: m('tollgate:json', (r) => r.p99, lat) - m('direct:json', (r) => r.p99, lat),
+      ttfbP50: m('tollgate:sse', (r) => r.ttfbP50, lat) - m('direct:sse', (r) => r.ttfbP50, lat),
+    },
+    realistic: {
+      rpsLoss: 1 - rps('tollgate:20ms') / rps('direct:20ms'),
+      addedP50: p50('tollgate:20ms') - p50('direct:20ms'),
+    },
+    streamChecks,
+  }
+}
