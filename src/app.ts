@@ -6,7 +6,7 @@ import { adminRoutes } from './admin/index.ts'
 import { consoleRoutes } from './console/index.ts'
 import { consoleUi } from './console-ui/index.ts'
 import { consoleErrorHook } from './http/console-error.ts'
-import { v1Routes } from './inference/plugin.ts'
+import { answersWithOwnId, v1Routes } from './inference/plugin.ts'
 import { surfaceHeaders } from './http/surface-headers.ts'
 import { newRequestId } from './lib/ids.ts'
 import { metricsRoute } from './observability/metrics-route.ts'
@@ -21,12 +21,16 @@ export interface AppState {
 
 export function createApp(deps: AppDeps, state: AppState = { draining: false }) {
   const edgeHeaders = surfaceHeaders(deps.config, { origins: deps.config.corsOrigins })
+  const corsOn = deps.config.corsOrigins.length > 0
   return (
     new Elysia()
       // Every response carries x-request-id (SPEC "Endpoints"); handlers that log under their own
-      // id set it themselves and theirs wins.
+      // id set it themselves and theirs wins. The /v1 calls always do, and without CORS they need
+      // nothing else here: left untouched, their Response is not copied (docs/benchmarks.md).
       .onRequest(({ set, request, server }) => {
-        set.headers['x-request-id'] = newRequestId('req')
+        const ownId = answersWithOwnId(request)
+        if (ownId && !corsOn) return
+        if (!ownId) set.headers['x-request-id'] = newRequestId('req')
         Object.assign(set.headers, edgeHeaders(request, server))
       })
       .onError(consoleErrorHook(deps.log))

@@ -47,6 +47,11 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
   let finished = false
   let timedOut = false
   let unreadable = 0
+  // One timer per limit for the whole stream, re-armed per read with refresh() (Bun re-arms a
+  // fired timer that way, never a cleared one). Each limit runs only while its side is awaited:
+  // a timer firing while its side is not awaited does nothing.
+  let awaitingUpstream = false
+  let awaitingClient = false
   let upstreamIdle: Timer | undefined
   let clientIdle: Timer | undefined
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined
@@ -80,15 +85,32 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
   }
   function onCut() {
     if (finished || !controller) return
-    clearTimeout(clientIdle)
+    awaitingClient = false
     fail(controller, '', new GatewayError('SHUTTING_DOWN', 'The gateway is restarting; the answer was cut short. Retry the request.'))
   }
   opts.cut?.addEventListener('abort', onCut)
+  const onUpstreamIdle = () => {
+    if (!awaitingUpstream || finished) return
+    timedOut = true
+    opts.abortUpstream()
+  }
   const onClientIdle = () => {
-    if (finished) return
+    if (!awaitingClient || finished) return
     stopUpstream()
     done('client_idle')
     controller?.error(new Error('client idle'))
+  }
+  const readUpstream = () => {
+    awaitingUpstream = true
+    if (upstreamIdle) upstreamIdle.refresh()
+    else upstreamIdle = setTimeout(onUpstreamIdle, opts.idleTimeoutMs)
+    return reader.read()
+  }
+  const awaitClient = () => {
+    if (opts.clientIdleMs === undefined) return
+    awaitingClient = true
+    if (clientIdle) clientIdle.refresh()
+    else clientIdle = setTimeout(onClientIdle, opts.clientIdleMs)
   }
   return new ReadableStream<Uint8Array>(
     {
@@ -97,12 +119,11 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
         if (opts.cut?.aborted) onCut()
       },
       async pull(c) {
-        clearTimeout(clientIdle)
+        awaitingClient = false
         for (;;) {
           let result: Awaited<ReturnType<typeof reader.read>>
-          upstreamIdle = setTimeout(() => ((timedOut = true), opts.abortUpstream()), opts.idleTimeoutMs)
           try {
-            result = await reader.read()
+            result = await readUpstream()
           } catch (cause) {
             if (finished) return
             return fail(
@@ -113,7 +134,7 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
                 : new GatewayError('UPSTREAM_ERROR', 'The upstream connection failed mid-stream.', { cause }),
             )
           } finally {
-            clearTimeout(upstreamIdle)
+            awaitingUpstream = false
           }
           if (finished) return
           let out = ''
@@ -137,7 +158,7 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
           if (out.length > 0) {
             started = true
             c.enqueue(encoder.encode(out))
-            if (opts.clientIdleMs !== undefined) clientIdle = setTimeout(onClientIdle, opts.clientIdleMs)
+            awaitClient()
             return
           }
         }
