@@ -1,11 +1,13 @@
 // A call's upstream work stops when its client goes away or when a drain's grace ends
-// (docs/drain.md): one per-call signal joins both, and says which it was.
+// (docs/drain.md): the call listens to both once, says which it was, and aborts the upstream
+// attempt under way (each attempt has its own controller, which also carries its timeout).
 import { GatewayError } from '../core/errors.ts'
 
 export type AbortCause = 'client' | 'shutdown'
 
 export interface CallAbort {
-  signal: AbortSignal
+  /** A controller for the next upstream attempt: aborted when the call is (already, if it was). */
+  attempt(): AbortController
   cause(): AbortCause | undefined
   /** Throws when the call was aborted, so failover does not try the next route. */
   check(): void
@@ -13,23 +15,29 @@ export interface CallAbort {
   release(): void
 }
 
+const aborted = () => new Error('aborted')
+
 export function callAbort(client: AbortSignal, shutdown: AbortSignal): CallAbort {
-  const ctl = new AbortController()
   let why: AbortCause | undefined
+  let current: AbortController | undefined
   const onClient = () => {
     why ??= 'client'
-    ctl.abort(new Error('client closed'))
+    current?.abort(aborted())
   }
   const onShutdown = () => {
     why ??= 'shutdown'
-    ctl.abort(new Error('shutting down'))
+    current?.abort(aborted())
   }
-  if (shutdown.aborted) onShutdown()
-  else if (client.aborted) onClient()
-  client.addEventListener('abort', onClient, { once: true })
-  shutdown.addEventListener('abort', onShutdown, { once: true })
+  if (shutdown.aborted) why = 'shutdown'
+  else if (client.aborted) why = 'client'
+  client.addEventListener('abort', onClient)
+  shutdown.addEventListener('abort', onShutdown)
   return {
-    signal: ctl.signal,
+    attempt() {
+      current = new AbortController()
+      if (why) current.abort(aborted())
+      return current
+    },
     cause: () => why,
     check() {
       if (why)

@@ -71,7 +71,9 @@ export async function protocolCall<Body>(deps: PipelineDeps, spoke: Spoke<Body>,
       created: Math.floor(at / 1000),
       serviceMode: principal.serviceMode,
     }
-    const answering = { spoke, call, ctx, headers: { 'x-request-id': requestId, ...rateHeaders(call.rate) } }
+    const headers = rateHeaders(call.rate)
+    headers['x-request-id'] = requestId
+    const answering = { spoke, call, ctx, headers }
     if ('stream' in served) {
       onStream?.()
       return streamAnswer(deps, answering, served)
