@@ -99,7 +99,7 @@ export function streamAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: Serve
   const opts = {
     idleTimeoutMs: gw.timeoutMs,
     clientIdleMs: deps.config.clientIdleMs,
-    cut: deps.inflight.cut.signal,
+    cut: deps.inflight.cutWatch,
     abortUpstream: served.stream.abort,
     finish,
   }

@@ -2,6 +2,7 @@
 // (docs/drain.md): the call listens to both once, says which it was, and aborts the upstream
 // attempt under way (each attempt has its own controller, which also carries its timeout).
 import { GatewayError } from '../core/errors.ts'
+import type { Cut } from './inflight.ts'
 
 export type AbortCause = 'client' | 'shutdown'
 
@@ -17,7 +18,7 @@ export interface CallAbort {
 
 const aborted = () => new Error('aborted')
 
-export function callAbort(client: AbortSignal, shutdown: AbortSignal): CallAbort {
+export function callAbort(client: AbortSignal, shutdown: Cut): CallAbort {
   let why: AbortCause | undefined
   let current: AbortController | undefined
   const onClient = () => {
@@ -31,7 +32,7 @@ export function callAbort(client: AbortSignal, shutdown: AbortSignal): CallAbort
   if (shutdown.aborted) why = 'shutdown'
   else if (client.aborted) why = 'client'
   client.addEventListener('abort', onClient)
-  shutdown.addEventListener('abort', onShutdown)
+  shutdown.watch(onShutdown)
   return {
     attempt() {
       current = new AbortController()
@@ -45,7 +46,7 @@ export function callAbort(client: AbortSignal, shutdown: AbortSignal): CallAbort
     },
     release() {
       client.removeEventListener('abort', onClient)
-      shutdown.removeEventListener('abort', onShutdown)
+      shutdown.unwatch(onShutdown)
     },
   }
 }

@@ -1,7 +1,7 @@
 // Reservations are leases (docs/drain.md): how long an admitted request may hold its reservation
 // without settling, and what it is billed if that deadline passes (its instance died or lost the
 // store). The store releases an expired lease and appends the abandoned record below.
-import { callRecord } from '../billing/outbox-record.ts'
+import { callRecord, recorded } from '../billing/outbox-record.ts'
 import { costMicros } from '../billing/pricing.ts'
 import type { Route } from '../core/gateway.ts'
 import type { Usage } from '../core/usage.ts'
@@ -36,18 +36,15 @@ export function leaseFor(c: Omit<Call, 'reservedMicros' | 'rate' | 'settled'>, n
   const usage = abandonedUsage(c.estimate)
   const cost = costMicros(usage, c.model.pricing)
   const deadlineMs = nowMs + firstByteLeaseMs(c.model.routes)
-  const abandonRecord = callRecord(
-    { ...c, model: c.model.id },
-    {
-      gateway: null,
-      status: 500,
-      errorCode: 'ABANDONED',
-      usage,
-      costMicros: cost,
-      usageSource: 'estimate',
-      latencyMs: deadlineMs - c.at,
-    },
-  )
+  const abandonRecord = callRecord(recorded(c), {
+    gateway: null,
+    status: 500,
+    errorCode: 'ABANDONED',
+    usage,
+    costMicros: cost,
+    usageSource: 'estimate',
+    latencyMs: deadlineMs - c.at,
+  })
   return { id: c.requestId, deadlineMs, abandonCostMicros: cost, abandonRecord }
 }
 

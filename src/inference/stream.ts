@@ -12,6 +12,7 @@ import { GatewayError } from '../core/errors.ts'
 import type { Usage } from '../core/usage.ts'
 import type { FrameTransform } from '../core/frames.ts'
 import { SseParser } from '../lib/sse/parse.ts'
+import type { Cut } from './inflight.ts'
 
 export interface StreamOutcome {
   /** client_idle: the client read nothing for clientIdleMs and was cut. */
@@ -31,7 +32,7 @@ export interface PipeOptions {
   /** Cut the client after this long without it taking the next chunk (unset: never). */
   clientIdleMs?: number
   /** When aborted (end of a drain's grace), the stream ends with the protocol's error event. */
-  cut?: AbortSignal
+  cut?: Cut
   abortUpstream: () => void
   /** Called once; for a completed stream returns the svc JSON. */
   finish: (o: StreamOutcome) => string
@@ -68,7 +69,7 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
     finished = true
     clearTimeout(upstreamIdle)
     clearTimeout(clientIdle)
-    opts.cut?.removeEventListener('abort', onCut)
+    opts.cut?.unwatch(onCut)
     return opts.finish(outcome(end, error))
   }
   const fail = (c: ReadableStreamDefaultController<Uint8Array>, out: string, err: GatewayError) => {
@@ -88,7 +89,7 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
     awaitingClient = false
     fail(controller, '', new GatewayError('SHUTTING_DOWN', 'The gateway is restarting; the answer was cut short. Retry the request.'))
   }
-  opts.cut?.addEventListener('abort', onCut)
+  opts.cut?.watch(onCut)
   const onUpstreamIdle = () => {
     if (!awaitingUpstream || finished) return
     timedOut = true
