@@ -12,7 +12,7 @@ export interface CallAbort {
   cause(): AbortCause | undefined
   /** Throws when the call was aborted, so failover does not try the next route. */
   check(): void
-  /** Detach from the client and shutdown signals (the call answered or became a stream). */
+  /** Stop reacting to the client and the shutdown (the call answered or became a stream). */
   release(): void
 }
 
@@ -21,7 +21,9 @@ const aborted = () => new Error('aborted')
 export function callAbort(client: AbortSignal, shutdown: Cut): CallAbort {
   let why: AbortCause | undefined
   let current: AbortController | undefined
+  let released = false
   const onClient = () => {
+    if (released) return
     why ??= 'client'
     current?.abort(aborted())
   }
@@ -45,7 +47,9 @@ export function callAbort(client: AbortSignal, shutdown: Cut): CallAbort {
         throw new GatewayError(why === 'shutdown' ? 'SHUTTING_DOWN' : 'UPSTREAM_ERROR', 'The call was cut before the upstream answered.')
     },
     release() {
-      client.removeEventListener('abort', onClient)
+      // The client listener stays on the request's own signal and goes with it: a released call
+      // ignores it, which costs less than removing it.
+      released = true
       shutdown.unwatch(onShutdown)
     },
   }
