@@ -54,13 +54,13 @@ export async function upstreamFetch(
   body: string,
   opts: FetchOptions = {},
 ): Promise<UpstreamCall> {
-  const sent = await send(gw, path, headers, body, opts)
+  const sent = await openCall(gw, path, headers, body, opts)
   clearTimeout(sent.timer)
   return sent.call
 }
 
 /** The request up to the answer's headers; its timer still runs (upstreamJson bounds the body read by it too). */
-async function send(
+async function openCall(
   gw: Gateway,
   path: string,
   headers: Record<string, string>,
@@ -117,7 +117,7 @@ export async function upstreamJson(
   body: string,
   controller?: AbortController,
 ): Promise<UpstreamJson> {
-  const { call, timer } = await send(gw, path, headers, body, { controller })
+  const { call, timer } = await openCall(gw, path, headers, body, { controller })
   try {
     const text = await call.response.text()
     const parsed = JSON.parse(text)
