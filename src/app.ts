@@ -6,7 +6,7 @@ import { adminRoutes } from './admin/index.ts'
 import { consoleRoutes } from './console/index.ts'
 import { consoleUi } from './console-ui/index.ts'
 import { consoleErrorHook } from './http/console-error.ts'
-import { v1Routes } from './inference/plugin.ts'
+import { answersWithOwnId, v1Routes } from './inference/plugin.ts'
 import { boundedDb } from './db/bounded.ts'
 import { surfaceHeaders } from './http/surface-headers.ts'
 import { withDeadline } from './lib/deadline.ts'
@@ -26,12 +26,16 @@ export function createApp(deps: AppDeps, state: AppState = { draining: false }) 
   // Console and admin calls wait for each Postgres statement at most DB_REQUEST_TIMEOUT_MS, then
   // answer 503 (docs/operations.md). `now` stays live: tests pin deps.now after creation.
   const apiDeps = { ...deps, db: boundedDb(deps.db, deps.config.dbRequestTimeoutMs), now: () => deps.now() }
+  const corsOn = deps.config.corsOrigins.length > 0
   return (
     new Elysia()
       // Every response carries x-request-id (docs/api.md "Request ids"); handlers that log under their own
-      // id set it themselves and theirs wins.
+      // id set it themselves and theirs wins. The /v1 calls always do, and without CORS they need
+      // nothing else here: left untouched, their Response is not copied (docs/benchmarks.md).
       .onRequest(({ set, request, server }) => {
-        set.headers['x-request-id'] = newRequestId('req')
+        const ownId = answersWithOwnId(request)
+        if (ownId && !corsOn) return
+        if (!ownId) set.headers['x-request-id'] = newRequestId('req')
         Object.assign(set.headers, edgeHeaders(request, server))
       })
       .onError(consoleErrorHook(deps.log))

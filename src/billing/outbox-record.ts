@@ -79,6 +79,16 @@ export interface RecordedCall {
   at: number
 }
 
+/** Who made a resolved call (its model the catalog's), picked field by field: a call carries far more than its record names. */
+export const recorded = (c: Omit<RecordedCall, 'model'> & { model: { id: string } }): RecordedCall => ({
+  requestId: c.requestId,
+  principal: c.principal,
+  model: c.model.id,
+  protocol: c.protocol,
+  stream: c.stream,
+  at: c.at,
+})
+
 /** How a call ended, as its record tells it. */
 export interface RecordedEnd {
   gateway: string | null

@@ -7,7 +7,7 @@ import type { Logger } from '../lib/log.ts'
 import type { CallObserver } from '../observability/call-observer.ts'
 import type { Metrics } from '../observability/telemetry.ts'
 import type { Store } from '../store/types.ts'
-import { callRecord, type RecordedCall, type UsageSource } from './outbox-record.ts'
+import { callRecord, type RecordedCall, recorded, type UsageSource } from './outbox-record.ts'
 import { costMicros, type Pricing } from './pricing.ts'
 import type { SettleRescue } from './settle-rescue.ts'
 
@@ -47,15 +47,21 @@ export interface Outcome {
 
 export const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }
 
-const recorded = (call: SettlingCall): RecordedCall => ({ ...call, model: call.model.id })
-
 /** Settles once; later calls do nothing and return 0. Returns the cost in micro-USD. */
 export function settle(deps: SettlementDeps, call: SettlingCall, o: Outcome): bigint {
   if (call.settled) return 0n
   call.settled = true
   deps.inflight.callEnded()
   const cost = costMicros(o.usage, call.model.pricing)
-  const record = callRecord(recorded(call), { ...o, costMicros: cost, latencyMs: performance.now() - call.t0 })
+  const record = callRecord(recorded(call), {
+    gateway: o.gateway,
+    status: o.status,
+    errorCode: o.errorCode,
+    usage: o.usage,
+    costMicros: cost,
+    usageSource: o.usageSource,
+    latencyMs: performance.now() - call.t0,
+  })
   const { userId, keyId } = call.principal
   const span = call.obs.settling(o.usage, cost, o.gateway)
   const t = performance.now()

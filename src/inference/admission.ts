@@ -38,6 +38,8 @@ export interface Call extends SettlingCall {
   model: CatalogModel
   estimate: Usage
   rate: RateInfo
+  /** When the lease taken at admission ends (epoch ms, deps.now's clock). */
+  leaseDeadlineMs: number
   /** Metrics and trace of this call. */
   obs: CallObserver
 }
@@ -53,7 +55,7 @@ export interface AdmitDeps {
 }
 
 /** Rate window + reservation. A rejected request reserves nothing (docs/api.md "Rate windows"). */
-export async function admit(deps: AdmitDeps, c: Omit<Call, 'reservedMicros' | 'rate' | 'settled'>): Promise<Call> {
+export async function admit(deps: AdmitDeps, c: Omit<Call, 'reservedMicros' | 'rate' | 'settled' | 'leaseDeadlineMs'>): Promise<Call> {
   const reserveMicros = reservationMicros(c.estimate, c.model.pricing)
   const input = {
     userId: c.principal.userId,
@@ -89,7 +91,7 @@ export async function admit(deps: AdmitDeps, c: Omit<Call, 'reservedMicros' | 'r
   }
   if (result.ok) {
     c.obs.reserve(reserveMicros)
-    return { ...c, reservedMicros: reserveMicros, rate: result.rate, settled: false }
+    return { ...c, reservedMicros: reserveMicros, rate: result.rate, settled: false, leaseDeadlineMs: input.lease.deadlineMs }
   }
   deps.inflight.callEnded()
   if (result.reason === 'cold') throw serviceUnavailable(new Error('account still cold after load'))

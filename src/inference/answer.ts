@@ -30,7 +30,7 @@ export interface Answering<Body> {
   spoke: Spoke<Body>
   call: Call
   ctx: CallContext
-  /** x-request-id and the rate headers. */
+  /** x-request-id and the rate headers: this call's own object, which the answer completes and hands to its Response. */
   headers: Record<string, string>
 }
 
@@ -61,10 +61,10 @@ export function jsonAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: ServedJ
   })
   call.obs.firstByte()
   call.obs.end(200, null)
-  return new Response(appendMemberJson(body, 'svc', svc), {
-    status: 200,
-    headers: { 'content-type': 'application/json', 'x-model': call.model.id, ...a.headers },
-  })
+  const headers = a.headers
+  headers['content-type'] = 'application/json'
+  headers['x-model'] = call.model.id
+  return new Response(appendMemberJson(body, 'svc', svc), { status: 200, headers })
 }
 
 export function streamAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: ServedStream): Response {
@@ -99,12 +99,12 @@ export function streamAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: Serve
   const opts = {
     idleTimeoutMs: gw.timeoutMs,
     clientIdleMs: deps.config.clientIdleMs,
-    cut: deps.inflight.cut.signal,
+    cut: deps.inflight.cutWatch,
     abortUpstream: served.stream.abort,
     finish,
   }
   const upstream = served.stream.response.body!
   const transform = served.native ? spoke.tee(ctx) : translateTransform(served.adapter.streamDecoder(), spoke.streamEncoder(ctx))
   const body = pipeStream(upstream, call.obs.watchFirstFrame(transform), opts)
-  return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...a.headers } })
+  return new Response(body, { status: 200, headers: Object.assign(a.headers, SSE_HEADERS) })
 }

@@ -1,43 +1,56 @@
 // A call's upstream work stops when its client goes away or when a drain's grace ends
-// (docs/drain.md): one per-call signal joins both, and says which it was.
+// (docs/drain.md): the call listens to both once, says which it was, and aborts the upstream
+// attempt under way (each attempt has its own controller, which also carries its timeout).
 import { GatewayError } from '../core/errors.ts'
+import type { Cut } from './inflight.ts'
 
 export type AbortCause = 'client' | 'shutdown'
 
 export interface CallAbort {
-  signal: AbortSignal
+  /** A controller for the next upstream attempt: aborted when the call is (already, if it was). */
+  attempt(): AbortController
   cause(): AbortCause | undefined
   /** Throws when the call was aborted, so failover does not try the next route. */
   check(): void
-  /** Detach from the client and shutdown signals (the call answered or became a stream). */
+  /** Stop reacting to the client and the shutdown (the call answered or became a stream). */
   release(): void
 }
 
-export function callAbort(client: AbortSignal, shutdown: AbortSignal): CallAbort {
-  const ctl = new AbortController()
+const aborted = () => new Error('aborted')
+
+export function callAbort(client: AbortSignal, shutdown: Cut): CallAbort {
   let why: AbortCause | undefined
+  let current: AbortController | undefined
+  let released = false
   const onClient = () => {
+    if (released) return
     why ??= 'client'
-    ctl.abort(new Error('client closed'))
+    current?.abort(aborted())
   }
   const onShutdown = () => {
     why ??= 'shutdown'
-    ctl.abort(new Error('shutting down'))
+    current?.abort(aborted())
   }
-  if (shutdown.aborted) onShutdown()
-  else if (client.aborted) onClient()
-  client.addEventListener('abort', onClient, { once: true })
-  shutdown.addEventListener('abort', onShutdown, { once: true })
+  if (shutdown.aborted) why = 'shutdown'
+  else if (client.aborted) why = 'client'
+  client.addEventListener('abort', onClient)
+  shutdown.watch(onShutdown)
   return {
-    signal: ctl.signal,
+    attempt() {
+      current = new AbortController()
+      if (why) current.abort(aborted())
+      return current
+    },
     cause: () => why,
     check() {
       if (why)
         throw new GatewayError(why === 'shutdown' ? 'SHUTTING_DOWN' : 'UPSTREAM_ERROR', 'The call was cut before the upstream answered.')
     },
     release() {
-      client.removeEventListener('abort', onClient)
-      shutdown.removeEventListener('abort', onShutdown)
+      // The client listener stays on the request's own signal and goes with it: a released call
+      // ignores it, which costs less than removing it.
+      released = true
+      shutdown.unwatch(onShutdown)
     },
   }
 }

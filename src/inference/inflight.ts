@@ -1,6 +1,31 @@
 // The calls, streams and settlements this process still has open, for graceful shutdown.
 
 /**
+ * The end of a drain's grace as each open call watches it: joining and leaving is O(1) whatever
+ * the number of open calls (a listener list on one shared AbortSignal is searched on every removal).
+ */
+export class Cut {
+  private readonly watchers = new Set<() => void>()
+  aborted = false
+
+  watch(fn: () => void): void {
+    this.watchers.add(fn)
+  }
+
+  unwatch(fn: () => void): void {
+    this.watchers.delete(fn)
+  }
+
+  /** Calls every watcher once, in the order they joined. */
+  fire(): void {
+    if (this.aborted) return
+    this.aborted = true
+    for (const w of this.watchers) w()
+    this.watchers.clear()
+  }
+}
+
+/**
  * Settlements, admitted calls and streams still running; graceful shutdown (docs/drain.md)
  * stops admitting, waits for `calls` to reach zero, then cuts what is left.
  */
@@ -14,6 +39,12 @@ export class InFlight {
   draining = false
   /** Aborted when the drain's grace ends: every call still open is cut and settled. */
   readonly cut = new AbortController()
+  /** `cut` as the open calls watch it. */
+  readonly cutWatch = new Cut()
+
+  constructor() {
+    this.cut.signal.addEventListener('abort', () => this.cutWatch.fire(), { once: true })
+  }
 
   track(p: Promise<unknown>): void {
     this.tasks.add(p)

@@ -1,7 +1,7 @@
 // Reservations are leases (docs/drain.md): how long an admitted request may hold its reservation
 // without settling, and what it is billed if that deadline passes (its instance died or lost the
 // store). The store releases an expired lease and appends the abandoned record below.
-import { callRecord } from '../billing/outbox-record.ts'
+import { callRecord, recorded } from '../billing/outbox-record.ts'
 import { costMicros } from '../billing/pricing.ts'
 import type { Route } from '../core/gateway.ts'
 import type { Usage } from '../core/usage.ts'
@@ -32,31 +32,34 @@ export function abandonedUsage(estimate: Usage): Usage {
   return { ...estimate, outputTokens: 0, reasoningTokens: 0 }
 }
 
-export function leaseFor(c: Omit<Call, 'reservedMicros' | 'rate' | 'settled'>, nowMs: number): Lease {
+export function leaseFor(c: Omit<Call, 'reservedMicros' | 'rate' | 'settled' | 'leaseDeadlineMs'>, nowMs: number): Lease {
   const usage = abandonedUsage(c.estimate)
   const cost = costMicros(usage, c.model.pricing)
   const deadlineMs = nowMs + firstByteLeaseMs(c.model.routes)
-  const abandonRecord = callRecord(
-    { ...c, model: c.model.id },
-    {
-      gateway: null,
-      status: 500,
-      errorCode: 'ABANDONED',
-      usage,
-      costMicros: cost,
-      usageSource: 'estimate',
-      latencyMs: deadlineMs - c.at,
-    },
-  )
+  const abandonRecord = callRecord(recorded(c), {
+    gateway: null,
+    status: 500,
+    errorCode: 'ABANDONED',
+    usage,
+    costMicros: cost,
+    usageSource: 'estimate',
+    latencyMs: deadlineMs - c.at,
+  })
   return { id: c.requestId, deadlineMs, abandonCostMicros: cost, abandonRecord }
 }
 
-/** Keeps a live stream's lease ahead of its deadline until the returned stop is called. */
+/**
+ * Keeps a live stream's lease ahead of its deadline until the returned stop is called: renewed
+ * to `leaseMs` every third of it, so at each renewal at least two thirds of it are left. The
+ * lease taken at admission counts: the first renewal comes when it has two thirds of `leaseMs`
+ * left (at once if less), so a short stream costs no renewal round trip.
+ */
 export function holdLease(
   deps: { store: Pick<Store, 'renewLease'>; log: Logger; now: () => number },
   call: Call,
   leaseMs: number,
 ): () => void {
+  const every = Math.max(1, Math.floor(leaseMs / 3))
   const renew = () => {
     deps.store
       .renewLease(call.principal.userId, call.requestId, deps.now() + leaseMs)
@@ -66,7 +69,13 @@ export function holdLease(
       })
       .catch((err) => deps.log.warn('lease renewal failed', { requestId: call.requestId, err: String(err) }))
   }
-  renew()
-  const timer = setInterval(renew, Math.max(1, Math.floor(leaseMs / 3)))
-  return () => clearInterval(timer)
+  const firstIn = call.leaseDeadlineMs - deps.now() - (leaseMs - every)
+  let timer: Timer
+  const renewing = () => {
+    renew()
+    timer = setInterval(renew, every)
+  }
+  if (firstIn <= 0) renewing()
+  else timer = setTimeout(renewing, firstIn)
+  return () => clearTimeout(timer) // clears the interval too
 }

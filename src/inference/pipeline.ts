@@ -41,7 +41,7 @@ export async function protocolCall<Body>(deps: PipelineDeps, spoke: Spoke<Body>,
   const obs = new CallObserver(deps.metrics, deps.tracer, deps.log, spoke.name, req.headers, requestId, t0)
   let call: Call | undefined
   let rejected: RejectedCall | undefined
-  const abort = callAbort(req.signal, deps.inflight.cut.signal)
+  const abort = callAbort(req.signal, deps.inflight.cutWatch)
   try {
     const principal = await authenticate(deps.auth, req.headers)
     rejected = { requestId, principal, model: '', protocol: spoke.name, stream: false, t0, at }
@@ -71,7 +71,9 @@ export async function protocolCall<Body>(deps: PipelineDeps, spoke: Spoke<Body>,
       created: Math.floor(at / 1000),
       serviceMode: principal.serviceMode,
     }
-    const answering = { spoke, call, ctx, headers: { 'x-request-id': requestId, ...rateHeaders(call.rate) } }
+    const headers = rateHeaders(call.rate)
+    headers['x-request-id'] = requestId
+    const answering = { spoke, call, ctx, headers }
     if ('stream' in served) {
       onStream?.()
       return streamAnswer(deps, answering, served)

@@ -17,6 +17,25 @@ import { type PipelineDeps, protocolCall } from './pipeline.ts'
 
 export type V1Deps = PipelineDeps & CountTokensDeps & { catalog: Catalog; config: Config }
 
+/**
+ * The /v1 routes whose every answer, success or error, carries its own x-request-id: the app's
+ * request hook leaves them alone, so Elysia hands their Response to Bun as it is instead of
+ * merging hook headers into a copy (docs/benchmarks.md "Where the time goes in the /v1 pipeline").
+ */
+const OWN_ID_ROUTES = new Map([
+  ['/v1/chat/completions', 'POST'],
+  ['/v1/messages', 'POST'],
+  ['/v1/messages/count_tokens', 'POST'],
+  ['/v1/responses', 'POST'],
+  ['/v1/models', 'GET'],
+])
+export function answersWithOwnId(request: Request): boolean {
+  const url = request.url
+  const from = url.indexOf('/', url.indexOf('//') + 2)
+  const query = url.indexOf('?', from)
+  return OWN_ID_ROUTES.get(query === -1 ? url.slice(from) : url.slice(from, query)) === request.method
+}
+
 /** Server.timeout(request, 0) once a call became a long-lived stream (Bun's idle timeout lifted). */
 type Lift = { timeout(req: Request, seconds: number): void } | null
 

@@ -59,8 +59,8 @@ export async function serve<Body>(deps: ServeDeps, r: ServeRequest<Body>): Promi
       : adapter.body((canonical ??= r.spoke.decode(r.body)), route.upstreamModel, deps.config.defaultMaxOutputTokens)
     const headers = adapter.headers(gw.apiKey, r.passHeaders)
     return r.stream
-      ? { native, adapter, gateway: gw, stream: await streamAttempt(deps, gw, adapter, headers, upstreamBody, where, r.abort.signal) }
-      : { native, adapter, gateway: gw, json: await upstreamJson(gw, adapter.path, headers, upstreamBody, r.abort.signal) }
+      ? { native, adapter, gateway: gw, stream: await streamAttempt(deps, gw, adapter, headers, upstreamBody, where, r.abort.attempt()) }
+      : { native, adapter, gateway: gw, json: await upstreamJson(gw, adapter.path, headers, upstreamBody, r.abort.attempt()) }
   }
   const served = await withFailover(
     deps.router,
@@ -84,13 +84,13 @@ async function streamAttempt(
   headers: Record<string, string>,
   body: string,
   where: AttemptContext,
-  signal: AbortSignal,
+  controller: AbortController,
 ): Promise<UpstreamCall> {
   const client = deps.config.upstreamStreamClient
   const deadline = gw.policy.firstTokenMs
-  if (!where.hasNext || deadline >= gw.timeoutMs) return upstreamStream(gw, adapter.path, headers, body, client, { signal })
+  if (!where.hasNext || deadline >= gw.timeoutMs) return upstreamStream(gw, adapter.path, headers, body, client, { controller })
   const started = Date.now()
-  const call = await upstreamStream(gw, adapter.path, headers, body, client, { timeoutMs: deadline, signal }).catch((e) => {
+  const call = await upstreamStream(gw, adapter.path, headers, body, client, { timeoutMs: deadline, controller }).catch((e) => {
     // No headers within the first-token deadline is a slow first token, not a hang.
     if (!(e instanceof GatewayError) || e.extra.upstream?.kind !== 'timeout') throw e
     throw new GatewayError(e.code, e.message, { ...e.extra, upstream: { kind: 'first-token' } })

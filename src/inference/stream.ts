@@ -12,6 +12,7 @@ import { GatewayError } from '../core/errors.ts'
 import type { Usage } from '../core/usage.ts'
 import type { FrameTransform } from '../core/frames.ts'
 import { SseParser } from '../lib/sse/parse.ts'
+import type { Cut } from './inflight.ts'
 
 export interface StreamOutcome {
   /** client_idle: the client read nothing for clientIdleMs and was cut. */
@@ -31,7 +32,7 @@ export interface PipeOptions {
   /** Cut the client after this long without it taking the next chunk (unset: never). */
   clientIdleMs?: number
   /** When aborted (end of a drain's grace), the stream ends with the protocol's error event. */
-  cut?: AbortSignal
+  cut?: Cut
   abortUpstream: () => void
   /** Called once; for a completed stream returns the svc JSON. */
   finish: (o: StreamOutcome) => string
@@ -47,6 +48,11 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
   let finished = false
   let timedOut = false
   let unreadable = 0
+  // One timer per limit for the whole stream, re-armed per read with refresh() (Bun re-arms a
+  // fired timer that way, never a cleared one). Each limit runs only while its side is awaited:
+  // a timer firing while its side is not awaited does nothing.
+  let awaitingUpstream = false
+  let awaitingClient = false
   let upstreamIdle: Timer | undefined
   let clientIdle: Timer | undefined
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined
@@ -63,7 +69,7 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
     finished = true
     clearTimeout(upstreamIdle)
     clearTimeout(clientIdle)
-    opts.cut?.removeEventListener('abort', onCut)
+    opts.cut?.unwatch(onCut)
     return opts.finish(outcome(end, error))
   }
   const fail = (c: ReadableStreamDefaultController<Uint8Array>, out: string, err: GatewayError) => {
@@ -80,15 +86,32 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
   }
   function onCut() {
     if (finished || !controller) return
-    clearTimeout(clientIdle)
+    awaitingClient = false
     fail(controller, '', new GatewayError('SHUTTING_DOWN', 'The gateway is restarting; the answer was cut short. Retry the request.'))
   }
-  opts.cut?.addEventListener('abort', onCut)
+  opts.cut?.watch(onCut)
+  const onUpstreamIdle = () => {
+    if (!awaitingUpstream || finished) return
+    timedOut = true
+    opts.abortUpstream()
+  }
   const onClientIdle = () => {
-    if (finished) return
+    if (!awaitingClient || finished) return
     stopUpstream()
     done('client_idle')
     controller?.error(new Error('client idle'))
+  }
+  const readUpstream = () => {
+    awaitingUpstream = true
+    if (upstreamIdle) upstreamIdle.refresh()
+    else upstreamIdle = setTimeout(onUpstreamIdle, opts.idleTimeoutMs)
+    return reader.read()
+  }
+  const awaitClient = () => {
+    if (opts.clientIdleMs === undefined) return
+    awaitingClient = true
+    if (clientIdle) clientIdle.refresh()
+    else clientIdle = setTimeout(onClientIdle, opts.clientIdleMs)
   }
   return new ReadableStream<Uint8Array>(
     {
@@ -97,12 +120,11 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
         if (opts.cut?.aborted) onCut()
       },
       async pull(c) {
-        clearTimeout(clientIdle)
+        awaitingClient = false
         for (;;) {
           let result: Awaited<ReturnType<typeof reader.read>>
-          upstreamIdle = setTimeout(() => ((timedOut = true), opts.abortUpstream()), opts.idleTimeoutMs)
           try {
-            result = await reader.read()
+            result = await readUpstream()
           } catch (cause) {
             if (finished) return
             return fail(
@@ -113,7 +135,7 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
                 : new GatewayError('UPSTREAM_ERROR', 'The upstream connection failed mid-stream.', { cause }),
             )
           } finally {
-            clearTimeout(upstreamIdle)
+            awaitingUpstream = false
           }
           if (finished) return
           let out = ''
@@ -137,7 +159,7 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
           if (out.length > 0) {
             started = true
             c.enqueue(encoder.encode(out))
-            if (opts.clientIdleMs !== undefined) clientIdle = setTimeout(onClientIdle, opts.clientIdleMs)
+            awaitClient()
             return
           }
         }

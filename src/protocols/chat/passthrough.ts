@@ -33,21 +33,35 @@ function keep(value: Record<string, unknown>, allowed: Set<string>): Record<stri
   return out
 }
 
+/** The model tokens of one upstream name: a stream's chunks all name the same model, so a tee builds them once. */
+export interface ModelTokens {
+  upstream: string | undefined
+  token: string
+  replacement: string
+}
+
+const newTokens = (): ModelTokens => ({ upstream: undefined, token: '', replacement: '' })
+
 /**
  * Rewrites one serialized chunk/completion. Fast path (the common case): only OpenAI's members,
  * so splice the exact `"model":"<upstream>"` token and forward the bytes otherwise untouched.
  * Slow path, when the upstream serialized the member differently or added members of its own:
  * re-serialize the parsed object with the allowed members only.
  */
-export function publicJson(raw: string, parsed: Record<string, unknown>, slug: string): string {
+export function publicJson(raw: string, parsed: Record<string, unknown>, slug: string, tokens: ModelTokens = newTokens()): string {
   const clean = onlyOpenAiMembers(parsed)
   const model = parsed.model
   if (clean) {
     if (typeof model !== 'string' || model === slug) return raw
-    const token = `"model":${JSON.stringify(model)}`
+    if (tokens.upstream !== model) {
+      tokens.upstream = model
+      tokens.token = `"model":${JSON.stringify(model)}`
+      tokens.replacement = `"model":${JSON.stringify(slug)}`
+    }
+    const token = tokens.token
     const at = raw.indexOf(token)
     if (at !== -1 && raw.indexOf(token, at + token.length) === -1)
-      return `${raw.slice(0, at)}"model":${JSON.stringify(slug)}${raw.slice(at + token.length)}`
+      return `${raw.slice(0, at)}${tokens.replacement}${raw.slice(at + token.length)}`
   }
   const copy = keep(parsed, TOP_MEMBERS)
   if (Array.isArray(copy.choices))
@@ -76,7 +90,9 @@ export function chatTee(slug: string): FrameTransform {
   let chars = 0
   let sawFinish = false
   let sawDone = false
-  let last = { id: '', created: 0 }
+  let lastId = ''
+  let lastCreated = 0
+  const tokens = newTokens()
   return {
     push(ev) {
       if (ev.data === '[DONE]') {
@@ -91,15 +107,18 @@ export function chatTee(slug: string): FrameTransform {
       if (chunk.usage) usage = fromOpenAiChatUsage(chunk.usage) ?? usage
       if (Array.isArray(chunk.choices) && chunk.choices.some((c) => c?.finish_reason)) sawFinish = true
       chars += deltaChars(chunk)
-      if (typeof chunk.id === 'string') last = { id: chunk.id, created: chunk.created ?? last.created }
-      return `data: ${publicJson(ev.data, chunk, slug)}\n\n`
+      if (typeof chunk.id === 'string') {
+        lastId = chunk.id
+        lastCreated = chunk.created ?? lastCreated
+      }
+      return `data: ${publicJson(ev.data, chunk, slug, tokens)}\n\n`
     },
     complete: () => sawFinish || sawDone,
     close: (svc) =>
-      `data: {"id":${JSON.stringify(last.id)},"object":"chat.completion.chunk","created":${last.created},"model":${JSON.stringify(slug)},"choices":[],"svc":${svc}}\n\ndata: [DONE]\n\n`,
+      `data: {"id":${JSON.stringify(lastId)},"object":"chat.completion.chunk","created":${lastCreated},"model":${JSON.stringify(slug)},"choices":[],"svc":${svc}}\n\ndata: [DONE]\n\n`,
     error: (err) => `data: ${chatStreamError(err)}\n\n`,
     usage: () => usage,
     deliveredChars: () => chars,
-    upstreamId: () => last.id,
+    upstreamId: () => lastId,
   }
 }

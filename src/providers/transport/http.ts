@@ -23,8 +23,11 @@ const viaFetch: Send = (url, headers, body, signal) => fetch(url, { method: 'POS
 export interface FetchOptions {
   /** Bounds the wait for the answer's headers; the gateway's timeoutMs by default. */
   timeoutMs?: number
-  /** The call's client or the drain: aborts the request too (a per-call signal, never a long-lived one). */
-  signal?: AbortSignal
+  /**
+   * The attempt's controller, when the call aborts it too (client gone, drain: CallAbort.attempt,
+   * a per-call controller, never a long-lived one). A fresh one otherwise.
+   */
+  controller?: AbortController
   send?: Send
 }
 
@@ -51,9 +54,20 @@ export async function upstreamFetch(
   body: string,
   opts: FetchOptions = {},
 ): Promise<UpstreamCall> {
-  const { timeoutMs = gw.timeoutMs, signal, send = viaFetch } = opts
-  const controller = new AbortController()
-  signal?.addEventListener('abort', () => controller.abort(new Error('aborted')), { once: true })
+  const sent = await openCall(gw, path, headers, body, opts)
+  clearTimeout(sent.timer)
+  return sent.call
+}
+
+/** The request up to the answer's headers; its timer still runs (upstreamJson bounds the body read by it too). */
+async function openCall(
+  gw: Gateway,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+  opts: FetchOptions,
+): Promise<{ call: UpstreamCall; timer: Timer }> {
+  const { timeoutMs = gw.timeoutMs, controller = new AbortController(), send = viaFetch } = opts
   const timer = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs)
   let response: Response
   try {
@@ -71,8 +85,8 @@ export async function upstreamFetch(
       },
     )
   }
+  if (response.ok) return { call: { response, abort: () => controller.abort(new Error('aborted')) }, timer }
   clearTimeout(timer)
-  if (response.ok) return { response, abort: () => controller.abort(new Error('aborted')) }
   const text = await response.text().catch(() => '')
   const status = response.status
   const cause = { gateway: gw.id, status, body: text.slice(0, 2000) }
@@ -92,19 +106,18 @@ export interface UpstreamJson {
 }
 
 /**
- * A complete non-streaming answer. The body read is bounded by the gateway's timeout too, and a
- * failure here is still before the client's first byte, so it stays retryable on the next route.
+ * A complete non-streaming answer. The body read is bounded by the same deadline as the headers
+ * (the gateway's timeout from the start), and a failure here is still before the client's first
+ * byte, so it stays retryable on the next route.
  */
 export async function upstreamJson(
   gw: Gateway,
   path: string,
   headers: Record<string, string>,
   body: string,
-  signal?: AbortSignal,
+  controller?: AbortController,
 ): Promise<UpstreamJson> {
-  const started = Date.now()
-  const call = await upstreamFetch(gw, path, headers, body, { signal })
-  const timer = setTimeout(call.abort, Math.max(1, gw.timeoutMs - (Date.now() - started)))
+  const { call, timer } = await openCall(gw, path, headers, body, { controller })
   try {
     const text = await call.response.text()
     const parsed = JSON.parse(text)
