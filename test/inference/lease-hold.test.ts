@@ -1,4 +1,4 @@
-// A live stream's lease (docs/drain.md "Deadline"): renewed every third of the stream lease,
+// A live stream's lease (docs/drain.md "Reservations are leases"): renewed every third of the stream lease,
 // the first renewal only once the admission's lease has two thirds of it left.
 import { describe, expect, test } from 'bun:test'
 import type { Call } from '../../src/inference/admission.ts'
