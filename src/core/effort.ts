@@ -20,7 +20,9 @@ export function effortFrom(v: unknown): Effort | 'none' {
 }
 
 /** Anthropic-style `cache_control` (also sent on chat parts by OpenRouter-style clients). */
-export function cacheFrom(c: any): CacheHint | undefined {
-  if (!c || typeof c !== 'object' || c.type !== 'ephemeral') return undefined
+export function cacheFrom(value: unknown): CacheHint | undefined {
+  if (!value || typeof value !== 'object') return undefined
+  const c = value as { type?: unknown; ttl?: unknown }
+  if (c.type !== 'ephemeral') return undefined
   return c.ttl === '1h' || c.ttl === '5m' ? { ttl: c.ttl } : {}
 }

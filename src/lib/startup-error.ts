@@ -16,7 +16,10 @@ function where(url: string | undefined): string {
   }
 }
 
-const codeOf = (err: any): string => String(err?.code ?? err?.errno ?? '')
+const codeOf = (err: unknown): string => {
+  const e = err as { code?: unknown; errno?: unknown } | null | undefined
+  return String(e?.code ?? e?.errno ?? '')
+}
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err)).split('\n')[0]!
 
 function database(err: unknown, url: string | undefined): string {

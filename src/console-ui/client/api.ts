@@ -13,7 +13,7 @@ export class ApiError extends Error {
 let onSignedOut: () => void = () => {}
 export const whenSignedOut = (f: () => void) => void (onSignedOut = f)
 
-export async function api<T = any>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+export async function api<T = unknown>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
   let res: Response
   try {
     res = await fetch(path, {
@@ -26,9 +26,9 @@ export async function api<T = any>(path: string, init: { method?: string; body?:
   } catch {
     throw new ApiError(0, 'NETWORK', 'The server could not be reached. Check your connection and try again.')
   }
-  const body = (await res.json().catch(() => null)) as any
+  const body: unknown = await res.json().catch(() => null)
   if (res.ok) return body as T
-  const err = body?.error
+  const err = (body as { error?: { code?: string; message?: string } } | null)?.error
   const e = new ApiError(res.status, err?.code ?? 'ERROR', err?.message ?? `The server answered ${res.status}.`)
   if (res.status === 401 && !path.startsWith('/api/auth/')) onSignedOut()
   if (res.status === 429) throw new ApiError(429, e.code, 'Too many requests from this address; wait a minute and try again.')

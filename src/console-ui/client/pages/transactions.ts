@@ -43,9 +43,20 @@ export async function transactionsPage(view: HTMLElement, _: Record<string, stri
   await bar.draw()
 }
 
+/** What the transaction detail adds to a row (docs/console.md): usage calls, refunds, top-ups. */
+interface TxnDetail {
+  model?: string
+  usage?: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; reasoningTokens: number }
+  refunded?: number
+  refundOf?: string
+  failure?: string
+  note?: string
+  events?: { receivedAt: string; type: string; outcome: string }[]
+}
+
 export async function transactionPage(view: HTMLElement, params: Record<string, string>) {
   view.append(h('p', { class: 'crumb' }, h('a', { href: '/console/transactions' }, '← Transactions')))
-  const t = await api<Txn & Record<string, any>>(`/api/wallet/transactions/${encodeURIComponent(params.id!)}`)
+  const t = await api<Txn & TxnDetail>(`/api/wallet/transactions/${encodeURIComponent(params.id!)}`)
   const rows: [string, Child][] = [
     ['Amount', signedUsd(t.amount)],
     ['Status', badge(t.status)],
@@ -80,7 +91,7 @@ export async function transactionPage(view: HTMLElement, params: Record<string, 
       h(
         'ul',
         null,
-        t.events.map((e: any) => h('li', null, `${when(e.receivedAt)} · ${e.type} → ${e.outcome}`)),
+        t.events.map((e) => h('li', null, `${when(e.receivedAt)} · ${e.type} → ${e.outcome}`)),
       ),
     )
 }
