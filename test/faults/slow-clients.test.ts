@@ -127,8 +127,12 @@ describeServices('fault: 200 clients that stop reading 23 MB streams', () => {
     await until(async () => (await booksOf(db.url, user.userId)).logs.length >= CLIENTS + 4, 60_000, 'every call to be written')
     const books = await booksOf(db.url, user.userId)
     const idle = books.logs.filter((l) => l.errorCode === 'CLIENT_IDLE')
-    expect(idle).toHaveLength(aborted)
-    expect(books.logs.filter((l) => l.status === 200)).toHaveLength(completed + 4) // + the fast stream and 3 calls
+    const whole = books.logs.filter((l) => l.status === 200).length - 4 // the fast stream and 3 calls
+    // Every stalled call ends once: cut idle (499) or, when kernel buffers took it all, 200. An
+    // upstream read to its end may still be cut at the client's last frames, so only bounds hold.
+    expect(idle.length + whole).toBe(CLIENTS)
+    expect(idle.length).toBeGreaterThanOrEqual(aborted)
+    expect(whole).toBeLessThanOrEqual(completed)
     for (const l of idle) {
       expect(l.status).toBe(499)
       expect(l.cost).toBeGreaterThan(100n)
