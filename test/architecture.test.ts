@@ -1,6 +1,6 @@
 // Keeps the shape of src/ (docs/architecture.md) true without a linter config: protocols and
 // providers import no storage, billing, pipeline or each other; a protocol spoke imports only
-// core, lib, protocols/shared and the spoke interface; inference/ is the only area that joins
+// core, lib, protocols/common and the spoke interface; inference/ is the only area that joins
 // protocols and providers; billing does not import inference; src/lib imports nothing else in
 // src; only config.ts reads env.
 import { describe, expect, test } from 'bun:test'
@@ -51,11 +51,11 @@ describe('architecture', () => {
     expect(bad).toEqual([])
   })
 
-  test('a protocol spoke imports only core, lib, protocols/shared, the spoke interface and its own folder', () => {
-    const spokes = files.filter((f) => area(f.path) === 'protocols' && f.path.split('/').length === 3 && sub(f.path) !== 'protocols/shared')
+  test('a protocol spoke imports only core, lib, protocols/common, the spoke interface and its own folder', () => {
+    const spokes = files.filter((f) => area(f.path) === 'protocols' && f.path.split('/').length === 3 && sub(f.path) !== 'protocols/common')
     expect(new Set(spokes.map((f) => sub(f.path)))).toEqual(new Set(['protocols/chat', 'protocols/messages', 'protocols/responses']))
     const allowed = (imp: string, own: string) =>
-      area(imp) === 'core' || area(imp) === 'lib' || sub(imp) === 'protocols/shared' || imp === 'protocols/spoke.ts' || sub(imp) === own
+      area(imp) === 'core' || area(imp) === 'lib' || sub(imp) === 'protocols/common' || imp === 'protocols/spoke.ts' || sub(imp) === own
     const bad = spokes.flatMap((f) => f.imports.filter((i) => !allowed(i, sub(f.path))).map((i) => `${f.path} → ${i}`))
     expect(bad).toEqual([])
   })

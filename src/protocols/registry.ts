@@ -2,7 +2,7 @@
 import { chatSpoke } from './chat/index.ts'
 import { messagesSpoke } from './messages/index.ts'
 import { responsesSpoke } from './responses/index.ts'
-import type { CreditDisplay } from './shared/credit-svc.ts'
+import type { CreditDisplay } from './common/credit-svc.ts'
 
 export function protocolSpokes(display: CreditDisplay) {
   return { chat: chatSpoke, messages: messagesSpoke(display), responses: responsesSpoke(display) }

@@ -1,6 +1,6 @@
 // The chat-completions spoke: POST /v1/chat/completions as the /v1 pipeline sees it.
 import { fromOpenAiChatUsage } from '../../core/usage.ts'
-import { bodyParser, invalidBody } from '../shared/parse.ts'
+import { bodyParser, invalidBody } from '../common/parse.ts'
 import type { Spoke } from '../spoke.ts'
 import { decodeChat } from './decode.ts'
 import { encodeChat } from './encode.ts'

@@ -1,7 +1,7 @@
 // The messages spoke: Anthropic's POST /v1/messages as the /v1 pipeline sees it.
 import { fromAnthropicUsage } from '../../core/usage.ts'
-import type { CreditDisplay } from '../shared/credit-svc.ts'
-import { bodyParser } from '../shared/parse.ts'
+import type { CreditDisplay } from '../common/credit-svc.ts'
+import { bodyParser } from '../common/parse.ts'
 import type { Spoke } from '../spoke.ts'
 import { decodeMessages, messagesPromptChars } from './decode.ts'
 import { encodeMessage } from './encode.ts'

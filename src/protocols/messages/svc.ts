@@ -1,5 +1,5 @@
-// The `svc` extension on messages answers: cost in display credits (protocols/shared/credit-svc.ts).
-import { type CreditDisplay, creditSvc } from '../shared/credit-svc.ts'
+// The `svc` extension on messages answers: cost in display credits (protocols/common/credit-svc.ts).
+import { type CreditDisplay, creditSvc } from '../common/credit-svc.ts'
 import type { SvcFacts } from '../spoke.ts'
 
 export const messagesSvc = (display: CreditDisplay, f: SvcFacts): string => creditSvc(display, f.costMicros, f.ctx.serviceMode, f.latencyMs)

@@ -2,8 +2,8 @@
 // stateless: a previous_response_id or conversation cannot be honoured and gets a clear 400.
 import { GatewayError } from '../../core/errors.ts'
 import { fromResponsesUsage } from '../../core/usage.ts'
-import type { CreditDisplay } from '../shared/credit-svc.ts'
-import { bodyParser } from '../shared/parse.ts'
+import type { CreditDisplay } from '../common/credit-svc.ts'
+import { bodyParser } from '../common/parse.ts'
 import type { Spoke } from '../spoke.ts'
 import { decodeResponses, responsesPromptChars } from './decode.ts'
 import { encodeResponse } from './encode.ts'
