@@ -10,8 +10,8 @@ import { browser, CONSOLE_ENV, signUp, type SignedIn } from '../console/helpers.
 import { ADMIN_TOKEN, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { eventually } from '../helpers/money.ts'
 import { startThrowawayRedis, type ThrowawayRedis } from '../helpers/redis-server.ts'
-import { describeServices, freshDatabase } from '../helpers/services.ts'
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts'
+import { describeServices } from '../helpers/services.ts'
+import { proxiedDatabase, type TcpProxy } from '../helpers/tcp-proxy.ts'
 
 const DB_TIMEOUT_MS = 500
 const REDIS_TIMEOUT_MS = 400
@@ -81,14 +81,12 @@ describeServices('console and admin while Postgres is blackholed', () => {
   let proxy: TcpProxy
   let dropDb = async () => {}
   beforeAll(async () => {
-    const db = await freshDatabase()
+    const db = await proxiedDatabase()
     dropDb = db.drop
-    const url = new URL(db.url)
-    proxy = startTcpProxy(url.hostname, Number(url.port || 5432))
-    url.host = proxy.address
+    proxy = db.proxy
     gw = await startTestGateway({ db: 'postgres', store: 'redis' }, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), {
       ...CONSOLE_ENV,
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: db.url,
       DB_REQUEST_TIMEOUT_MS: String(DB_TIMEOUT_MS),
     })
   }, 30_000)

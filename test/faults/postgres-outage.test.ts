@@ -8,8 +8,8 @@ import { completionWithUsage, expectChatError, postChat } from '../helpers/chat.
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { bearer, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { expectExactBooks, reservedNow, untilLogged } from '../helpers/money.ts'
-import { freshDatabase, describeServices } from '../helpers/services.ts'
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts'
+import { describeServices } from '../helpers/services.ts'
+import { proxiedDatabase, type TcpProxy } from '../helpers/tcp-proxy.ts'
 
 const COST = 61n // 5 prompt + 100 completion tokens at 0.15 / 0.6 USD per 1M
 const CREDIT = 1_000_000n
@@ -21,14 +21,12 @@ describeServices('Postgres unreachable (postgres behind a TCP proxy + redis)', (
   let proxy: TcpProxy
   let dropDb = async () => {}
   beforeAll(async () => {
-    const db = await freshDatabase()
+    const db = await proxiedDatabase()
     dropDb = db.drop
-    const url = new URL(db.url)
-    proxy = startTcpProxy(url.hostname, Number(url.port || 5432))
-    url.host = proxy.address
+    proxy = db.proxy
     up = startFakeUpstream({ kind: 'json', body: completionWithUsage(5, 100) })
     gw = await startTestGateway({ db: 'postgres', store: 'redis' }, simpleCatalog([{ id: 'gw-a', url: up.url }]), {
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: db.url,
       KEY_CACHE_TTL_MS: String(KEY_TTL_MS),
       DB_REQUEST_TIMEOUT_MS: '500',
     })

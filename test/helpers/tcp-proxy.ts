@@ -3,6 +3,7 @@
 // cut (close every connection and refuse new ones at once). restore() ends a blackhole as a
 // partition ends — the connections that lost bytes are reset — and passes traffic again.
 import type { Socket } from 'bun'
+import { freshDatabase } from './services.ts'
 
 type Mode = 'pass' | 'blackhole' | 'cut'
 
@@ -104,4 +105,13 @@ export function startTcpProxy(targetHost: string, targetPort: number): TcpProxy 
       server.stop(true)
     },
   }
+}
+
+/** A fresh Postgres database reached through a proxy the test can blackhole or cut. */
+export async function proxiedDatabase(): Promise<{ url: string; proxy: TcpProxy; drop: () => Promise<void> }> {
+  const db = await freshDatabase()
+  const url = new URL(db.url)
+  const proxy = startTcpProxy(url.hostname, Number(url.port || 5432))
+  url.host = proxy.address
+  return { url: url.toString(), proxy, drop: db.drop }
 }
