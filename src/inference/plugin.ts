@@ -2,6 +2,7 @@
 // count_tokens, the model list and the CORS preflight. Each answers its errors through
 // error-response.ts in its protocol's envelope (the preflight's 404 is the app's).
 import { Elysia } from 'elysia'
+import { pathOf } from '../http/surface-headers.ts'
 import type { Catalog } from '../catalog/catalog.ts'
 import { shapeA, shapeB } from '../catalog/models-route.ts'
 import type { Config } from '../config.ts'
@@ -30,10 +31,7 @@ const OWN_ID_ROUTES = new Map([
   ['/v1/models', 'GET'],
 ])
 export function answersWithOwnId(request: Request): boolean {
-  const url = request.url
-  const from = url.indexOf('/', url.indexOf('//') + 2)
-  const query = url.indexOf('?', from)
-  return OWN_ID_ROUTES.get(query === -1 ? url.slice(from) : url.slice(from, query)) === request.method
+  return OWN_ID_ROUTES.get(pathOf(request.url)) === request.method
 }
 
 /** Server.timeout(request, 0) once a call became a long-lived stream (Bun's idle timeout lifted). */
