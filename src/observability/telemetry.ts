@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import type { Store } from '../store/types.ts'
 import { defineMetrics, type MetricSet } from './metrics.ts'
+import { withDeadline } from '../lib/deadline.ts'
 
 export interface ScrapeSources {
   store: Store
@@ -16,14 +17,6 @@ export interface ScrapeSources {
 
 /** A probe that does not answer within this time counts as down (the scrape must not hang). */
 const PROBE_TIMEOUT_MS = 2_000
-
-function within<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout')), ms)
-  })
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer))
-}
 
 /**
  * Process metrics describe the process, not a runtime: one registry for the whole process
@@ -77,9 +70,9 @@ export class Metrics {
     if (!s) return
     m.openStreams.set(s.openStreams())
     const [store, db, outbox] = await Promise.allSettled([
-      within(s.store.ping(), PROBE_TIMEOUT_MS),
-      within(s.db.execute(sql`select 1`), PROBE_TIMEOUT_MS),
-      within(s.store.outboxStats(), PROBE_TIMEOUT_MS),
+      withDeadline(s.store.ping(), PROBE_TIMEOUT_MS, 'store probe'),
+      withDeadline(s.db.execute(sql`select 1`), PROBE_TIMEOUT_MS, 'database probe'),
+      withDeadline(s.store.outboxStats(), PROBE_TIMEOUT_MS, 'outbox probe'),
     ])
     m.storeUp.set(store.status === 'fulfilled' ? 1 : 0)
     m.databaseUp.set(db.status === 'fulfilled' ? 1 : 0)
