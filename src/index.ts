@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config.ts'
 import { StartupError, startupFailure } from './lib/startup-error.ts'
 import { createRuntime } from './runtime.ts'
 import { serveMetrics } from './observability/metrics-route.ts'
+import { startMemoryLimit } from './lib/memory-limit.ts'
 
 /** A start-up failure is one line on stderr and exit code 1 (config errors: 2). */
 function fail(e: unknown): never {
@@ -45,6 +46,11 @@ export async function start(env: Record<string, string | undefined> = process.en
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${app.server!.port}`
   const metricsServer = config.metricsPort === undefined ? undefined : serveMetrics(runtime.deps.metrics, config, config.metricsPort)
   if (metricsServer) runtime.deps.log.info('metrics listening', { port: metricsServer.port })
+  // Garbage of streams to slow clients is collected before it lifts the resident size (docs/drain.md "Memory").
+  const memory =
+    config.memorySoftLimitBytes > 0
+      ? startMemoryLimit(config.memorySoftLimitBytes, () => runtime.deps.metrics.m.memoryCollections.inc())
+      : undefined
   // Always printed, whatever LOG_LEVEL: operators and tools wait for this line.
   console.log(`tollgate listening on ${url} (database: ${runtime.database.kind}, store: ${runtime.deps.store.kind})`)
 
@@ -69,6 +75,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     // Settled calls may still be writing their answer (or the error frame just queued): give
     // readers up to a second before connections are closed.
     for (let i = 0; i < 20 && app.server!.pendingRequests > 0; i++) await Bun.sleep(50)
+    memory?.stop()
     void metricsServer?.stop(true)
     await app.server!.stop(true)
     await runtime.stop()

@@ -45,6 +45,12 @@ export const EnvSchema = t.Object({
     default: 'fetch',
     description: 'How streaming upstream bodies are read (paced: no read-ahead).',
   }),
+  MEMORY_SOFT_LIMIT_MB: whole(
+    256,
+    0,
+    1_048_576,
+    'Resident size above which full garbage collections run (at most 10 % of the time); 0 = off.',
+  ),
   SETTLE_FLUSH_MS: whole(50, 0, 10_000, 'Ledger writer: how long a partial batch gathers before it is written.'),
   SETTLE_BATCH: whole(500, 1, 10_000, 'Ledger writer: batch size.'),
   TOPUP_MIN_USD: t.Number({ default: 5, minimum: 0.01, maximum: 10_000, description: 'Smallest top-up in USD.' }),

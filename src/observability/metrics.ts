@@ -113,6 +113,11 @@ export function defineMetrics(registry: client.Registry) {
       'Outbox records set aside instead of written, by reason (unreadable, rejected).',
       ['reason'] as const,
     ),
+    memoryCollections: counter(
+      'tollgate_memory_limit_collections_total',
+      'Full garbage collections run because the process was over MEMORY_SOFT_LIMIT_MB.',
+      [],
+    ),
   }
 }
 

@@ -158,3 +158,26 @@ describe('SseParser edge cases', () => {
     expect(out).toEqual([{ event: undefined, data: 'héllo → 世界' }])
   })
 })
+
+describe('what a parser keeps between reads', () => {
+  test('a partial line or pending event does not keep the whole decoded read alive', () => {
+    const { heapStats } = require('bun:jsc') as typeof import('bun:jsc')
+    const frame = `event: delta\ndata: {"text":"${'x'.repeat(400)}"}\n\n`
+    // 64 KiB of whole events, then an event cut after its data line and a line cut in the middle.
+    const read = new TextEncoder().encode(`${frame.repeat(Math.floor(65_536 / frame.length))}event: delta\ndata: {"a":1}\ndata: {"te`)
+    const parsers: SseParser[] = []
+    Bun.gc(true)
+    const before = heapStats().extraMemorySize
+    for (let i = 0; i < 200; i++) {
+      const p = new SseParser()
+      expect(p.push(read).length).toBe(Math.floor(65_536 / frame.length))
+      parsers.push(p)
+    }
+    Bun.gc(true)
+    const kept = heapStats().extraMemorySize - before
+    // 200 reads of 64 KiB each: kept whole, that is 13 MB; what must be kept is a few bytes each.
+    expect(kept).toBeLessThan(2 * 1024 * 1024)
+    // And the pending event and cut line still complete correctly.
+    expect(parsers[0]!.push(new TextEncoder().encode('xt":2}\n\n'))).toEqual([{ event: 'delta', data: '{"a":1}\n{"text":2}' }])
+  })
+})

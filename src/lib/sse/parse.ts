@@ -15,6 +15,14 @@ const LF = 10
 const COLON = 58
 const SPACE = 32
 
+/**
+ * A copy of `s` that shares no storage. JavaScriptCore keeps a slice of a string as a view of the
+ * whole string, so a short remainder kept between reads would pin the whole decoded read (64 KiB
+ * and more per stream) for as long as the stream waits for its client (docs/drain.md "Memory").
+ * Used only on what outlives a read: at most one partial line and one pending event.
+ */
+const detached = (s: string): string => JSON.parse(JSON.stringify(s))
+
 export class SseParser {
   private readonly decoder = new TextDecoder()
   /** Text after the last line break seen (it holds none). */
@@ -47,7 +55,10 @@ export class SseParser {
       if (lf !== -1 && lf < next) lf = buf.indexOf('\n', next)
       start = next
     }
-    this.buffer = start === 0 ? buf : buf.slice(start)
+    this.buffer = start === 0 ? buf : detached(buf.slice(start))
+    // An event whose blank line has not come yet outlives this read too.
+    if (this.data !== undefined) this.data = detached(this.data)
+    if (this.event !== undefined) this.event = detached(this.event)
     return out
   }
 

@@ -2,6 +2,7 @@
 // origin, so a stream does not pay a TCP (and TLS) handshake, and the gateway does not leave a
 // TIME_WAIT port behind per stream. A connection's events go to whichever exchange holds it.
 import type { Socket } from 'bun'
+import { limitReceiveBuffer } from './receive-buffer.ts'
 
 export interface Exchange {
   data(data: Uint8Array): void
@@ -19,6 +20,8 @@ interface ConnState {
 export type Conn = Socket<ConnState>
 
 const IDLE_MS = 4_000
+/** Kernel receive buffer of an upstream socket: one read brings about this much (receive-buffer.ts). */
+const RECEIVE_BUFFER_BYTES = 64 * 1024
 const MAX_IDLE_PER_ORIGIN = 64
 const idle = new Map<string, Conn[]>()
 
@@ -59,6 +62,8 @@ export async function acquire(target: URL): Promise<{ conn: Conn; reused: boolea
       error: (s, err) => s.data.exchange?.error(err),
     },
   })
+  // Bun's sockets carry their descriptor as `fd`; its type declarations leave it out.
+  limitReceiveBuffer((conn as Conn & { fd?: number }).fd ?? -1, RECEIVE_BUFFER_BYTES)
   return { conn, reused: false }
 }
 
