@@ -160,6 +160,10 @@ function origins(name: string, entries: string[]): string[] {
   return lower
 }
 
+/** An egress proxy Bun's fetch would use; the paced client connects directly (docs/drain.md "Slow clients"). */
+const egressProxy = (env: Env): boolean =>
+  ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => Boolean(env[name]?.trim()))
+
 export function loadConfig(env: Env = process.env): Config {
   const e = parseEnv(env)
   if (e.TOPUP_MIN_USD > e.TOPUP_MAX_USD) throw new ConfigError('TOPUP_MIN_USD must not exceed TOPUP_MAX_USD')
@@ -195,7 +199,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     clientIdleMs: e.CLIENT_IDLE_TIMEOUT_MS,
     memorySoftLimitBytes: e.MEMORY_SOFT_LIMIT_MB * 1024 * 1024,
-    upstreamStreamClient: e.UPSTREAM_STREAM_CLIENT,
+    upstreamStreamClient: e.UPSTREAM_STREAM_CLIENT ?? (egressProxy(env) ? 'fetch' : 'paced'),
     settleFlushMs: e.SETTLE_FLUSH_MS,
     settleBatch: e.SETTLE_BATCH,
     requestLogRetentionDays: e.REQUEST_LOG_RETENTION_DAYS,

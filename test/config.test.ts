@@ -26,6 +26,7 @@ describe('defaults', () => {
       shutdownGraceMs: c.shutdownGraceMs,
       clientIdleMs: c.clientIdleMs,
       upstreamStreamClient: c.upstreamStreamClient,
+      memorySoftLimitBytes: c.memorySoftLimitBytes,
       settleFlushMs: c.settleFlushMs,
       settleBatch: c.settleBatch,
       requestLogRetentionDays: c.requestLogRetentionDays,
@@ -57,7 +58,8 @@ describe('defaults', () => {
       creditSymbol: 'credits',
       shutdownGraceMs: 25_000,
       clientIdleMs: 30_000,
-      upstreamStreamClient: 'fetch',
+      upstreamStreamClient: 'paced',
+      memorySoftLimitBytes: 256 * 1024 * 1024,
       settleFlushMs: 50,
       settleBatch: 500,
       requestLogRetentionDays: undefined,
@@ -74,6 +76,14 @@ describe('defaults', () => {
     })
   })
 
+  test('streams are paced unless an egress proxy is set (Bun’s fetch honours it; the paced client does not), and a set value wins', () => {
+    expect(loadConfig({ HTTPS_PROXY: 'http://proxy:3128' }).upstreamStreamClient).toBe('fetch')
+    expect(loadConfig({ http_proxy: 'http://proxy:3128' }).upstreamStreamClient).toBe('fetch')
+    expect(loadConfig({ HTTPS_PROXY: ' ' }).upstreamStreamClient).toBe('paced')
+    expect(loadConfig({ HTTPS_PROXY: 'http://proxy:3128', UPSTREAM_STREAM_CLIENT: 'paced' }).upstreamStreamClient).toBe('paced')
+    expect(loadConfig({ MEMORY_SOFT_LIMIT_MB: '0' }).memorySoftLimitBytes).toBe(0)
+  })
+
   test('blank and space-padded values: blank is unset, the rest is trimmed', () => {
     const c = loadConfig({ PORT: '  ', HOST: ' ::1 ', MAX_BODY_BYTES: ' 2048 ', ADMIN_TOKEN: '', LOG_LEVEL: ' warn ' })
     expect([c.port, c.host, c.maxBodyBytes, c.adminToken, c.logLevel]).toEqual([8080, '::1', 2048, undefined, 'warn'])
@@ -86,7 +96,7 @@ describe('defaults', () => {
       SESSION_TTL_HOURS: '2',
       REQUEST_LOG_RETENTION_DAYS: '30',
       METRICS_PORT: '9100',
-      UPSTREAM_STREAM_CLIENT: 'paced',
+      UPSTREAM_STREAM_CLIENT: 'fetch',
       STRIPE_SECRET_KEY: 'sk',
       STRIPE_WEBHOOK_SECRET: 'wh',
       STRIPE_API_BASE: 'http://127.0.0.1:1',
@@ -97,7 +107,7 @@ describe('defaults', () => {
       7200,
       30,
       9100,
-      'paced',
+      'fetch',
     ])
     expect(c.stripe).toEqual({ secretKey: 'sk', webhookSecret: 'wh', apiBase: 'http://127.0.0.1:1' })
   })

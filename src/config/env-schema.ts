@@ -41,10 +41,11 @@ export const EnvSchema = t.Object({
   CREDIT_SYMBOL: t.String({ default: 'credits', description: 'Name of the display credits.' }),
   SHUTDOWN_GRACE_MS: whole(25_000, 0, 600_000, 'How long SIGTERM lets admitted calls finish before the rest is cut.'),
   CLIENT_IDLE_TIMEOUT_MS: whole(30_000, 100, 600_000, 'A streaming client that reads nothing this long is cut.'),
-  UPSTREAM_STREAM_CLIENT: t.Union([t.Literal('fetch'), t.Literal('paced')], {
-    default: 'fetch',
-    description: 'How streaming upstream bodies are read (paced: no read-ahead).',
-  }),
+  UPSTREAM_STREAM_CLIENT: t.Optional(
+    t.Union([t.Literal('fetch'), t.Literal('paced')], {
+      description: 'How streaming upstream bodies are read: paced (no read-ahead; default) or fetch (default when an egress proxy is set).',
+    }),
+  ),
   MEMORY_SOFT_LIMIT_MB: whole(
     256,
     0,
