@@ -38,8 +38,8 @@ export interface Config {
   shutdownGraceMs: number
   /** A streaming client that reads nothing for this long is cut (docs/drain.md). */
   clientIdleMs: number
-  /** Soft memory limit in bytes (lib/memory-limit.ts); 0 = off. */
-  memorySoftLimitBytes: number
+  /** Soft memory limit in bytes (lib/memory-limit.ts); 0 = off; undefined = from the container's limit. */
+  memorySoftLimitBytes: number | undefined
   /** How streaming upstream bodies are read: `fetch`, or `paced` (no read-ahead; docs/drain.md). */
   upstreamStreamClient: 'fetch' | 'paced'
   /** Ledger writer: how long it gathers a partial batch before writing it, and the batch size. */
@@ -198,7 +198,7 @@ export function loadConfig(env: Env = process.env): Config {
     creditSymbol: e.CREDIT_SYMBOL,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     clientIdleMs: e.CLIENT_IDLE_TIMEOUT_MS,
-    memorySoftLimitBytes: e.MEMORY_SOFT_LIMIT_MB * 1024 * 1024,
+    memorySoftLimitBytes: e.MEMORY_SOFT_LIMIT_MB === undefined ? undefined : e.MEMORY_SOFT_LIMIT_MB * 1024 * 1024,
     upstreamStreamClient: e.UPSTREAM_STREAM_CLIENT ?? (egressProxy(env) ? 'fetch' : 'paced'),
     settleFlushMs: e.SETTLE_FLUSH_MS,
     settleBatch: e.SETTLE_BATCH,

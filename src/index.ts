@@ -4,7 +4,16 @@ import { ConfigError, loadConfig } from './config.ts'
 import { StartupError, startupFailure } from './lib/startup-error.ts'
 import { createRuntime } from './runtime.ts'
 import { serveMetrics } from './observability/metrics-route.ts'
-import { startMemoryLimit } from './lib/memory-limit.ts'
+import { defaultSoftLimit, startMemoryLimit } from './lib/memory-limit.ts'
+import { readFileSync } from 'node:fs'
+
+const readIfThere = (path: string): string | undefined => {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch {
+    return undefined
+  }
+}
 
 /** A start-up failure is one line on stderr and exit code 1 (config errors: 2). */
 function fail(e: unknown): never {
@@ -47,10 +56,9 @@ export async function start(env: Record<string, string | undefined> = process.en
   const metricsServer = config.metricsPort === undefined ? undefined : serveMetrics(runtime.deps.metrics, config, config.metricsPort)
   if (metricsServer) runtime.deps.log.info('metrics listening', { port: metricsServer.port })
   // Garbage of streams to slow clients is collected before it lifts the resident size (docs/drain.md "Memory").
-  const memory =
-    config.memorySoftLimitBytes > 0
-      ? startMemoryLimit(config.memorySoftLimitBytes, () => runtime.deps.metrics.m.memoryCollections.inc())
-      : undefined
+  const softLimit = config.memorySoftLimitBytes ?? defaultSoftLimit(readIfThere)
+  const memory = softLimit > 0 ? startMemoryLimit(softLimit, () => runtime.deps.metrics.m.memoryCollections.inc()) : undefined
+  if (memory) runtime.deps.log.info('soft memory limit', { mb: Math.round(softLimit / 1024 / 1024) })
   // Always printed, whatever LOG_LEVEL: operators and tools wait for this line.
   console.log(`tollgate listening on ${url} (database: ${runtime.database.kind}, store: ${runtime.deps.store.kind})`)
 

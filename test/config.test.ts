@@ -59,7 +59,7 @@ describe('defaults', () => {
       shutdownGraceMs: 25_000,
       clientIdleMs: 30_000,
       upstreamStreamClient: 'paced',
-      memorySoftLimitBytes: 256 * 1024 * 1024,
+      memorySoftLimitBytes: undefined,
       settleFlushMs: 50,
       settleBatch: 500,
       requestLogRetentionDays: undefined,
@@ -82,6 +82,7 @@ describe('defaults', () => {
     expect(loadConfig({ HTTPS_PROXY: ' ' }).upstreamStreamClient).toBe('paced')
     expect(loadConfig({ HTTPS_PROXY: 'http://proxy:3128', UPSTREAM_STREAM_CLIENT: 'paced' }).upstreamStreamClient).toBe('paced')
     expect(loadConfig({ MEMORY_SOFT_LIMIT_MB: '0' }).memorySoftLimitBytes).toBe(0)
+    expect(loadConfig({ MEMORY_SOFT_LIMIT_MB: '256' }).memorySoftLimitBytes).toBe(256 * 1024 * 1024)
   })
 
   test('blank and space-padded values: blank is unset, the rest is trimmed', () => {

@@ -46,11 +46,13 @@ export const EnvSchema = t.Object({
       description: 'How streaming upstream bodies are read: paced (no read-ahead; default) or fetch (default when an egress proxy is set).',
     }),
   ),
-  MEMORY_SOFT_LIMIT_MB: whole(
-    256,
-    0,
-    1_048_576,
-    'Resident size above which full garbage collections run (at most 10 % of the time); 0 = off.',
+  MEMORY_SOFT_LIMIT_MB: t.Optional(
+    t.Integer({
+      minimum: 0,
+      maximum: 1_048_576,
+      description:
+        'Resident size above which full garbage collections run (at most 10 % of the time); unset = half the container memory limit, none without one; 0 = off.',
+    }),
   ),
   SETTLE_FLUSH_MS: whole(50, 0, 10_000, 'Ledger writer: how long a partial batch gathers before it is written.'),
   SETTLE_BATCH: whole(500, 1, 10_000, 'Ledger writer: batch size.'),

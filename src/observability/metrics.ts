@@ -115,7 +115,7 @@ export function defineMetrics(registry: client.Registry) {
     ),
     memoryCollections: counter(
       'tollgate_memory_limit_collections_total',
-      'Full garbage collections run because the process was over MEMORY_SOFT_LIMIT_MB.',
+      'Full garbage collections run because the process was over its soft memory limit (MEMORY_SOFT_LIMIT_MB).',
       [],
     ),
   }

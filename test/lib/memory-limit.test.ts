@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { MemoryLimit } from '../../src/lib/memory-limit.ts'
+import { defaultSoftLimit, MemoryLimit } from '../../src/lib/memory-limit.ts'
 
 const MB = 1024 * 1024
 
@@ -62,5 +62,32 @@ describe('MemoryLimit', () => {
     expect(limit.check()).toBe(false)
     p.rss = 260 * MB
     expect(limit.check()).toBe(true)
+  })
+
+  test('a collection that paused longer than 100 ms suspends the limit until the process is back under it', () => {
+    const { p, limit } = fakeProcess({ limitMb: 256, gcMs: 300, afterMb: 250 })
+    p.rss = 300 * MB
+    expect(limit.check()).toBe(true)
+    p.t = 1_000_000
+    p.rss = 400 * MB // grown far past the limit and the regrowth: still suspended
+    expect(limit.check()).toBe(false)
+    p.rss = 250 * MB
+    expect(limit.check()).toBe(false)
+    p.rss = 300 * MB
+    expect(limit.check()).toBe(true)
+    expect(limit.collections).toBe(2)
+  })
+})
+
+describe('defaultSoftLimit', () => {
+  const files = (entries: Record<string, string>) => (path: string) => entries[path]
+  test('half the container limit, cgroup v2 first', () => {
+    expect(defaultSoftLimit(files({ '/sys/fs/cgroup/memory.max': '536870912\n' }))).toBe(268_435_456)
+    expect(defaultSoftLimit(files({ '/sys/fs/cgroup/memory/memory.limit_in_bytes': '1073741824' }))).toBe(536_870_912)
+  })
+  test('no limit, or no cgroup files: off', () => {
+    expect(defaultSoftLimit(files({ '/sys/fs/cgroup/memory.max': 'max\n' }))).toBe(0)
+    expect(defaultSoftLimit(files({ '/sys/fs/cgroup/memory/memory.limit_in_bytes': '9223372036854771712' }))).toBe(0)
+    expect(defaultSoftLimit(files({}))).toBe(0)
   })
 })
