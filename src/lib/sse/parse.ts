@@ -38,24 +38,30 @@ export class SseParser {
     if (this.pendingCR && text.charCodeAt(0) === LF) text = text.slice(1)
     this.pendingCR = false
     const out: SseEvent[] = []
-    const from = this.buffer.length
-    const buf = from === 0 ? text : this.buffer + text
+    // The line carried from the last read ends at this read's first break: only that line is
+    // joined to it, never the whole read (a copy of every read, and garbage).
+    let carry = this.buffer
     let start = 0
-    let lf = buf.indexOf('\n', from)
-    let cr = buf.indexOf('\r', from)
+    let lf = text.indexOf('\n')
+    let cr = text.indexOf('\r')
     while (lf !== -1 || cr !== -1) {
       const end = cr === -1 || (lf !== -1 && lf < cr) ? lf : cr
-      this.line(buf, start, end, out)
+      if (carry.length === 0) this.line(text, start, end, out)
+      else {
+        const line = carry + text.slice(0, end)
+        this.line(line, 0, line.length, out)
+        carry = ''
+      }
       let next = end + 1
       if (end === cr) {
-        if (next === buf.length) this.pendingCR = true
-        else if (buf.charCodeAt(next) === LF) next++
-        cr = buf.indexOf('\r', next)
+        if (next === text.length) this.pendingCR = true
+        else if (text.charCodeAt(next) === LF) next++
+        cr = text.indexOf('\r', next)
       }
-      if (lf !== -1 && lf < next) lf = buf.indexOf('\n', next)
+      if (lf !== -1 && lf < next) lf = text.indexOf('\n', next)
       start = next
     }
-    this.buffer = start === 0 ? buf : detached(buf.slice(start))
+    this.buffer = start === 0 ? carry + text : detached(text.slice(start))
     // An event whose blank line has not come yet outlives this read too.
     if (this.data !== undefined) this.data = detached(this.data)
     if (this.event !== undefined) this.event = detached(this.event)
