@@ -33,15 +33,36 @@ function lengthDecoder(total: number): BodyDecoder {
 
 const CR = 13
 const LF = 10
+const SP = 32
+const TAB = 9
+const SEMI = 59
+const MAX_LINE = 4096
+const MAX_SIZE_DIGITS = 12
 
+/** The value of an ASCII hex digit, or -1. */
+function hexValue(b: number): number {
+  if (b >= 48 && b <= 57) return b - 48
+  const lower = b | 0x20
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1
+}
+
+/**
+ * Chunk sizes, extensions and trailers are read byte by byte as they arrive (no line is kept:
+ * the size is summed digit by digit, the rest of a line is skipped), so a body split anywhere
+ * costs no allocation beyond the views of its data.
+ */
 function chunkedDecoder(): BodyDecoder {
-  let state: 'size' | 'data' | 'crlf' | 'trailer' | 'done' = 'size'
-  let line: number[] = []
+  // size: the hex digits (then blanks); ext: the rest of the size line; crlf: the line end after
+  // a chunk's data; trailer: trailer lines until an empty one.
+  let state: 'size' | 'ext' | 'data' | 'crlf' | 'trailer' | 'done' = 'size'
   let left = 0
-  const sizeOf = (text: string): number => {
-    const hex = text.split(';', 1)[0]!.trim()
-    if (!/^[0-9a-fA-F]{1,12}$/.test(hex)) throw new Error('malformed chunk size')
-    return parseInt(hex, 16)
+  let digits = 0
+  let lineLength = 0
+  const endOfSizeLine = () => {
+    if (digits === 0) throw new Error('malformed chunk size')
+    state = left === 0 ? 'trailer' : 'data'
+    digits = 0
+    lineLength = 0
   }
   return {
     push(d) {
@@ -58,18 +79,22 @@ function chunkedDecoder(): BodyDecoder {
         }
         const b = d[i++]!
         if (b === CR) continue
-        if (b !== LF) {
-          if (line.length > 4096) throw new Error('chunk line too long')
-          line.push(b)
-          continue
+        if (++lineLength > MAX_LINE) throw new Error('chunk line too long')
+        if (state === 'size') {
+          const v = hexValue(b)
+          if (v !== -1 && lineLength === digits + 1) {
+            if (++digits > MAX_SIZE_DIGITS) throw new Error('malformed chunk size')
+            left = left * 16 + v
+          } else if (b === LF) endOfSizeLine()
+          else if (b === SEMI) state = 'ext'
+          else if (b !== SP && b !== TAB) throw new Error('malformed chunk size')
+        } else if (b === LF) {
+          if (state === 'ext') endOfSizeLine()
+          else if (state === 'crlf') (state = 'size'), (lineLength = 0)
+          else if (lineLength === 1)
+            state = 'done' // trailer: the empty line ends the body
+          else lineLength = 0
         }
-        const text = String.fromCharCode(...line)
-        line = []
-        if (state === 'crlf') state = 'size'
-        else if (state === 'size') {
-          left = sizeOf(text)
-          state = left === 0 ? 'trailer' : 'data'
-        } else if (text.length === 0) state = 'done'
       }
       return out
     },

@@ -12,6 +12,17 @@ const MAX_HEAD = 64 * 1024
 const BUFFER_BYTES = 64 * 1024
 const CHUNK_BYTES = 64 * 1024
 const enc = new TextEncoder()
+const latin1 = new TextDecoder('latin1')
+const CR = 13
+const LF = 10
+
+/** The index in `data` just past the head's blank line (CRLF CRLF), which may begin in `before`; -1 if not there. */
+function headEnd(data: Uint8Array, before: string): number {
+  const at = (j: number, back: number) => (j >= back ? data[j - back] : before.charCodeAt(before.length - (back - j)))
+  for (let j = data.indexOf(LF); j !== -1; j = data.indexOf(LF, j + 1))
+    if (at(j, 1) === CR && at(j, 2) === LF && at(j, 3) === CR) return j + 1
+  return -1
+}
 
 function parseHead(text: string): { status: number; headers: Headers } {
   const [statusLine, ...lines] = text.split('\r\n')
@@ -108,13 +119,13 @@ function exchange(conn: Conn, origin: string, request: Uint8Array, signal: Abort
       if (queue.size < BUFFER_BYTES) conn.resume()
     }
     const onHead = (data: Uint8Array) => {
-      head += new TextDecoder('latin1').decode(data)
-      const end = head.indexOf('\r\n\r\n')
+      // Only the head is decoded (latin1: one character per byte); the body after it stays bytes.
+      const end = headEnd(data, head)
+      head += latin1.decode(end === -1 ? data : data.subarray(0, end))
       if (end === -1) return head.length > MAX_HEAD ? fail(new Error('upstream head too large')) : undefined
-      const { status, headers } = parseHead(head.slice(0, end))
+      const { status, headers } = parseHead(head.slice(0, head.length - 4))
       keepAlive = !/close/i.test(headers.get('connection') ?? '')
-      // latin1 decodes one character per byte, so the head's length counts bytes.
-      const rest = data.subarray(data.length - (head.length - end - 4))
+      const rest = data.subarray(end)
       decoder = bodyDecoder(headers)
       // A body that runs until the connection closes leaves nothing to reuse.
       keepAlive &&= headers.has('content-length') || /chunked/i.test(headers.get('transfer-encoding') ?? '')

@@ -28,6 +28,18 @@ describe('upstream body framing', () => {
 
   test('chunked: a malformed size throws', () => {
     expect(() => run({ 'transfer-encoding': 'chunked' }, ['zz\r\nhello\r\n'])).toThrow('malformed chunk size')
+    expect(() => run({ 'transfer-encoding': 'chunked' }, ['\r\nhello\r\n'])).toThrow('malformed chunk size')
+    expect(() => run({ 'transfer-encoding': 'chunked' }, ['1 2\r\nx\r\n'])).toThrow('malformed chunk size')
+    expect(() => run({ 'transfer-encoding': 'chunked' }, [`${'f'.repeat(13)}\r\n`])).toThrow('malformed chunk size')
+  })
+
+  test('chunked: sizes in either case with blanks before an extension; a line past 4 KiB throws', () => {
+    const big = 'x'.repeat(0x1a)
+    expect(run({ 'transfer-encoding': 'chunked' }, [`1A \t;name="v"\r\n${big}\r\n1a\r\n${big}\r\n0\r\n\r\n`])).toMatchObject({
+      out: big + big,
+      done: true,
+    })
+    expect(() => run({ 'transfer-encoding': 'chunked' }, [`5;${'e'.repeat(5000)}\r\n`])).toThrow('chunk line too long')
   })
 
   test('content-length: stops at the length, ignores bytes past it', () => {

@@ -30,4 +30,32 @@ describe('streaming upstream client', () => {
       server.stop(true)
     }
   })
+
+  test('a head whose blank line is split across reads, at every place, is read and the body after it kept', async () => {
+    const head = 'HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 5\r\n\r\nhello'
+    const blank = head.indexOf('\r\n\r\n')
+    for (const cut of [blank, blank + 1, blank + 2, blank + 3, blank + 4]) {
+      const server = Bun.listen({
+        hostname: '127.0.0.1',
+        port: 0,
+        socket: {
+          data(s) {
+            s.write(head.slice(0, cut))
+            setTimeout(() => s.write(head.slice(cut)), 20)
+          },
+        },
+      })
+      try {
+        const res = await streamingPost(`http://127.0.0.1:${server.port}/x`, {}, '{}', new AbortController().signal)
+        expect([cut - blank, res.status, res.headers.get('content-type'), await res.text()]).toEqual([
+          cut - blank,
+          200,
+          'text/event-stream',
+          'hello',
+        ])
+      } finally {
+        server.stop(true)
+      }
+    }
+  })
 })
