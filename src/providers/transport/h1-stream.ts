@@ -53,13 +53,37 @@ function requestBytes(target: URL, headers: Record<string, string>, body: string
   return out
 }
 
+/**
+ * A connection for `target`, or a rejection as soon as `signal` aborts: Bun.connect has no
+ * signal, and a connect to a host that drops packets waits for the kernel's SYN retries (about
+ * two minutes), which would hold back the timeout and the failover to the next route. A
+ * connection that opens after the abort is parked for reuse.
+ */
+function acquireUnlessAborted(target: URL, signal: AbortSignal): Promise<{ conn: Conn; reused: boolean }> {
+  if (signal.aborted) return Promise.reject(new Error('aborted'))
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(new Error('aborted'))
+    signal.addEventListener('abort', onAbort, { once: true })
+    acquire(target).then(
+      (got) => {
+        signal.removeEventListener('abort', onAbort)
+        if (signal.aborted) release(got.conn, target.origin)
+        else resolve(got)
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(e)
+      },
+    )
+  })
+}
+
 /** Resolves with the response once its head arrived; its body is read only as it is consumed. */
 export async function streamingPost(url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<Response> {
   const target = new URL(url)
   const request = requestBytes(target, headers, body)
   for (let attempt = 0; ; attempt++) {
-    if (signal.aborted) throw new Error('aborted')
-    const { conn, reused } = await acquire(target)
+    const { conn, reused } = await acquireUnlessAborted(target, signal)
     try {
       return await exchange(conn, target.origin, request, signal)
     } catch (e) {
@@ -91,6 +115,7 @@ function exchange(conn: Conn, origin: string, request: Uint8Array, signal: Abort
     }
     const onAbort = () => fail(new Error('aborted'))
     signal.addEventListener('abort', onAbort, { once: true })
+    if (signal.aborted) return onAbort()
     // Body bytes wait here until the consumer reads, handed out at most CHUNK_BYTES per read;
     // reading pauses once BUFFER_BYTES wait (one socket read may bring more: up to 512 KiB).
     const queue = new ByteQueue()

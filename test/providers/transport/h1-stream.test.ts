@@ -2,6 +2,7 @@
 // chunked and sized bodies are read, and a status that cannot carry a body is no answer.
 import { describe, expect, test } from 'bun:test'
 import { streamingPost } from '../../../src/providers/transport/h1-stream.ts'
+import { unacceptingListener } from '../../helpers/unaccepting-listener.ts'
 
 const enc = new TextEncoder()
 
@@ -58,4 +59,17 @@ describe('streaming upstream client', () => {
       }
     }
   })
+
+  test('an abort while the connect gets no answer rejects at once, not after the kernel gives up', async () => {
+    const silent = await unacceptingListener()
+    try {
+      const controller = new AbortController()
+      const pending = streamingPost(`http://127.0.0.1:${silent.port}/x`, {}, '{}', controller.signal)
+      setTimeout(() => controller.abort(), 100)
+      // Without the abort reaching the connect this waits ~2 min, past the test's 10 s limit.
+      await expect(pending).rejects.toThrow('aborted')
+    } finally {
+      silent.stop()
+    }
+  }, 10_000)
 })
