@@ -67,7 +67,9 @@ export function responsesStreamDecoder(): StreamDecoder {
         }
         case 'response.failed':
         case 'error':
-          return [{ type: 'error', message: String(data.response?.error?.message ?? data.message ?? 'upstream error') }]
+          return [
+            { type: 'error', message: String(data.error?.message ?? data.response?.error?.message ?? data.message ?? 'upstream error') },
+          ]
         default:
           return []
       }

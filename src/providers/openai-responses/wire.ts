@@ -52,6 +52,7 @@ export interface ResponsesEventWire {
   arguments?: string
   /** reasoning_summary_part.added */
   summary_index?: number
-  /** error */
+  /** error: OpenAI nests it as `error.message` (test/fixtures/openai-responses/stream-error-event-insufficient-quota.chunks.jsonl); a bare `message` is read too */
+  error?: { message?: unknown } | null
   message?: unknown
 }

@@ -38,12 +38,12 @@ describe('openai-responses stream decoder', () => {
     expect(decode(responsesStreamDecoder(), sse('stream-incomplete-max-output-tokens.sse')).lines.at(-1)).toBe('finish max_tokens')
   })
 
-  test('response.failed is an error with its message; the stream is then not complete', () => {
+  test('an error event and response.failed are errors with their messages; the stream is then not complete', () => {
     const decoder = responsesStreamDecoder()
     const events = new SseParser().push(sse('stream-error-event-insufficient-quota.chunks.jsonl')).flatMap((ev) => decoder.push(ev))
     expect(events.map((e) => e.type)).toEqual(['error', 'error'])
-    const last = events.at(-1)
-    expect(last?.type === 'error' && last.message).toStartWith('You exceeded your current quota')
+    // The `error` event nests its message (error.message), response.failed under response.error.
+    for (const e of events) expect(e.type === 'error' && e.message).toStartWith('You exceeded your current quota')
     expect(() => decoder.end()).toThrow('stream ended before response.completed')
   })
 
