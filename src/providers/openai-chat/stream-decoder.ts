@@ -1,5 +1,6 @@
 // OpenAI chat chunks → canonical events. The finish reason arrives before the usage chunk, so
-// the canonical `finish` is given at the end of the stream; an `error` chunk fails it.
+// the canonical `finish` is given at the end of the stream; an `error` chunk fails it, and
+// nothing follows an error (OpenRouter still sends [DONE] after its error chunk).
 import type { CEvent } from '../../core/canonical.ts'
 import { fromChatFinish } from '../../core/stop-reasons.ts'
 import { fromOpenAiChatUsage } from '../../core/usage.ts'
@@ -12,11 +13,13 @@ export function chatStreamDecoder(): StreamDecoder {
   let finish: unknown
   let refusal = false
   let done = false
+  let failed = false
   const tools = new Set<number>()
   let id: string | undefined
   return {
     upstreamId: () => id,
     push(ev) {
+      if (failed) return []
       if (ev.data === '[DONE]') {
         done = true
         return []
@@ -25,11 +28,13 @@ export function chatStreamDecoder(): StreamDecoder {
       if (id === undefined && typeof chunk.id === 'string' && chunk.id) id = chunk.id
       const usage = fromOpenAiChatUsage(chunk.usage)
       // An error chunk may still report what the failed answer used (OpenRouter does): it is billed.
-      if (chunk.error)
+      if (chunk.error) {
+        failed = true
         return [
           ...(usage ? [{ type: 'usage' as const, usage }] : []),
           { type: 'error', message: String(chunk.error.message ?? 'upstream error') },
         ]
+      }
       const out: CEvent[] = []
       // Only the first choice is an answer (n > 1 cannot cross protocols).
       for (const c of asList(chunk.choices).filter((c) => (c?.index ?? 0) === 0)) {
@@ -55,6 +60,7 @@ export function chatStreamDecoder(): StreamDecoder {
       return out
     },
     end() {
+      if (failed) return []
       if (finish === undefined && !done) throw new Error('stream ended before finish_reason')
       return [{ type: 'finish', stopReason: refusal ? 'refusal' : fromChatFinish(finish, tools.size > 0) }]
     },

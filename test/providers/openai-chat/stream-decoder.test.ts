@@ -37,7 +37,8 @@ describe('openai-chat stream decoder', () => {
 
   test("OpenRouter's reasoning field is reasoning; its mid-stream error chunk is an error, with the usage it reports", () => {
     const d = decode(chatStreamDecoder(), sse('stream-midstream-error-openrouter.sse'))
-    expect(d.lines.slice(0, 3)).toEqual(['reasoning', 'usage in 43 out 10 cache 0/0 reasoning 11', 'error Token limit reached'])
+    // The error ends the answer: no finish follows, though the stream still sends [DONE].
+    expect(d.lines).toEqual(['reasoning', 'usage in 43 out 10 cache 0/0 reasoning 11', 'error Token limit reached'])
     expect(d.reasoning).toBe('We need to respond to a greeting. The user')
   })
 
