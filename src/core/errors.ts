@@ -101,6 +101,7 @@ const NO_CLIENT_RETRY: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'MODEL_UNAVAILABLE',
   'PAYLOAD_TOO_LARGE',
   'UPSTREAM_REJECTED',
+  'CONTEXT_LENGTH_EXCEEDED',
 ])
 
 /** `x-should-retry: false` (honoured by the official SDKs) where a retry cannot help; 429/5xx upstream failures keep the SDK's own policy. */

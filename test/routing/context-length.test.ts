@@ -86,6 +86,8 @@ for (const backends of ALL_BACKENDS) {
         const raw = await res.clone().text()
         const error = await expectChatError(res, 400, 'CONTEXT_LENGTH_EXCEEDED')
         expect(error.message).toContain('context window of 128000 tokens')
+        // The same prompt cannot fit on a retry: the SDKs are told not to.
+        expect(res.headers.get('x-should-retry')).toBe('false')
         expectNoUpstreamIdentity(raw, res.headers, ['130512', '210432', '32768', 'invalid_request_error'])
         expect([a.seen.length - seenA, b.seen.length - seenB]).toEqual([1, 0])
         await expectNothingBilled(gw, u.userId, res.headers.get('x-request-id')!, 400)
