@@ -4,6 +4,7 @@ import { abandonedKey, accountKey, counterKey, leaseDataKey, leasesKey, outboxKe
 import { ABANDONED_MARK_MS, leaseData } from './lease.ts'
 import { connectRedis, type RedisClient, type RedisTarget } from './redis-client.ts'
 import { ackShards, createGroups, ownPendingShards, readShards, reclaimShards } from './redis-outbox.ts'
+import { SettleBatch } from './settle-batch.ts'
 import {
   WINDOW_MS,
   shardOf,
@@ -15,13 +16,16 @@ import {
   type Store,
 } from './types.ts'
 
+/** Most settlements in one script call (settle-batch.ts); each brings 2 keys and 5 arguments. */
+const SETTLE_BATCH_MAX = 64
+
 const script = (name: string) => Bun.file(new URL(`./lua/${name}.lua`, import.meta.url)).text()
 
 type Scripted = RedisClient & {
   tgAdmit(
     ...args: [string, string, string, string, string, number, string, string, number, string, string, string]
   ): Promise<[number, number]>
-  tgSettle(...args: [string, string, string, string, string, string, string, string, string, string]): Promise<[number, number]>
+  tgSettle(keys: number, ...args: string[]): Promise<number[]>
   tgRelease(...args: [string, string, string, string, string, string, number, number]): Promise<number>
   tgRenew(k1: string, id: string, deadline: number): Promise<number>
   tgLoad(k1: string, keyId: string, balance: string, spent: string): Promise<number>
@@ -56,7 +60,8 @@ export async function createRedisStore(
   ensureTracingChannelHasSubscribers()
   const redis = (await connectRedis(target, hotPathOptions(commandTimeoutMs))) as Scripted
   redis.defineCommand('tgAdmit', { numberOfKeys: 4, lua: await script('admit') })
-  redis.defineCommand('tgSettle', { numberOfKeys: 5, lua: await script('settle') })
+  // The number of keys varies with the batch: given on each call (settle-batch.ts).
+  redis.defineCommand('tgSettle', { lua: await script('settle') })
   redis.defineCommand('tgRelease', { numberOfKeys: 5, lua: await script('release') })
   redis.defineCommand('tgRenew', { numberOfKeys: 1, lua: await script('renew') })
   redis.defineCommand('tgLoad', { numberOfKeys: 1, lua: await script('load') })
@@ -68,6 +73,16 @@ export async function createRedisStore(
   const ensureGroups = () => createGroups(redis, outboxes)
   await ensureGroups()
   const acct = (userId: string) => accountKey(keySpace, shardOf(userId, keySpace.shards), userId)
+  const settleShard = (s: number) => (inputs: SettleInput[]) => {
+    const keys = [outboxKey(keySpace, s), leasesKey(keySpace, s), leaseDataKey(keySpace, s)]
+    const args: string[] = []
+    for (const i of inputs) {
+      keys.push(accountKey(keySpace, s, i.userId), abandonedKey(keySpace, s, i.leaseId ?? ''))
+      args.push(i.keyId, i.reservedMicros.toString(), i.costMicros.toString(), i.record, i.leaseId ?? '')
+    }
+    return redis.tgSettle(keys.length, ...keys, ...args)
+  }
+  const settles = Array.from({ length: keySpace.shards }, (_, s) => new SettleBatch(settleShard(s), SETTLE_BATCH_MAX))
 
   return {
     kind: 'redis',
@@ -99,20 +114,7 @@ export async function createRedisStore(
       await redis.tgLoad(acct(userId), keyId, balanceMicros.toString(), keySpentMicros.toString())
     },
     async settle(input: SettleInput) {
-      const shard = shardOf(input.userId, keySpace.shards)
-      const [applied] = await redis.tgSettle(
-        accountKey(keySpace, shard, input.userId),
-        outboxKey(keySpace, shard),
-        leasesKey(keySpace, shard),
-        leaseDataKey(keySpace, shard),
-        abandonedKey(keySpace, shard, input.leaseId ?? ''),
-        input.keyId,
-        input.reservedMicros.toString(),
-        input.costMicros.toString(),
-        input.record,
-        input.leaseId ?? '',
-      )
-      return applied === 1
+      return (await settles[shardOf(input.userId, keySpace.shards)]!.add(input)) === 1
     },
     async renewLease(userId, leaseId, deadlineMs) {
       return (await redis.tgRenew(leasesKey(keySpace, shardOf(userId, keySpace.shards)), leaseId, deadlineMs)) === 1

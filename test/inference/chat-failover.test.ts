@@ -178,8 +178,9 @@ for (const backends of ALL_BACKENDS) {
         const error = await expectChatError(res, 502, 'UPSTREAM_ERROR')
         expect(Object.keys(error).sort()).toEqual(['code', 'message'])
         expectNoUpstreamIdentity(raw, res.headers, [...hosts(), 'overloaded', 'support@provider', 'server_error', 'gw-a', 'gw-b'])
-        expect(await reservedOf(gw, u.userId)).toBe(0n)
+        // The settlement releases the reservation; it is sent after the answer (store/settle-batch.ts).
         await gw.settled()
+        expect(await reservedOf(gw, u.userId)).toBe(0n)
         expect(await gw.books(u.userId)).toEqual({ balance: 1_000_000n, ledgerSum: 1_000_000n })
         const log = await logOf(gw, res.headers.get('x-request-id')!)
         expect(log).toMatchObject({
@@ -216,8 +217,9 @@ for (const backends of ALL_BACKENDS) {
           'invalid_request_error',
           'overloaded',
         ])
-        expect(await reservedOf(gw, u.userId)).toBe(0n)
+        // The settlement releases the reservation; it is sent after the answer (store/settle-batch.ts).
         await gw.settled()
+        expect(await reservedOf(gw, u.userId)).toBe(0n)
         expect(await gw.books(u.userId)).toEqual({ balance: 1_000_000n, ledgerSum: 1_000_000n })
         expect(await logOf(gw, res.headers.get('x-request-id')!)).toMatchObject({ status: 400, costMicros: 0n })
       }

@@ -246,6 +246,32 @@ export function storeContract(name: string, make: StoreFactory): void {
       expect(await drainFor(store, u.userId)).toEqual([`{"x":"${u.userId}"}`])
     })
 
+    test('settlements of one account issued together each apply once; one whose lease was released moves nothing', async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
+      const lease = (name: string, deadlineMs: number): Lease => ({
+        id: `req_${name}_${u.userId}`,
+        deadlineMs,
+        abandonCostMicros: 10n,
+        abandonRecord: `{"abandoned":"${name}","u":"${u.userId}"}`,
+      })
+      const [a, b, c] = [lease('a', T0 + 100_000), lease('b', T0 + 2_000), lease('c', T0 + 100_000)]
+      for (const l of [a, b, c]) expect(await store.admit(admitInput(u, { reserveMicros: 100n, lease: l }))).toMatchObject({ ok: true })
+      expect(await store.sweepLeases(T0 + 3_000, 100)).toBe(1)
+      const settle = (l: Lease, cost: bigint) =>
+        store.settle({
+          userId: u.userId,
+          keyId: u.keyId,
+          reservedMicros: 100n,
+          costMicros: cost,
+          record: `{"settled":"${l.id}"}`,
+          leaseId: l.id,
+        })
+      expect(await Promise.all([settle(a, 50n), settle(b, 60n), settle(c, 70n)])).toEqual([true, false, true])
+      expect(await store.account(u.userId)).toEqual({ balanceMicros: 1_000n - 10n - 50n - 70n, reservedMicros: 0n })
+      expect((await drainFor(store, u.userId)).sort()).toEqual([b.abandonRecord, `{"settled":"${a.id}"}`, `{"settled":"${c.id}"}`].sort())
+    })
+
     test('50 concurrent admits against a balance covering 10 admit exactly 10', async () => {
       const u = ids()
       await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)

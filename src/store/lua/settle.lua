@@ -1,28 +1,40 @@
--- settle v2: end the lease, release the reservation, apply the real cost, append the record.
--- KEYS[1] account hash {s<n>}:acct:<userId>   KEYS[2] outbox stream {s<n>}:outbox
--- KEYS[3] lease deadlines {s<n>}:leases   KEYS[4] lease data {s<n>}:lease
--- KEYS[5] abandoned marker {s<n>}:abandoned:<leaseId>
--- ARGV[1] keyId  ARGV[2] reserved (micro-USD)  ARGV[3] cost (micro-USD)  ARGV[4] record (JSON)
--- ARGV[5] lease id ('' = none)
--- Returns {1, new balance}; {0, 0} when the lease was already released as abandoned (the sweep
--- billed and recorded it): nothing moves. The mirror may be absent (evicted or flushed): the
--- record still goes to the outbox, so Postgres stays right and the next call reloads the mirror.
-if ARGV[5] ~= '' then
-  if redis.call('ZREM', KEYS[3], ARGV[5]) == 0 and redis.call('EXISTS', KEYS[5]) == 1 then return {0, 0} end
-  redis.call('HDEL', KEYS[4], ARGV[5])
-end
-local balance = 0
-if redis.call('HEXISTS', KEYS[1], 'balance') == 1 then
-  if ARGV[2] ~= '0' then
-    redis.call('HINCRBY', KEYS[1], 'reserved', '-' .. ARGV[2])
-    redis.call('HINCRBY', KEYS[1], 'kres:' .. ARGV[1], '-' .. ARGV[2])
+-- settle v3: for each call of a batch (one shard), end the lease, release the reservation, apply
+-- the real cost, append the record. Settlements that end in the same event-loop turn share one
+-- round trip (src/store/settle-batch.ts).
+-- KEYS[1] outbox stream {s<n>}:outbox   KEYS[2] lease deadlines {s<n>}:leases
+-- KEYS[3] lease data {s<n>}:lease
+-- per call i (from 1): KEYS[2+2i] account hash {s<n>}:acct:<userId>
+--                      KEYS[3+2i] abandoned marker {s<n>}:abandoned:<leaseId>
+-- per call i: ARGV[5i-4] keyId  ARGV[5i-3] reserved (micro-USD)  ARGV[5i-2] cost (micro-USD)
+--             ARGV[5i-1] record (JSON)  ARGV[5i] lease id ('' = none)
+-- Returns one flag per call: 1 applied; 0 when its lease was already released as abandoned (the
+-- sweep billed and recorded it): nothing moves for it. The mirror may be absent (evicted or
+-- flushed): the record still goes to the outbox, so Postgres stays right and the next call
+-- reloads the mirror.
+local applied = {}
+for i = 1, #ARGV / 5 do
+  local acct, abandoned = KEYS[2 + 2 * i], KEYS[3 + 2 * i]
+  local keyId, reserved, cost, record, lease = ARGV[5 * i - 4], ARGV[5 * i - 3], ARGV[5 * i - 2], ARGV[5 * i - 1], ARGV[5 * i]
+  local released = false
+  if lease ~= '' then
+    released = redis.call('ZREM', KEYS[2], lease) == 0 and redis.call('EXISTS', abandoned) == 1
+    if not released then redis.call('HDEL', KEYS[3], lease) end
   end
-  if ARGV[3] ~= '0' then
-    redis.call('HINCRBY', KEYS[1], 'kspent:' .. ARGV[1], ARGV[3])
-    balance = redis.call('HINCRBY', KEYS[1], 'balance', '-' .. ARGV[3])
+  if released then
+    applied[i] = 0
   else
-    balance = tonumber(redis.call('HGET', KEYS[1], 'balance'))
+    if redis.call('HEXISTS', acct, 'balance') == 1 then
+      if reserved ~= '0' then
+        redis.call('HINCRBY', acct, 'reserved', '-' .. reserved)
+        redis.call('HINCRBY', acct, 'kres:' .. keyId, '-' .. reserved)
+      end
+      if cost ~= '0' then
+        redis.call('HINCRBY', acct, 'kspent:' .. keyId, cost)
+        redis.call('HINCRBY', acct, 'balance', '-' .. cost)
+      end
+    end
+    redis.call('XADD', KEYS[1], '*', 'r', record)
+    applied[i] = 1
   end
 end
-redis.call('XADD', KEYS[2], '*', 'r', ARGV[4])
-return {1, balance}
+return applied
