@@ -1,8 +1,7 @@
 // Builds the process's dependencies from config: database (+ migrations), store, catalog
 // (CATALOG_FILE upsert), key auth, ledger writer. Clients are created here, never at import.
 import { ApiKeyAuth } from './auth/api-keys.ts'
-import { LedgerThread } from './billing/ledger-thread.ts'
-import { LedgerWriter, type LedgerWriterHandle } from './billing/ledger-writer.ts'
+import { LedgerWriter } from './billing/ledger-writer.ts'
 import { SettleRescue } from './billing/settle-rescue.ts'
 import { startLeaseSweep } from './billing/lease-sweep.ts'
 import { Catalog } from './catalog/catalog.ts'
@@ -48,8 +47,7 @@ export interface AppDeps {
 export interface Runtime {
   deps: AppDeps
   database: Database
-  /** On a thread of its own when the store is Redis and the database Postgres (billing/ledger-thread.ts). */
-  writer: LedgerWriterHandle
+  writer: LedgerWriter
   stop(): Promise<void>
 }
 
@@ -133,25 +131,15 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     else if (e.kind === 'failover') m.failovers.inc({ gateway: e.gateway })
     else if (e.kind === 'breaker') m.breakerTransitions.inc({ gateway: e.gateway, state: e.state })
   }
-  const batching = { batch: config.settleBatch, blockMs: opts.writerBlockMs ?? 1_000, lingerMs: config.settleFlushMs }
-  let writer: LedgerWriterHandle
-  if (redisTarget && database.kind === 'postgres' && config.databaseUrl) {
-    const keySpace = opts.keySpace ?? { prefix: config.redisPrefix, shards: 16 }
-    const thread = new LedgerThread(
-      { databaseUrl: config.databaseUrl, redis: redisTarget, keySpace, commandTimeoutMs: config.redisCommandTimeoutMs, ...batching },
-      log,
-      deps.metrics.m,
-    )
-    await thread.open().catch(async (e) => {
-      if (refresher) clearInterval(refresher)
-      if (maintainer) clearInterval(maintainer)
-      await router.stop()
-      await store.close()
-      await database.close()
-      throw e
-    })
-    writer = thread
-  } else writer = new LedgerWriter({ db: database.db, store, log, ...batching, metrics: deps.metrics.m })
+  const writer = new LedgerWriter({
+    db: database.db,
+    store,
+    log,
+    batch: config.settleBatch,
+    blockMs: opts.writerBlockMs ?? 1_000,
+    lingerMs: config.settleFlushMs,
+    metrics: deps.metrics.m,
+  })
   writer.start()
   const stopSweep = startLeaseSweep(store, log, () => deps.now(), opts.leaseSweepMs)
   return {
@@ -164,7 +152,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       if (maintainer) clearInterval(maintainer)
       await deps.inflight.settled()
       await deps.rescue.close()
-      await writer.close()
+      await writer.stop()
       await deps.tracer.shutdown()
       await store.close()
       await router.stop()

@@ -10,6 +10,7 @@
 import type { Db } from '../db/client.ts'
 import { base62 } from '../lib/ids.ts'
 import type { Logger } from '../lib/log.ts'
+import type { MetricSet } from '../observability/metrics.ts'
 import type { OutboxEntry, Store } from '../store/types.ts'
 import { errorText, insertDeadLetter, isRecordError } from './dead-letters.ts'
 import { writeRecords } from './ledger-batch.ts'
@@ -27,28 +28,7 @@ export interface LedgerWriterOptions {
   lingerMs: number
   consumer?: string
   /** Batch sizes, durations, failures and dead letters (docs/observability.md). */
-  metrics?: WriterMetrics
-  /** Called whenever `counters` changed (a writer on its own thread reports them to the runtime). */
-  changed?: (counters: WriterCounters) => void
-}
-
-/** The writer's part of the metric set (observability/metrics.ts), as it uses it. */
-export interface WriterMetrics {
-  writerBatch: { observe(records: number): void }
-  writerBatchSeconds: { observe(seconds: number): void }
-  writerRecords: { inc(records: number): void }
-  writerFailures: { inc(): void }
-  deadLetters: { inc(labels: { reason: 'unreadable' | 'rejected' }): void }
-}
-
-/** What the runtime and tests hold of a writer, whether it runs on this thread or its own (ledger-thread.ts). */
-export interface LedgerWriterHandle {
-  readonly counters: WriterCounters
-  start(): void
-  /** Stop after draining everything currently in the outbox (graceful shutdown). */
-  stop(): Promise<void>
-  /** Stop, then release what the writer opened itself (the runtime's last step before its own clients). */
-  close(): Promise<void>
+  metrics?: MetricSet
 }
 
 /** Plain counters for metrics (read them; never reset). */
@@ -72,7 +52,7 @@ interface Prepared {
 const MAX_BACKOFF_MS = 1_000
 const UNREADABLE = 'unreadable outbox record'
 
-export class LedgerWriter implements LedgerWriterHandle {
+export class LedgerWriter {
   readonly counters: WriterCounters = { records: 0, deadLettered: 0, failedBatches: 0, groupRepairs: 0 }
   private running = false
   private loop: Promise<void> | undefined
@@ -104,11 +84,6 @@ export class LedgerWriter implements LedgerWriterHandle {
     await this.drain()
   }
 
-  /** Its clients are the runtime's: closing is stopping. */
-  close(): Promise<void> {
-    return this.stop()
-  }
-
   /** Write everything available now; returns how many records were handled. */
   async drain(): Promise<number> {
     let total = 0
@@ -136,7 +111,6 @@ export class LedgerWriter implements LedgerWriterHandle {
         this.ownPendingFirst = true
         if (entries.length > 0) this.counters.failedBatches++
         this.opts.metrics?.writerFailures.inc()
-        this.opts.changed?.(this.counters)
         // Repaired: read again at once — unless NOGROUP came back right after a repair (no hot loop).
         if (/NOGROUP/.test(String(err)) && Date.now() - this.lastRepair > 1_000 && (await this.repair())) continue
         this.opts.log.error('ledger writer batch failed; retrying', { err: String(err), records: entries.length, retryInMs: backoff })
@@ -185,7 +159,6 @@ export class LedgerWriter implements LedgerWriterHandle {
       this.lastRepair = Date.now()
       await this.opts.store.repairOutbox()
       this.counters.groupRepairs++
-      this.opts.changed?.(this.counters)
       this.opts.log.warn('ledger writer recreated the outbox consumer groups (NOGROUP)')
       return true
     } catch {
@@ -205,7 +178,6 @@ export class LedgerWriter implements LedgerWriterHandle {
     m?.writerBatch.observe(entries.length)
     m?.writerRecords.inc(entries.length - (this.counters.deadLettered - deadBefore))
     m?.writerBatchSeconds.observe((performance.now() - t) / 1000)
-    this.opts.changed?.(this.counters)
   }
 
   /** Writes the batch; if Postgres refuses its data, halves it until the refused record is alone. */

@@ -44,6 +44,11 @@ export async function openDatabase(url: string | undefined, dataDir = './data/pg
   const postgres = (await import('postgres')).default
   const { drizzle } = await import('drizzle-orm/postgres-js')
   const { migrate } = await import('drizzle-orm/postgres-js/migrator')
+  // Reconnect quickly after an outage (docs/operations.md "Postgres unreachable"): postgres.js's
+  // default delay grows as 3^failures/100 s up to 20 s, shared by the pool, so a 15 s outage
+  // would keep the gateway off Postgres for up to 20 s more. Here: 50 ms doubling, at most 500 ms.
+  const client = postgres(url, { max: 10, onnotice: () => {}, backoff: (n: number) => Math.min(0.05 * 2 ** n, 0.5), connect_timeout: 5 })
+  const db = drizzle(client, { schema }) as unknown as Db
   const lockConn = postgres(url, { max: 1, onnotice: () => {} })
   try {
     await lockConn`select pg_advisory_lock(${MIGRATION_LOCK})`
@@ -52,21 +57,6 @@ export async function openDatabase(url: string | undefined, dataDir = './data/pg
   } finally {
     await lockConn.end()
   }
-  return connectPostgres(url)
-}
-
-/**
- * A Postgres pool on an already migrated database (openDatabase migrates first); the ledger
- * writer's thread opens its own with a small pool (billing/ledger-thread.ts).
- */
-export async function connectPostgres(url: string, max = 10): Promise<Database> {
-  const postgres = (await import('postgres')).default
-  const { drizzle } = await import('drizzle-orm/postgres-js')
-  // Reconnect quickly after an outage (docs/operations.md "Postgres unreachable"): postgres.js's
-  // default delay grows as 3^failures/100 s up to 20 s, shared by the pool, so a 15 s outage
-  // would keep the gateway off Postgres for up to 20 s more. Here: 50 ms doubling, at most 500 ms.
-  const client = postgres(url, { max, onnotice: () => {}, backoff: (n: number) => Math.min(0.05 * 2 ** n, 0.5), connect_timeout: 5 })
-  const db = drizzle(client, { schema }) as unknown as Db
   return {
     db,
     kind: 'postgres',
