@@ -4,7 +4,7 @@
 import { DeadlineError } from './deadline.ts'
 
 /** Socket and driver codes of a server that cannot be reached or dropped the connection
- *  (Node/Bun errno codes; postgres.js's own CONNECT_TIMEOUT and CONNECTION_* codes; Bun's Redis client's). */
+ *  (Node/Bun errno codes; postgres.js's own CONNECT_TIMEOUT and CONNECTION_* codes). */
 export const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
@@ -18,8 +18,6 @@ export const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
   'CONNECTION_CLOSED',
   'CONNECTION_ENDED',
   'CONNECTION_DESTROYED',
-  // Bun's native Redis client (store/redis-native.ts): not connected, or the connection dropped.
-  'ERR_REDIS_CONNECTION_CLOSED',
 ])
 
 /** SQLSTATE prefixes of a Postgres that is going away or cannot take the work right now:

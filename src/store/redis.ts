@@ -2,7 +2,6 @@
 import { ensureTracingChannelHasSubscribers } from '../lib/tracing-channel-compat.ts'
 import { abandonedKey, accountKey, counterKey, leaseDataKey, leasesKey, outboxKey, windowKey, type KeySpace } from './keys.ts'
 import { ABANDONED_MARK_MS, leaseData } from './lease.ts'
-import { connectNative } from './redis-native.ts'
 import { connectRedis, type RedisClient, type RedisTarget } from './redis-client.ts'
 import { ackShards, createGroups, ownPendingShards, readShards, reclaimShards } from './redis-outbox.ts'
 import {
@@ -28,7 +27,6 @@ type Scripted = RedisClient & {
   tgLoad(k1: string, keyId: string, balance: string, spent: string): Promise<number>
   tgAdjust(k1: string, delta: string): Promise<number>
   tgHit(k1: string, limit: number, ttl: number): Promise<[number, number]>
-  tgForget(k1: string, k2: string, k3: string, k4: string, leaseId: string, markMs: number): Promise<number>
 }
 
 /**
@@ -64,17 +62,6 @@ export async function createRedisStore(
   redis.defineCommand('tgLoad', { numberOfKeys: 1, lua: await script('load') })
   redis.defineCommand('tgAdjust', { numberOfKeys: 1, lua: await script('adjust') })
   redis.defineCommand('tgHit', { numberOfKeys: 1, lua: await script('hit') })
-  const perCall = { admit: await script('admit'), settle: await script('settle'), forget: await script('forget') }
-  redis.defineCommand('tgForget', { numberOfKeys: 4, lua: perCall.forget })
-  // A single Redis: a call's admit, settle and mirror drops go down Bun's native client
-  // (redis-native.ts), all on one connection so that a drop runs after the call's own scripts.
-  const native =
-    typeof target === 'string'
-      ? await connectNative(target, perCall, commandTimeoutMs).catch((e) => {
-          redis.disconnect()
-          throw e
-        })
-      : undefined
 
   const outboxes = Array.from({ length: keySpace.shards }, (_, s) => outboxKey(keySpace, s))
   // Created at start and again by the ledger writer when Redis lost them (NOGROUP).
@@ -88,25 +75,20 @@ export async function createRedisStore(
       const shard = shardOf(input.userId, keySpace.shards)
       const { index, resetMs } = windowOf(input.nowMs)
       const lease = input.lease
-      const keys = [
+      const [status, count] = await redis.tgAdmit(
         accountKey(keySpace, shard, input.userId),
         windowKey(keySpace, shard, input.keyId, index),
         leasesKey(keySpace, shard),
         leaseDataKey(keySpace, shard),
-      ] as const
-      const args = [
         input.keyId,
-        String(input.rpm),
+        input.rpm,
         input.reserveMicros.toString(),
         (input.keyLimitMicros ?? -1n).toString(),
-        String(WINDOW_MS + 1_000),
+        WINDOW_MS + 1_000,
         lease?.id ?? '',
         String(lease?.deadlineMs ?? 0),
         lease ? leaseData(input, lease) : '',
-      ] as const
-      const [status, count] = native
-        ? ((await native.script('admit', [...keys], [...args])) as [number, number])
-        : await redis.tgAdmit(...keys, args[0], input.rpm, args[2], args[3], WINDOW_MS + 1_000, args[5], args[6], args[7])
+      )
       const rate = { limit: input.rpm, remaining: Math.max(0, input.rpm - count), resetMs }
       if (status === 1) return { ok: true, rate }
       if (status === 0) return { ok: false, reason: 'rate', rate: { ...rate, remaining: 0 } }
@@ -118,17 +100,18 @@ export async function createRedisStore(
     },
     async settle(input: SettleInput) {
       const shard = shardOf(input.userId, keySpace.shards)
-      const keys = [
+      const [applied] = await redis.tgSettle(
         accountKey(keySpace, shard, input.userId),
         outboxKey(keySpace, shard),
         leasesKey(keySpace, shard),
         leaseDataKey(keySpace, shard),
         abandonedKey(keySpace, shard, input.leaseId ?? ''),
-      ] as const
-      const args = [input.keyId, input.reservedMicros.toString(), input.costMicros.toString(), input.record, input.leaseId ?? ''] as const
-      const [applied] = native
-        ? ((await native.script('settle', [...keys], [...args])) as [number, number])
-        : await redis.tgSettle(...keys, ...args)
+        input.keyId,
+        input.reservedMicros.toString(),
+        input.costMicros.toString(),
+        input.record,
+        input.leaseId ?? '',
+      )
       return applied === 1
     },
     async renewLease(userId, leaseId, deadlineMs) {
@@ -170,11 +153,15 @@ export async function createRedisStore(
       return { balanceMicros: BigInt(balance), reservedMicros: BigInt(reserved ?? '0') }
     },
     async forgetAccount(userId, leaseId) {
-      if (leaseId === undefined) return void (await (native ? native.send('DEL', [acct(userId)]) : redis.del(acct(userId))))
+      if (leaseId === undefined) return void (await redis.del(acct(userId)))
       const s = shardOf(userId, keySpace.shards)
-      const keys = [leasesKey(keySpace, s), leaseDataKey(keySpace, s), abandonedKey(keySpace, s, leaseId), acct(userId)] as const
-      if (native) await native.script('forget', [...keys], [leaseId, String(ABANDONED_MARK_MS)])
-      else await redis.tgForget(...keys, leaseId, ABANDONED_MARK_MS)
+      await redis
+        .multi()
+        .zrem(leasesKey(keySpace, s), leaseId)
+        .hdel(leaseDataKey(keySpace, s), leaseId)
+        .set(abandonedKey(keySpace, s, leaseId), '1', 'PX', ABANDONED_MARK_MS)
+        .del(acct(userId))
+        .exec()
     },
     readOutbox: (consumer, max, blockMs) => readShards(redis, outboxes, consumer, max, blockMs),
     async ackOutbox(entries) {
@@ -205,7 +192,6 @@ export async function createRedisStore(
       await redis.ping()
     },
     async close() {
-      native?.close()
       // While Redis is unreachable QUIT cannot be sent: drop the socket instead.
       await redis.quit().catch(() => redis.disconnect())
     },
