@@ -151,24 +151,20 @@ export async function startStack(opts: { slowStream: { intervalMs: number; delta
     }),
   )
   const profile = PROFILE_DIR ? ['--cpu-prof-md', `--cpu-prof-dir=${PROFILE_DIR}`] : []
-  const tg = await spawnReady(
-    pin(0, [process.execPath, ...profile, '--preload', './bench/loop-delay-preload.ts', 'src/index.ts']),
-    {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: dbUrl.toString(),
-      REDIS_URL: REDIS,
-      REDIS_PREFIX,
-      CATALOG_FILE: catalogPath,
-      ADMIN_TOKEN: ADMIN,
-      LOG_LEVEL: 'warn',
-    },
-    /loop-delay port (\d+)[\s\S]*tollgate listening on (http:\S+)/,
-    'stdout',
-  )
+  tollgateEnv = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: dbUrl.toString(),
+    REDIS_URL: REDIS,
+    REDIS_PREFIX,
+    CATALOG_FILE: catalogPath,
+    ADMIN_TOKEN: ADMIN,
+    LOG_LEVEL: 'warn',
+  }
+  const tg = await spawnTollgate(ROOT, tollgateEnv, profile)
   tollgate = tg.proc
-  const tgUrl = tg.match[2]!
-  const loopUrl = `http://127.0.0.1:${tg.match[1]}/`
+  const tgUrl = tg.url
+  const loopUrl = tg.loopUrl
   const bench = new Redis(REDIS)
   redis = bench
   const adminHeaders = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }
@@ -182,6 +178,7 @@ export async function startStack(opts: { slowStream: { intervalMs: number; delta
   await adminPost(`/users/${user.id}/credits`, { amount: 10_000 })
   const newKey = async () => ((await adminPost('/keys', { userId: user.id, rpm: 1_000_000 })) as { key: string }).key
   const key = await newKey()
+  spawnedKey = newKey
 
   const json = { 'content-type': 'application/json' }
   return {
@@ -203,6 +200,40 @@ export async function startStack(opts: { slowStream: { intervalMs: number; delta
     newKey,
   }
 }
+
+/** The environment startStack gave its Tollgate: a variant (startVariant) shares its database. */
+let tollgateEnv: Record<string, string> | undefined
+
+/** Tollgate from the checkout `root`, pinned to CPU 0, with the event-loop delay side channel. */
+async function spawnTollgate(root: string, env: Record<string, string>, profile: string[] = []) {
+  const tg = await spawnReady(
+    pin(0, [process.execPath, ...profile, '--preload', `${root}bench/loop-delay-preload.ts`, `${root}src/index.ts`]),
+    env,
+    /loop-delay port (\d+)[\s\S]*tollgate listening on (http:\S+)/,
+    'stdout',
+  )
+  return { proc: tg.proc, url: tg.match[2]!, loopUrl: `http://127.0.0.1:${tg.match[1]}/` }
+}
+
+/**
+ * One more Tollgate, from another checkout `root` (with its own node_modules), on the same
+ * database, upstream and catalog as the stack's, under its own Redis key prefix (so its ledger
+ * writer reads only its own outbox): bench/ab.ts measures two trees side by side with it.
+ * The stack's keys work on it (same database).
+ */
+export async function startVariant(root: string, name: string): Promise<{ target: Target; loopUrl: string; pid: number }> {
+  if (!tollgateEnv) throw new Error('startVariant: startStack first')
+  const dir = root.endsWith('/') ? root : `${root}/`
+  const tg = await spawnTollgate(dir, { ...tollgateEnv, REDIS_PREFIX: `${REDIS_PREFIX}${name}:` })
+  const json = { 'content-type': 'application/json' }
+  const key = (await spawnedKey?.()) ?? ''
+  return {
+    target: { name, url: `${tg.url}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${key}` }, model: 'bench/chat' },
+    loopUrl: tg.loopUrl,
+    pid: tg.proc.pid,
+  }
+}
+let spawnedKey: (() => Promise<string>) | undefined
 
 /** Tollgate's stream is whole: the usage chunk, the svc chunk and `[DONE]` at the end. */
 export const streamOk = (text: string) => text.includes('"usage":{') && text.includes('"svc":{') && text.trimEnd().endsWith('data: [DONE]')
