@@ -2,7 +2,8 @@
 // the saturation half of an A/B — Tollgates from several checkouts side by side in one stack
 // (as bench/ab.ts), in interleaved rounds whose order alternates: 64 connections for 5 s,
 // non-stream then stream; RPS and CPU µs per request per round and their medians.
-// ROUNDS (default 4); each tree needs its own node_modules.
+// ROUNDS (default 4); each tree needs its own node_modules. A tree may carry environment for its
+// Tollgate after a `?`, e.g. `. .?BUN_JSC_forceRAMSize=536870912` (the same tree with and without).
 import { saturate, type Target } from './driver.ts'
 import { cleanup, MAX_HTTP_REQUESTS, pin, startStack, startVariant } from './harness.ts'
 import { median } from './stats.ts'
@@ -19,8 +20,11 @@ try {
   // The shared stack (upstream, database, Redis prefix) the variants join.
   await startStack({ slowStream: { intervalMs: 1_000, deltas: 10 } })
   const vs: { name: string; target: Target; pid: number }[] = []
-  for (const [i, root] of trees.entries())
-    vs.push({ name: String.fromCharCode(97 + i), ...(await startVariant(root, String.fromCharCode(97 + i))) })
+  for (const [i, spec] of trees.entries()) {
+    const [root = '.', query = ''] = spec.split('?')
+    const env = Object.fromEntries(new URLSearchParams(query))
+    vs.push({ name: String.fromCharCode(97 + i), ...(await startVariant(root, String.fromCharCode(97 + i), env)) })
+  }
   for (const v of vs) {
     await saturate(v.target, false, 64, 2, v.pid)
     await saturate(v.target, true, 64, 2, v.pid)

@@ -221,10 +221,14 @@ async function spawnTollgate(root: string, env: Record<string, string>, profile:
  * writer reads only its own outbox): bench/ab.ts measures two trees side by side with it.
  * The stack's keys work on it (same database).
  */
-export async function startVariant(root: string, name: string): Promise<{ target: Target; loopUrl: string; pid: number }> {
+export async function startVariant(
+  root: string,
+  name: string,
+  env: Record<string, string> = {},
+): Promise<{ target: Target; loopUrl: string; pid: number }> {
   if (!tollgateEnv) throw new Error('startVariant: startStack first')
   const dir = root.endsWith('/') ? root : `${root}/`
-  const tg = await spawnTollgate(dir, { ...tollgateEnv, REDIS_PREFIX: `${REDIS_PREFIX}${name}:` })
+  const tg = await spawnTollgate(dir, { ...tollgateEnv, ...env, REDIS_PREFIX: `${REDIS_PREFIX}${name}:` })
   const json = { 'content-type': 'application/json' }
   const key = (await spawnedKey?.()) ?? ''
   return {
