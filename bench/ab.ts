@@ -5,7 +5,10 @@
 // low-load targets of `core`. On a shared machine, noise moves every target alike within a
 // round, so medians of the rounds compare the trees where two separate runs could not.
 //
-// BENCH_AB_ROUNDS (default 6) rounds; each tree needs its own node_modules.
+// BENCH_AB_ROUNDS (default 6) rounds; each tree needs its own node_modules. A tree may carry
+// environment for its Tollgate after a `?` (`. '.?BUN_JSC_forceRAMSize=536870912'`: one tree
+// with and without a setting). BENCH_AB_SATURATION=1 adds to each round 64 connections for 5 s,
+// non-stream then stream (RPS and CPU µs per request), the throughput targets of `core`.
 import { latency, saturate, type Target } from './driver.ts'
 import { cleanup, MAX_HTTP_REQUESTS, pin, startStack, startVariant } from './harness.ts'
 import { median } from './stats.ts'
@@ -19,6 +22,7 @@ if (trees.length < 2) {
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 6)
 const LATENCY_N = 1_000
 const SECONDS = 3
+const SATURATION = process.env.BENCH_AB_SATURATION === '1'
 
 // As run.ts: the load generator on CPU 1, fetch()'s concurrency cap lifted.
 if (!process.env.BENCH_CHILD) {
@@ -46,10 +50,11 @@ try {
   const stack = await startStack({ slowStream: { intervalMs: 1_000, deltas: 10 } })
   const { direct } = stack.targets
   const variants: Variant[] = []
-  for (const [i, root] of trees.entries()) {
+  for (const [i, spec] of trees.entries()) {
     const name = `${String.fromCharCode(97 + i)}`
-    variants.push({ name, ...(await startVariant(root, name)) })
-    console.log(`${name}: ${root}`)
+    const [root = '.', query = ''] = spec.split('?')
+    variants.push({ name, ...(await startVariant(root, name, Object.fromEntries(new URLSearchParams(query)))) })
+    console.log(`${name}: ${spec}`)
   }
   for (const v of variants) await latency(v.target, false, LATENCY_N)
   await latency(direct, false, LATENCY_N)
@@ -77,6 +82,15 @@ try {
       line += ` | ${v.name} ${s.rps.toFixed(0)} (−${((1 - s.rps / ds.rps) * 100).toFixed(1)} %), p50 +${f(l.p50 - dl.p50)}, ${s.cpuUsPerReq.toFixed(0)} µs/req`
     }
     console.log(line)
+    if (!SATURATION) continue
+    line = `round ${round + 1}: 64 conns`
+    for (const stream of [false, true])
+      for (const v of order) {
+        const x = await saturate(v.target, stream, 64, 5, v.pid)
+        keep(`${v.name}:${stream ? 'stream' : 'json'}`, [x.rps, x.cpuUsPerReq])
+        line += ` | ${v.name} ${stream ? 'stream' : 'non-stream'} ${x.rps.toFixed(0)} RPS, ${x.cpuUsPerReq.toFixed(0)} µs/req`
+      }
+    console.log(line)
   }
   console.log(`\nMedians of ${ROUNDS} rounds (added = over direct):\n`)
   console.log('| tree | c=1 added p50 | c=1 added p99 | 20 ms: fewer RPS than direct | 20 ms: added p50 | 20 ms: CPU µs/req |')
@@ -86,6 +100,14 @@ try {
     console.log(
       `| ${v.name} | +${f(med(v.name, 0) - med('direct', 0))} | +${f(med(v.name, 1) - med('direct', 1))} | ${((1 - med(k, 0) / med('direct:20ms', 0)) * 100).toFixed(1)} % | +${f(med(k, 1) - med('direct:20ms', 1))} | ${med(k, 2).toFixed(0)} |`,
     )
+  }
+  if (SATURATION) {
+    console.log('\n| tree | non-stream RPS (64 conns) | CPU µs/req | stream RPS | CPU µs/req |')
+    console.log('|---|--:|--:|--:|--:|')
+    for (const v of variants) {
+      const [j, st] = [`${v.name}:json`, `${v.name}:stream`]
+      console.log(`| ${v.name} | ${med(j, 0).toFixed(0)} | ${med(j, 1).toFixed(0)} | ${med(st, 0).toFixed(0)} | ${med(st, 1).toFixed(0)} |`)
+    }
   }
 } finally {
   await cleanup()
