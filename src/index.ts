@@ -57,8 +57,8 @@ export async function start(env: Record<string, string | undefined> = process.en
   if (metricsServer) runtime.deps.log.info('metrics listening', { port: metricsServer.port })
   // Garbage of streams to slow clients is collected before it lifts the resident size (docs/drain.md "Memory").
   const softLimit = config.memorySoftLimitBytes ?? defaultSoftLimit(readIfThere)
-  const memory = softLimit > 0 ? startMemoryLimit(softLimit, () => runtime.deps.metrics.m.memoryCollections.inc()) : undefined
-  if (memory) runtime.deps.log.info('soft memory limit', { mb: Math.round(softLimit / 1024 / 1024) })
+  const stopMemoryLimit = softLimit > 0 ? startMemoryLimit(softLimit, () => runtime.deps.metrics.m.memoryCollections.inc()) : undefined
+  if (stopMemoryLimit) runtime.deps.log.info('soft memory limit', { mb: Math.round(softLimit / 1024 / 1024) })
   // Always printed, whatever LOG_LEVEL: operators and tools wait for this line.
   console.log(`tollgate listening on ${url} (database: ${runtime.database.kind}, store: ${runtime.deps.store.kind})`)
 
@@ -83,7 +83,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     // Settled calls may still be writing their answer (or the error frame just queued): give
     // readers up to a second before connections are closed.
     for (let i = 0; i < 20 && app.server!.pendingRequests > 0; i++) await Bun.sleep(50)
-    memory?.stop()
+    stopMemoryLimit?.()
     void metricsServer?.stop(true)
     await app.server!.stop(true)
     await runtime.stop()

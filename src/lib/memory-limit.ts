@@ -34,7 +34,6 @@ export class MemoryLimit {
   /** Resident size right after the last collection; 0 before the first. */
   private floor = 0
   private suspended = false
-  collections = 0
 
   constructor(private readonly o: MemoryLimitOptions) {
     this.regrowth = o.regrowthBytes ?? Math.floor(o.limitBytes / 8)
@@ -55,7 +54,6 @@ export class MemoryLimit {
     if (this.suspended || size < this.floor + this.regrowth) return false
     this.o.collect()
     const end = this.o.now()
-    this.collections++
     this.floor = this.o.rss()
     this.nextAt = end + (end - t) / this.maxShare
     this.suspended = end - t > this.maxPauseMs
@@ -75,8 +73,8 @@ export function defaultSoftLimit(read: (path: string) => string | undefined): nu
   return 0
 }
 
-/** Checks the process every `everyMs` (the timer does not keep it alive); stop() ends it. */
-export function startMemoryLimit(limitBytes: number, onCollect: () => void, everyMs = 100): { limit: MemoryLimit; stop: () => void } {
+/** Checks the process every `everyMs` (the timer does not keep it alive); returns what stops it. */
+export function startMemoryLimit(limitBytes: number, onCollect: () => void, everyMs = 100): () => void {
   const limit = new MemoryLimit({
     limitBytes,
     rss: () => process.memoryUsage.rss(),
@@ -85,5 +83,5 @@ export function startMemoryLimit(limitBytes: number, onCollect: () => void, ever
   })
   const timer = setInterval(() => limit.check() && onCollect(), everyMs)
   timer.unref()
-  return { limit, stop: () => clearInterval(timer) }
+  return () => clearInterval(timer)
 }

@@ -5,8 +5,8 @@
 // stream holds about that much (docs/drain.md "Memory"). It is set on a fresh connection before
 // its first request is sent, so nothing is in flight, and no lower than Linux's default initial
 // buffer (tcp_rmem's 128 KiB once doubled): a window already offered to the peer never shrinks,
-// and a buffer below it makes the kernel drop what the peer may send. Linux only (glibc's setsockopt through
-// bun:ffi); elsewhere, or if libc cannot be loaded, sockets keep the system's default.
+// and a buffer below it makes the kernel drop what the peer may send. Linux only (glibc's
+// setsockopt through bun:ffi); elsewhere, or if libc cannot be loaded, sockets keep the default.
 import { dlopen, ptr } from 'bun:ffi'
 
 const SOL_SOCKET = 1
