@@ -4,10 +4,12 @@
 // becomes at most one client write (no coalescing).
 // An event that cannot be read (not JSON, cut JSON) is skipped and counted, never forwarded
 // (docs/failover.md "Failure → behaviour"); a stream of little else fails once MAX_UNREADABLE pass.
-// Backpressure (docs/drain.md): the upstream is read only when the client's side asks for more
-// (pull), so at most one chunk waits here per stream. The upstream idle limit runs only while
-// waiting for the upstream; the client idle limit only while waiting for the client. A gone or
-// idle client, an idle upstream, or the end of a drain's grace aborts the upstream.
+// The client's body is a direct stream (Bun's `type: 'direct'`): each read's frames are written
+// to the response as one string and flushed, with no queue of chunks in between.
+// Backpressure (docs/drain.md): while the response's buffer is full the write is awaited before
+// the upstream is read again, so at most one chunk waits here per stream. The upstream idle limit
+// runs only while waiting for the upstream; the client idle limit only while waiting for the
+// client. A gone or idle client, an idle upstream, or the end of a drain's grace aborts the upstream.
 import { GatewayError } from '../core/errors.ts'
 import type { Usage } from '../core/usage.ts'
 import type { FrameTransform } from '../core/frames.ts'
@@ -38,8 +40,9 @@ export interface PipeOptions {
   finish: (o: StreamOutcome) => string
 }
 
-const encoder = new TextEncoder()
 const MAX_UNREADABLE = 16
+/** Bun's constructor takes a direct source; the DOM typings the project loads do not say so. */
+const DirectStream = ReadableStream as unknown as new (source: Bun.DirectUnderlyingSource<Uint8Array>) => ReadableStream<Uint8Array>
 
 export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransform, opts: PipeOptions): ReadableStream<Uint8Array> {
   const reader = upstream.getReader()
@@ -55,7 +58,7 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
   let awaitingClient = false
   let upstreamIdle: Timer | undefined
   let clientIdle: Timer | undefined
-  let controller: ReadableStreamDefaultController<Uint8Array> | undefined
+  let sink: ReadableStreamDirectController | undefined
   const outcome = (end: StreamOutcome['end'], error?: GatewayError): StreamOutcome => ({
     end,
     usage: t.usage(),
@@ -72,22 +75,31 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
     opts.cut?.unwatch(onCut)
     return opts.finish(outcome(end, error))
   }
-  const fail = (c: ReadableStreamDefaultController<Uint8Array>, out: string, err: GatewayError) => {
+  /** The body's last frames, then its end. */
+  const end = (s: ReadableStreamDirectController, frames: string) => {
+    s.write(frames)
+    s.close()
+  }
+  const fail = (s: ReadableStreamDirectController, out: string, err: GatewayError) => {
     // Frames of the failing read still reach the client, so they count as delivered.
     if (out.length > 0) started = true
     opts.abortUpstream()
     done('failed', err)
-    c.enqueue(encoder.encode(out + t.error(err)))
-    c.close()
+    end(s, out + t.error(err))
   }
   const stopUpstream = () => {
     opts.abortUpstream()
     reader.cancel().catch(() => {})
   }
+  const disconnected = () => {
+    if (finished) return
+    stopUpstream()
+    done('disconnected')
+  }
   function onCut() {
-    if (finished || !controller) return
+    if (finished || !sink) return
     awaitingClient = false
-    fail(controller, '', new GatewayError('SHUTTING_DOWN', 'The gateway is restarting; the answer was cut short. Retry the request.'))
+    fail(sink, '', new GatewayError('SHUTTING_DOWN', 'The gateway is restarting; the answer was cut short. Retry the request.'))
   }
   opts.cut?.watch(onCut)
   const onUpstreamIdle = () => {
@@ -99,7 +111,7 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
     if (!awaitingClient || finished) return
     stopUpstream()
     done('client_idle')
-    controller?.error(new Error('client idle'))
+    sink?.close(new Error('client idle'))
   }
   const readUpstream = () => {
     awaitingUpstream = true
@@ -113,63 +125,62 @@ export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransfo
     if (clientIdle) clientIdle.refresh()
     else clientIdle = setTimeout(onClientIdle, opts.clientIdleMs)
   }
-  return new ReadableStream<Uint8Array>(
-    {
-      start(c) {
-        controller = c
-        if (opts.cut?.aborted) onCut()
-      },
-      async pull(c) {
-        awaitingClient = false
-        for (;;) {
-          let result: Awaited<ReturnType<typeof reader.read>>
-          try {
-            result = await readUpstream()
-          } catch (cause) {
-            if (finished) return
-            return fail(
-              c,
-              '',
-              timedOut
-                ? new GatewayError('UPSTREAM_TIMEOUT', 'The upstream model stopped responding mid-stream.', { cause })
-                : new GatewayError('UPSTREAM_ERROR', 'The upstream connection failed mid-stream.', { cause }),
-            )
-          } finally {
-            awaitingUpstream = false
-          }
-          if (finished) return
-          let out = ''
-          for (const ev of result.done ? parser.end() : parser.push(result.value)) {
-            try {
-              out += t.push(ev)
-            } catch (e) {
-              if (e instanceof GatewayError) return fail(c, out, e)
-              if (++unreadable > MAX_UNREADABLE)
-                return fail(c, out, new GatewayError('UPSTREAM_ERROR', 'The upstream sent an unreadable stream.', { cause: e }))
-            }
-          }
-          if (result.done) {
-            if (!t.complete())
-              return fail(c, out, new GatewayError('UPSTREAM_ERROR', 'The upstream stream ended before the answer was complete.'))
-            const svc = done('completed')
-            c.enqueue(encoder.encode(out + t.close(svc)))
-            c.close()
-            return
-          }
-          if (out.length > 0) {
-            started = true
-            c.enqueue(encoder.encode(out))
-            awaitClient()
-            return
-          }
-        }
-      },
-      cancel() {
+  /** One upstream read at a time, its frames written before the next read. */
+  const run = async (s: ReadableStreamDirectController): Promise<void> => {
+    for (;;) {
+      let result: Awaited<ReturnType<typeof reader.read>>
+      try {
+        result = await readUpstream()
+      } catch (cause) {
         if (finished) return
-        stopUpstream()
-        done('disconnected')
-      },
+        return fail(
+          s,
+          '',
+          timedOut
+            ? new GatewayError('UPSTREAM_TIMEOUT', 'The upstream model stopped responding mid-stream.', { cause })
+            : new GatewayError('UPSTREAM_ERROR', 'The upstream connection failed mid-stream.', { cause }),
+        )
+      } finally {
+        awaitingUpstream = false
+      }
+      if (finished) return
+      let out = ''
+      for (const ev of result.done ? parser.end() : parser.push(result.value)) {
+        try {
+          out += t.push(ev)
+        } catch (e) {
+          if (e instanceof GatewayError) return fail(s, out, e)
+          if (++unreadable > MAX_UNREADABLE)
+            return fail(s, out, new GatewayError('UPSTREAM_ERROR', 'The upstream sent an unreadable stream.', { cause: e }))
+        }
+      }
+      if (result.done) {
+        if (!t.complete())
+          return fail(s, out, new GatewayError('UPSTREAM_ERROR', 'The upstream stream ended before the answer was complete.'))
+        const svc = done('completed')
+        return end(s, out + t.close(svc))
+      }
+      if (out.length === 0) continue
+      started = true
+      const written = s.write(out)
+      // 0: the client is gone (its cancel may come later or not at all).
+      if (written === 0) return disconnected()
+      s.flush()
+      if (typeof written === 'number') continue
+      awaitClient()
+      const drained = await written
+      awaitingClient = false
+      if (finished) return
+      if (drained === 0) return disconnected()
+    }
+  }
+  return new DirectStream({
+    type: 'direct',
+    pull(s) {
+      sink = s
+      if (opts.cut?.aborted) return onCut()
+      return run(s)
     },
-    { highWaterMark: 0 },
-  )
+    cancel: disconnected,
+  })
 }
