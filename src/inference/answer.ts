@@ -103,8 +103,7 @@ export function streamAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: Serve
     abortUpstream: served.stream.abort,
     finish,
   }
-  const upstream = served.stream.response.body!
   const transform = served.native ? spoke.tee(ctx) : translateTransform(served.adapter.streamDecoder(), spoke.streamEncoder(ctx))
-  const body = pipeStream(upstream, call.obs.watchFirstFrame(transform), opts)
+  const body = pipeStream(served.stream.body, call.obs.watchFirstFrame(transform), opts)
   return new Response(body, { status: 200, headers: Object.assign(a.headers, SSE_HEADERS) })
 }

@@ -10,7 +10,7 @@ import type { Gateway, Route } from '../core/gateway.ts'
 import type { CallObserver } from '../observability/call-observer.ts'
 import type { Spoke } from '../protocols/spoke.ts'
 import { adapterFor } from '../providers/registry.ts'
-import { type UpstreamCall, type UpstreamJson, upstreamJson, upstreamStream } from '../providers/transport/http.ts'
+import { type UpstreamJson, type UpstreamStream, upstreamJson, upstreamStream } from '../providers/transport/http.ts'
 import type { UpstreamAdapter } from '../providers/types.ts'
 import { type AttemptContext, withFailover } from '../routing/failover.ts'
 import { awaitFirstContent } from '../routing/first-token.ts'
@@ -23,7 +23,7 @@ interface ServedBy {
   adapter: UpstreamAdapter
   gateway: Gateway
 }
-export type ServedStream = ServedBy & { stream: UpstreamCall }
+export type ServedStream = ServedBy & { stream: UpstreamStream }
 export type ServedJson = ServedBy & { json: UpstreamJson }
 export type Served = ServedStream | ServedJson
 
@@ -85,7 +85,7 @@ async function streamAttempt(
   body: string,
   where: AttemptContext,
   controller: AbortController,
-): Promise<UpstreamCall> {
+): Promise<UpstreamStream> {
   const client = deps.config.upstreamStreamClient
   const deadline = gw.policy.firstTokenMs
   if (!where.hasNext || deadline >= gw.timeoutMs) return upstreamStream(gw, adapter.path, headers, body, client, { controller })

@@ -15,6 +15,7 @@ import type { Usage } from '../core/usage.ts'
 import type { FrameTransform } from '../core/frames.ts'
 import { SseParser } from '../lib/sse/parse.ts'
 import type { Cut } from './inflight.ts'
+import type { BodyReader } from '../providers/transport/http.ts'
 
 export interface StreamOutcome {
   /** client_idle: the client read nothing for clientIdleMs and was cut. */
@@ -44,8 +45,7 @@ const MAX_UNREADABLE = 16
 /** Bun's constructor takes a direct source; the DOM typings the project loads do not say so. */
 const DirectStream = ReadableStream as unknown as new (source: Bun.DirectUnderlyingSource<Uint8Array>) => ReadableStream<Uint8Array>
 
-export function pipeStream(upstream: ReadableStream<Uint8Array>, t: FrameTransform, opts: PipeOptions): ReadableStream<Uint8Array> {
-  const reader = upstream.getReader()
+export function pipeStream(reader: BodyReader, t: FrameTransform, opts: PipeOptions): ReadableStream<Uint8Array> {
   const parser = new SseParser()
   let started = false
   let finished = false

@@ -7,7 +7,7 @@ import type { CEvent } from '../core/canonical.ts'
 import { GatewayError } from '../core/errors.ts'
 import { SseParser } from '../lib/sse/parse.ts'
 import type { StreamDecoder } from '../providers/types.ts'
-import type { UpstreamCall } from '../providers/transport/http.ts'
+import type { BodyReader, UpstreamStream } from '../providers/transport/http.ts'
 
 /** Anything but bookkeeping counts as the first content (text, tool calls, reasoning, finish, error). */
 const isContent = (ev: CEvent) => ev.type !== 'usage' && ev.type !== 'reasoning_start'
@@ -27,8 +27,13 @@ function seesContent(parser: SseParser, decoder: StreamDecoder, chunk: Uint8Arra
  * Waits at most `ms` for the first content event of `call`, judged by a throwaway `decoder` of
  * the upstream's protocol. Returns the call with a body that replays what was read.
  */
-export async function awaitFirstContent(call: UpstreamCall, decoder: StreamDecoder, ms: number, gatewayId: string): Promise<UpstreamCall> {
-  const reader = call.response.body!.getReader()
+export async function awaitFirstContent(
+  call: UpstreamStream,
+  decoder: StreamDecoder,
+  ms: number,
+  gatewayId: string,
+): Promise<UpstreamStream> {
+  const reader = call.body
   const parser = new SseParser()
   const read: Uint8Array[] = []
   let timedOut = false
@@ -62,28 +67,17 @@ export async function awaitFirstContent(call: UpstreamCall, decoder: StreamDecod
   } finally {
     clearTimeout(timer)
   }
-  return {
-    abort: call.abort,
-    response: new Response(replay(read, ended ? undefined : reader), { status: call.response.status, headers: call.response.headers }),
-  }
+  return { ...call, body: replay(read, ended ? undefined : reader) }
 }
 
-function replay(read: Uint8Array[], rest: ReadableStreamDefaultReader<Uint8Array> | undefined): ReadableStream<Uint8Array> {
+/** What was read, then the rest of the body (a reader of its own: no stream, nothing queued per chunk). */
+function replay(read: Uint8Array[], rest: BodyReader | undefined): BodyReader {
   let i = 0
-  return new ReadableStream<Uint8Array>({
-    async pull(c) {
-      if (i < read.length) return c.enqueue(read[i++]!)
-      if (!rest) return c.close()
-      try {
-        const r = await rest.read()
-        if (r.done) c.close()
-        else c.enqueue(r.value)
-      } catch (e) {
-        c.error(e)
-      }
+  return {
+    read: () => {
+      if (i < read.length) return Promise.resolve({ done: false, value: read[i++]! })
+      return rest ? rest.read() : Promise.resolve({ done: true, value: undefined })
     },
-    cancel(reason) {
-      return rest?.cancel(reason)
-    },
-  })
+    cancel: (reason) => rest?.cancel(reason) ?? Promise.resolve(),
+  }
 }

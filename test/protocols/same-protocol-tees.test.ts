@@ -29,7 +29,11 @@ function upstreamOf(text: string, split = 41): ReadableStream<Uint8Array> {
 
 async function run(sse: string, tee: FrameTransform) {
   let outcome: StreamOutcome | undefined
-  const out = pipeStream(upstreamOf(sse), tee, { idleTimeoutMs: 5_000, abortUpstream: () => {}, finish: (o) => ((outcome = o), SVC) })
+  const out = pipeStream(upstreamOf(sse).getReader(), tee, {
+    idleTimeoutMs: 5_000,
+    abortUpstream: () => {},
+    finish: (o) => ((outcome = o), SVC),
+  })
   const text = await new Response(out).text()
   return { events: new SseParser().push(text), outcome: outcome! }
 }

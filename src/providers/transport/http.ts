@@ -15,6 +15,17 @@ export interface UpstreamCall {
   abort: () => void
 }
 
+/** A body read one chunk at a time: a ReadableStream's reader, or anything with its read and cancel. */
+export interface BodyReader {
+  read(): Promise<{ done: false; value: Uint8Array } | { done: true; value?: undefined }>
+  cancel(reason?: unknown): Promise<void>
+}
+
+/** A streaming call whose answer began: `response` for its status and headers, `body` to read it. */
+export interface UpstreamStream extends UpstreamCall {
+  body: BodyReader
+}
+
 const RETRYABLE_4XX = new Set([401, 403, 404, 408, 409, 429])
 
 type Send = (url: string, headers: Record<string, string>, body: string, signal: AbortSignal) => Promise<Response>
@@ -38,14 +49,17 @@ export type StreamClient = 'fetch' | 'paced'
  * A streaming call: same contract as upstreamFetch. `paced` reads the body off the socket only
  * as the client consumes it (backpressure, providers/transport/h1-stream.ts; docs/drain.md).
  */
-export const upstreamStream = (
+export async function upstreamStream(
   gw: Gateway,
   path: string,
   headers: Record<string, string>,
   body: string,
   client: StreamClient,
   opts: FetchOptions = {},
-): Promise<UpstreamCall> => upstreamFetch(gw, path, headers, body, { ...opts, send: client === 'paced' ? streamingPost : viaFetch })
+): Promise<UpstreamStream> {
+  const call = await upstreamFetch(gw, path, headers, body, { ...opts, send: client === 'paced' ? streamingPost : viaFetch })
+  return { ...call, body: call.response.body!.getReader() }
+}
 
 export async function upstreamFetch(
   gw: Gateway,

@@ -7,7 +7,7 @@ import { chatTee, publicJson } from '../../../src/protocols/chat/passthrough.ts'
 
 type ChatStreamOutcome = StreamOutcome
 const chatPassthrough = (upstream: ReadableStream<Uint8Array>, opts: PipeOptions & { slug: string }) =>
-  pipeStream(upstream, chatTee(opts.slug), opts)
+  pipeStream(upstream.getReader(), chatTee(opts.slug), opts)
 import { SseParser } from '../../../src/lib/sse/parse.ts'
 import { fixtureSse } from '../../helpers/fixtures.ts'
 
