@@ -15,7 +15,7 @@ import type { Usage } from '../core/usage.ts'
 import type { FrameTransform } from '../core/frames.ts'
 import { SseParser } from '../lib/sse/parse.ts'
 import type { Cut } from './inflight.ts'
-import type { BodyReader } from '../providers/transport/http.ts'
+import type { BodyReader } from '../providers/transport/body-reader.ts'
 
 export interface StreamOutcome {
   /** client_idle: the client read nothing for clientIdleMs and was cut. */

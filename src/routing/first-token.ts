@@ -7,7 +7,8 @@ import type { CEvent } from '../core/canonical.ts'
 import { GatewayError } from '../core/errors.ts'
 import { SseParser } from '../lib/sse/parse.ts'
 import type { StreamDecoder } from '../providers/types.ts'
-import type { BodyReader, UpstreamStream } from '../providers/transport/http.ts'
+import type { BodyReader } from '../providers/transport/body-reader.ts'
+import type { UpstreamStream } from '../providers/transport/http.ts'
 
 /** Anything but bookkeeping counts as the first content (text, tool calls, reasoning, finish, error). */
 const isContent = (ev: CEvent) => ev.type !== 'usage' && ev.type !== 'reasoning_start'

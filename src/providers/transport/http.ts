@@ -7,18 +7,13 @@ import { isContextLengthAnswer } from '../../core/context-window.ts'
 import { GatewayError } from '../../core/errors.ts'
 import type { Gateway } from '../../core/gateway.ts'
 import { retryAfterMs } from '../../lib/retry-after.ts'
+import type { BodyReader } from './body-reader.ts'
 import { streamingPost } from './h1-stream.ts'
 
 export interface UpstreamCall {
   response: Response
   /** Aborts the upstream request (client gone, idle timeout). */
   abort: () => void
-}
-
-/** A body read one chunk at a time: a ReadableStream's reader, or anything with its read and cancel. */
-export interface BodyReader {
-  read(): Promise<{ done: false; value: Uint8Array } | { done: true; value?: undefined }>
-  cancel(reason?: unknown): Promise<void>
 }
 
 /** A streaming call whose answer began: `response` for its status and headers, `body` to read it. */
