@@ -67,6 +67,7 @@ export async function serve<Body>(deps: ServeDeps, r: ServeRequest<Body>): Promi
     r.model.routes,
     (route, ctx) => r.obs.attempt(route, () => attempt(route, ctx)),
     r.requestId,
+    (ms) => r.abort.interruptible(deps.router.sleep(ms)),
   ).catch((e) => {
     throw e instanceof GatewayError && e.code === 'CONTEXT_LENGTH_EXCEEDED' ? contextLengthError(r.model.contextWindow) : e
   })

@@ -20,11 +20,16 @@ export interface AttemptContext {
 
 type Tried<T> = { ok: true; value: T } | { ok: false; err: GatewayError }
 
+/**
+ * `pause` waits out a retry's backoff: the router's clock by default; the pipeline's ends early
+ * when the call is aborted (the next attempt then refuses to start).
+ */
 export async function withFailover<T>(
   router: Router,
   routes: readonly Route[],
   attempt: (route: Route, ctx: AttemptContext) => Promise<T>,
   requestId: string,
+  pause: (ms: number) => Promise<void> = router.sleep,
 ): Promise<Served<T>> {
   const started = router.now()
   let last: { err: GatewayError; gateway: string } | undefined
@@ -37,7 +42,7 @@ export async function withFailover<T>(
       router.log.info('failing over', { requestId, gateway: route.gateway.id, position: i })
     }
     const ctx = { hasNext: i < routes.length - 1 }
-    const r = await tryRoute(router, route, () => attempt(route, ctx), started, requestId)
+    const r = await tryRoute(router, route, () => attempt(route, ctx), started, requestId, pause)
     if (r.ok) return { value: r.value, route }
     last = { err: r.err, gateway: route.gateway.id }
   }
@@ -49,7 +54,14 @@ export async function withFailover<T>(
 }
 
 /** Attempts on one route: the first try and its retries. Throws only a non-retryable failure. */
-async function tryRoute<T>(router: Router, route: Route, run: () => Promise<T>, started: number, requestId: string): Promise<Tried<T>> {
+async function tryRoute<T>(
+  router: Router,
+  route: Route,
+  run: () => Promise<T>,
+  started: number,
+  requestId: string,
+  pause: (ms: number) => Promise<void>,
+): Promise<Tried<T>> {
   const gateway = route.gateway.id
   for (let retries = 0; ; retries++) {
     router.counters.attempts++
@@ -79,7 +91,7 @@ async function tryRoute<T>(router: Router, route: Route, run: () => Promise<T>, 
       router.counters.retries++
       router.counters.listener({ kind: 'retry', gateway })
       router.log.info('retrying route', { requestId, gateway, retry: retries + 1, delayMs: next.delayMs })
-      await router.sleep(next.delayMs)
+      await pause(next.delayMs)
     }
   }
 }

@@ -79,6 +79,23 @@ describe('callAbort', () => {
     cut.fire()
     expect(callAbort(gone.signal, cut).cause()).toBe('shutdown')
   })
+
+  test('a backoff ends when its wait does, or at once when the client leaves or the drain cuts; an aborted call does not wait at all', async () => {
+    const never = new Promise<void>(() => {})
+    const client = new AbortController()
+    const a = callAbort(client.signal, new Cut())
+    await a.interruptible(Bun.sleep(1))
+    const waiting = a.interruptible(never)
+    client.abort()
+    await waiting
+    await a.interruptible(never)
+    const cut = new Cut()
+    const b = callAbort(new AbortController().signal, cut)
+    const cutWaiting = b.interruptible(never)
+    cut.fire()
+    await cutWaiting
+    expect([a.cause(), b.cause()]).toEqual(['client', 'shutdown'])
+  })
 })
 
 describe('answersWithOwnId', () => {

@@ -3,14 +3,18 @@
 // persistent failure leaving for the next route after `retries`, a 400 never retried. Asserts the
 // attempts each upstream saw, the least delay between them, what the client got and the money.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { expectChatError, expectNoUpstreamIdentity, postChat } from '../helpers/chat.ts'
-import { expectBilledOnce, expectNothingBilled, gaps, NO_RETRY, scenarioCatalog } from '../helpers/failover.ts'
+import { eq } from 'drizzle-orm'
+import { requestLogs } from '../../src/db/schema/index.ts'
+import { expectChatError, expectNoUpstreamIdentity, logOf, postChat, reservedOf } from '../helpers/chat.ts'
+import { expectBilledOnce, expectNothingBilled, gaps, NO_RETRY, scenarioCatalog, until } from '../helpers/failover.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureJson } from '../helpers/fixtures.ts'
-import { ALL_BACKENDS, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { ALL_BACKENDS, bearer, chatBody, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 
 const ANSWER = { kind: 'json', body: fixtureJson('openai-chat', 'json-text.json') } as const
 const RETRY = { retries: 2, backoffMs: 100, backoffMaxMs: 400, retryAfterMaxMs: 1_500, deadlineMs: 20_000, breaker: { enabled: false } }
+/** Waits out a Retry-After of up to a minute. */
+const PATIENT = { ...RETRY, retryAfterMaxMs: 60_000, deadlineMs: 120_000 }
 
 for (const backends of ALL_BACKENDS) {
   describe(`same-route retries on ${backends.db}+${backends.store}`, () => {
@@ -24,11 +28,13 @@ for (const backends of ALL_BACKENDS) {
         [
           { id: 'gw-retry', url: a.url, timeoutMs: 1_000, policy: RETRY },
           { id: 'gw-defaults', url: a.url, timeoutMs: 5_000, policy: {} },
+          { id: 'gw-patient', url: a.url, timeoutMs: 5_000, policy: PATIENT },
           { id: 'gw-b', url: b.url, timeoutMs: 10_000, policy: NO_RETRY },
         ],
         [
           { id: 'acme/retry', routes: ['gw-retry', 'gw-b'] },
           { id: 'acme/defaults', routes: ['gw-defaults', 'gw-b'] },
+          { id: 'acme/patient', routes: ['gw-patient', 'gw-b'] },
         ],
       )
       gw = await startTestGateway(backends, catalog)
@@ -133,6 +139,33 @@ for (const backends of ALL_BACKENDS) {
       expect(c.attemptsA()).toBe(3)
       expect(c.attemptsB()).toBe(1)
       await expectNothingBilled(gw, c.u.userId, c.res.headers.get('x-request-id')!, 502)
+    })
+
+    test('a client that leaves during a Retry-After wait ends its call at once: no second attempt, no other route, logged 499, books exact', async () => {
+      const u = await gw.user(1)
+      const [seenA, seenB] = [a.seen.length, b.seen.length]
+      const retries = gw.runtime.deps.router.counters.retries
+      a.script({ kind: 'status', status: 429, headers: { 'retry-after': '60' } })
+      const client = new AbortController()
+      const pending = fetch(`${gw.listen()}/v1/chat/completions`, {
+        method: 'POST',
+        headers: bearer(u.key),
+        body: chatBody({ model: 'acme/patient' }),
+        signal: client.signal,
+      }).catch((e: Error) => e)
+      await until(() => gw.runtime.deps.router.counters.retries > retries, 'the call waiting out its Retry-After')
+      client.abort()
+      expect(await pending).toBeInstanceOf(Error)
+      // Sleeping out the minute would hold the reservation past this wait (10 s at most).
+      await until(async () => (await reservedOf(gw, u.userId)) === 0n, 'the call to end')
+      await gw.settled()
+      expect([a.seen.length - seenA, b.seen.length - seenB]).toEqual([1, 0])
+      const logs = await gw.runtime.deps.db.select().from(requestLogs).where(eq(requestLogs.userId, u.userId))
+      expect(logs).toHaveLength(1)
+      const log = await logOf(gw, logs[0]!.id)
+      expect([log.status, log.errorCode]).toEqual([499, 'CLIENT_CLOSED'])
+      const books = await gw.books(u.userId)
+      expect(books).toEqual({ balance: 1_000_000n - log.costMicros, ledgerSum: 1_000_000n - log.costMicros })
     })
 
     test('a 400 is never retried, on this route or another', async () => {
