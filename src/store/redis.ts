@@ -4,7 +4,7 @@ import { abandonedKey, accountKey, counterKey, leaseDataKey, leasesKey, outboxKe
 import { ABANDONED_MARK_MS, leaseData } from './lease.ts'
 import { connectRedis, type RedisClient, type RedisTarget } from './redis-client.ts'
 import { ackShards, createGroups, ownPendingShards, readShards, reclaimShards } from './redis-outbox.ts'
-import { SettleBatch } from './settle-batch.ts'
+import { TurnBatch } from './turn-batch.ts'
 import {
   WINDOW_MS,
   shardOf,
@@ -16,15 +16,14 @@ import {
   type Store,
 } from './types.ts'
 
-/** Most settlements in one script call (settle-batch.ts); each brings 2 keys and 5 arguments. */
+/** Most calls in one script call (turn-batch.ts): an admission brings 2 keys and 8 arguments, a settlement 2 and 5. */
+const ADMIT_BATCH_MAX = 64
 const SETTLE_BATCH_MAX = 64
 
 const script = (name: string) => Bun.file(new URL(`./lua/${name}.lua`, import.meta.url)).text()
 
 type Scripted = RedisClient & {
-  tgAdmit(
-    ...args: [string, string, string, string, string, number, string, string, number, string, string, string]
-  ): Promise<[number, number]>
+  tgAdmit(keys: number, ...args: string[]): Promise<(number | string)[]>
   tgSettle(keys: number, ...args: string[]): Promise<number[]>
   tgRelease(...args: [string, string, string, string, string, string, number, number]): Promise<number>
   tgRenew(k1: string, id: string, deadline: number): Promise<number>
@@ -59,8 +58,8 @@ export async function createRedisStore(
 ): Promise<Store> {
   ensureTracingChannelHasSubscribers()
   const redis = (await connectRedis(target, hotPathOptions(commandTimeoutMs))) as Scripted
-  redis.defineCommand('tgAdmit', { numberOfKeys: 4, lua: await script('admit') })
-  // The number of keys varies with the batch: given on each call (settle-batch.ts).
+  // The number of keys of these two varies with the batch: given on each call (turn-batch.ts).
+  redis.defineCommand('tgAdmit', { lua: await script('admit') })
   redis.defineCommand('tgSettle', { lua: await script('settle') })
   redis.defineCommand('tgRelease', { numberOfKeys: 5, lua: await script('release') })
   redis.defineCommand('tgRenew', { numberOfKeys: 1, lua: await script('renew') })
@@ -82,28 +81,38 @@ export async function createRedisStore(
     }
     return redis.tgSettle(keys.length, ...keys, ...args)
   }
-  const settles = Array.from({ length: keySpace.shards }, (_, s) => new SettleBatch(settleShard(s), SETTLE_BATCH_MAX))
+  const admitShard =
+    (s: number) =>
+    async (inputs: AdmitInput[]): Promise<[number, number | string][]> => {
+      const keys = [leasesKey(keySpace, s), leaseDataKey(keySpace, s)]
+      const args: string[] = []
+      for (const i of inputs) {
+        const lease = i.lease
+        keys.push(accountKey(keySpace, s, i.userId), windowKey(keySpace, s, i.keyId, windowOf(i.nowMs).index))
+        args.push(
+          i.keyId,
+          String(i.rpm),
+          i.reserveMicros.toString(),
+          (i.keyLimitMicros ?? -1n).toString(),
+          String(WINDOW_MS + 1_000),
+          lease?.id ?? '',
+          String(lease?.deadlineMs ?? 0),
+          lease ? leaseData(i, lease) : '',
+        )
+      }
+      const flat = await redis.tgAdmit(keys.length, ...keys, ...args)
+      return inputs.map((_, i) => [flat[2 * i] as number, flat[2 * i + 1]!])
+    }
+  const admits = Array.from({ length: keySpace.shards }, (_, s) => new TurnBatch(admitShard(s), ADMIT_BATCH_MAX, { eager: true }))
+  const settles = Array.from({ length: keySpace.shards }, (_, s) => new TurnBatch(settleShard(s), SETTLE_BATCH_MAX))
 
   return {
     kind: 'redis',
     async admit(input: AdmitInput): Promise<AdmitResult> {
-      const shard = shardOf(input.userId, keySpace.shards)
-      const { index, resetMs } = windowOf(input.nowMs)
-      const lease = input.lease
-      const [status, count] = await redis.tgAdmit(
-        accountKey(keySpace, shard, input.userId),
-        windowKey(keySpace, shard, input.keyId, index),
-        leasesKey(keySpace, shard),
-        leaseDataKey(keySpace, shard),
-        input.keyId,
-        input.rpm,
-        input.reserveMicros.toString(),
-        (input.keyLimitMicros ?? -1n).toString(),
-        WINDOW_MS + 1_000,
-        lease?.id ?? '',
-        String(lease?.deadlineMs ?? 0),
-        lease ? leaseData(input, lease) : '',
-      )
+      const { resetMs } = windowOf(input.nowMs)
+      const [status, count] = await admits[shardOf(input.userId, keySpace.shards)]!.add(input)
+      // This call's own step failed in Redis (admit.lua); the others of its batch stand.
+      if (typeof count !== 'number') throw new Error(`admit: ${count}`)
       const rate = { limit: input.rpm, remaining: Math.max(0, input.rpm - count), resetMs }
       if (status === 1) return { ok: true, rate }
       if (status === 0) return { ok: false, reason: 'rate', rate: { ...rate, remaining: 0 } }

@@ -178,7 +178,7 @@ for (const backends of ALL_BACKENDS) {
         const error = await expectChatError(res, 502, 'UPSTREAM_ERROR')
         expect(Object.keys(error).sort()).toEqual(['code', 'message'])
         expectNoUpstreamIdentity(raw, res.headers, [...hosts(), 'overloaded', 'support@provider', 'server_error', 'gw-a', 'gw-b'])
-        // The settlement releases the reservation; it is sent after the answer (store/settle-batch.ts).
+        // The settlement releases the reservation; it is sent after the answer (store/turn-batch.ts).
         await gw.settled()
         expect(await reservedOf(gw, u.userId)).toBe(0n)
         expect(await gw.books(u.userId)).toEqual({ balance: 1_000_000n, ledgerSum: 1_000_000n })
@@ -217,7 +217,7 @@ for (const backends of ALL_BACKENDS) {
           'invalid_request_error',
           'overloaded',
         ])
-        // The settlement releases the reservation; it is sent after the answer (store/settle-batch.ts).
+        // The settlement releases the reservation; it is sent after the answer (store/turn-batch.ts).
         await gw.settled()
         expect(await reservedOf(gw, u.userId)).toBe(0n)
         expect(await gw.books(u.userId)).toEqual({ balance: 1_000_000n, ledgerSum: 1_000_000n })

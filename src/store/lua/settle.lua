@@ -1,6 +1,6 @@
 -- settle v3: for each call of a batch (one shard), end the lease, release the reservation, apply
 -- the real cost, append the record. Settlements that end in the same event-loop turn share one
--- round trip (src/store/settle-batch.ts).
+-- round trip (src/store/turn-batch.ts).
 -- KEYS[1] outbox stream {s<n>}:outbox   KEYS[2] lease deadlines {s<n>}:leases
 -- KEYS[3] lease data {s<n>}:lease
 -- per call i (from 1): KEYS[2+2i] account hash {s<n>}:acct:<userId>

@@ -1,0 +1,93 @@
+// Admissions and settlements of one shard share script calls (src/store/turn-batch.ts): on a
+// Redis of its own (port 6396), so the script calls counted are this test's alone.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { accountKey } from '../../src/store/keys.ts'
+import { createRedisStore } from '../../src/store/redis.ts'
+import type { AdmitInput, Store } from '../../src/store/types.ts'
+import { startThrowawayRedis, type ThrowawayRedis } from '../helpers/redis-server.ts'
+import { SERVICES } from '../helpers/services.ts'
+
+const NOW = Date.UTC(2026, 0, 1, 12, 0, 30)
+const keySpace = { prefix: 'tgbatch:', shards: 1 }
+
+describe.if(SERVICES)('Redis store: calls of one turn share a script call', () => {
+  let redis: ThrowawayRedis
+  let store: Store
+  beforeAll(async () => {
+    redis = await startThrowawayRedis(6396, { aof: false })
+    store = await createRedisStore(redis.url, keySpace)
+  })
+  afterAll(async () => {
+    await store?.close()
+    await redis?.stop()
+  })
+
+  /** Script calls answered so far (EVAL counts: a script's first call after a start loads it). */
+  const scriptCalls = async () => {
+    const r = redis.client()
+    const stats = await r.info('commandstats')
+    r.disconnect()
+    const calls = (cmd: string) => Number(stats.match(new RegExp(`cmdstat_${cmd}:calls=(\\d+)`))?.[1] ?? 0)
+    return calls('evalsha') + calls('eval')
+  }
+  const admitOf = (userId: string, o: Partial<AdmitInput> = {}): AdmitInput => ({
+    userId,
+    keyId: `${userId}_key`,
+    rpm: 100,
+    nowMs: NOW,
+    reserveMicros: 10n,
+    keyLimitMicros: null,
+    ...o,
+  })
+
+  test('each admission of a batch gets its own answer, in order; a failing one fails alone', async () => {
+    await store.loadAccount('funded', 'funded_key', 1_000n, 0n)
+    await store.loadAccount('poor', 'poor_key', 5n, 0n)
+    await store.loadAccount('busy', 'busy_key', 1_000n, 0n)
+    expect((await store.admit(admitOf('busy', { rpm: 1 }))).ok).toBe(true)
+    await store.loadAccount('broken', 'broken_key', 1_000n, 0n)
+    const r = redis.client()
+    await r.hset(accountKey(keySpace, 0, 'broken'), 'balance', 'not a number')
+    r.disconnect()
+
+    const before = await scriptCalls()
+    const results = await Promise.allSettled([
+      store.admit(admitOf('funded')),
+      store.admit(admitOf('cold')),
+      store.admit(admitOf('poor')),
+      store.admit(admitOf('busy', { rpm: 1 })),
+      store.admit(admitOf('broken')),
+      store.admit(admitOf('funded')),
+    ])
+    // The first found the batcher idle and went alone; the five after it went together.
+    expect((await scriptCalls()) - before).toBe(2)
+    const answers = results.map((x) => (x.status === 'fulfilled' ? (x.value.ok ? 'ok' : x.value.reason) : 'error'))
+    expect(answers).toEqual(['ok', 'cold', 'balance', 'rate', 'error', 'ok'])
+    expect(String((results[4] as PromiseRejectedResult).reason)).toContain('admit')
+    expect((await store.account('funded'))?.reservedMicros).toBe(20n)
+    expect((await store.account('poor'))?.reservedMicros).toBe(0n)
+    expect((await store.account('busy'))?.reservedMicros).toBe(10n)
+  })
+
+  test('admissions of one turn never over-reserve: the balance covers 10 of 40', async () => {
+    await store.loadAccount('tight', 'tight_key', 100n, 0n)
+    const before = await scriptCalls()
+    const results = await Promise.all(Array.from({ length: 40 }, () => store.admit(admitOf('tight'))))
+    expect((await scriptCalls()) - before).toBeLessThan(40)
+    expect(results.filter((x) => x.ok)).toHaveLength(10)
+    expect((await store.account('tight'))?.reservedMicros).toBe(100n)
+  })
+
+  test('settlements of one turn go in one call, each applied once', async () => {
+    await store.loadAccount('payer', 'payer_key', 1_000n, 0n)
+    for (let i = 0; i < 3; i++) expect((await store.admit(admitOf('payer'))).ok).toBe(true)
+    const before = await scriptCalls()
+    const settle = (i: number) =>
+      store.settle({ userId: 'payer', keyId: 'payer_key', reservedMicros: 10n, costMicros: 7n, record: `{"n":${i}}` })
+    expect(await Promise.all([settle(1), settle(2), settle(3)])).toEqual([true, true, true])
+    expect((await scriptCalls()) - before).toBe(1)
+    const account = await store.account('payer')
+    expect(account?.reservedMicros).toBe(0n)
+    expect(account?.balanceMicros).toBe(1_000n - 21n)
+  })
+})
