@@ -4,7 +4,7 @@
 // over each of its runs.
 import { latency, saturate, type LatencyResult, type LoadResult } from './driver.ts'
 import { streamOk, type Stack } from './harness.ts'
-import { fmtDelay, withLoopDelay, type LoopDelay } from './sut-metrics.ts'
+import { fmtDelay, outboxDrained, withLoopDelay, type LoopDelay } from './sut-metrics.ts'
 import { median } from './stats.ts'
 
 export interface CoreConfig {
@@ -12,7 +12,9 @@ export interface CoreConfig {
   latencyN: number
   seconds: number
   conns: number
+  /** Sequential calls, then seconds of closed loop per mode, to warm each target. */
   warm: number
+  warmSeconds: number
 }
 
 export interface CoreResult {
@@ -30,11 +32,17 @@ const fmt = (x: number, d = 2) => x.toFixed(d)
 
 export async function runCore(stack: Stack, cfg: CoreConfig): Promise<CoreResult> {
   const { targets, pids, loopUrl } = stack
+  // Warm every target to its steady state before anything is measured: sequential calls, then
+  // a closed loop of each mode (JavaScriptCore compiles hot code in tiers as it runs;
+  // docs/benchmarks.md "Method", warm-up).
   console.error('core: warming up…')
   for (const n of NAMES) {
     await latency(targets[n], false, cfg.warm)
     await latency(targets[n], true, cfg.warm / 4)
+    for (const stream of [false, true]) await saturate(targets[n], stream, cfg.conns, cfg.warmSeconds, pids[n])
   }
+  const waited = await outboxDrained(stack.outboxDepth)
+  console.error(`core: ledger outbox empty after ${waited.toFixed(1)} s`)
 
   const lat: Record<string, LatencyResult[]> = {}
   const load: Record<string, LoadResult[]> = {}
@@ -54,7 +62,9 @@ export async function runCore(stack: Stack, cfg: CoreConfig): Promise<CoreResult
         const count = stream ? cfg.latencyN / 3 : cfg.latencyN
         ;(lat[k] ??= []).push(await measure(n, `${k}:lat`, () => latency(targets[n], stream, count)))
         const check = n === 'tollgate' && stream ? streamOk : undefined
-        ;(load[k] ??= []).push(await measure(n, `${k}:sat`, () => saturate(targets[n], stream, cfg.conns, cfg.seconds, pids[n], check)))
+        const sat = await measure(n, `${k}:sat`, () => saturate(targets[n], stream, cfg.conns, cfg.seconds, pids[n], check))
+        ;(load[k] ??= []).push(sat)
+        console.error(`core:   ${k} ${Math.round(sat.rps)} RPS, ${Math.round(sat.cpuUsPerReq)} µs/req`)
       }
     }
     // A realistic upstream: 20 ms per answer, 16 connections.

@@ -26,8 +26,8 @@ const SOAK_MINUTES = Number(process.env.BENCH_SOAK_MINUTES ?? (QUICK ? 1 : 10))
 const runs = (part: (typeof PARTS)[number]) => (only ? only.includes(part) : true) && (part !== 'soak' || SOAK_MINUTES > 0)
 
 const CORE = QUICK
-  ? { rounds: 2, latencyN: 300, seconds: 2, conns: 64, warm: 200 }
-  : { rounds: 3, latencyN: 1_500, seconds: 5, conns: 64, warm: 1_000 }
+  ? { rounds: 2, latencyN: 300, seconds: 2, conns: 64, warm: 200, warmSeconds: 2 }
+  : { rounds: 3, latencyN: 1_500, seconds: 5, conns: 64, warm: 1_000, warmSeconds: 8 }
 const STREAMS = {
   streams: Number(process.env.BENCH_STREAMS ?? 5_000),
   intervalMs: 1_000,
