@@ -65,6 +65,10 @@ async function stopAll(): Promise<void> {
     .catch(() => {})
 }
 
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  for (;;) if ((await reader.read()).done) return
+}
+
 async function spawnReady(
   cmd: string[],
   env: Record<string, string>,
@@ -78,6 +82,9 @@ async function spawnReady(
     cwd: ROOT,
   })
   children.push(proc)
+  // The other output is drained from the start and the ready one after the match: a child
+  // writing to a full pipe nobody reads would block (Bun writes to a pipe synchronously).
+  void drain((from === 'stdout' ? proc.stderr : proc.stdout).getReader())
   const reader = (from === 'stdout' ? proc.stdout : proc.stderr).getReader()
   const dec = new TextDecoder()
   let text = ''
@@ -89,10 +96,7 @@ async function spawnReady(
     const m = ready.exec(text)
     if (m) {
       clearTimeout(timeout)
-      // Keep draining so the child never blocks on a full pipe.
-      void (async () => {
-        for (;;) if ((await reader.read()).done) break
-      })()
+      void drain(reader)
       return { proc, match: m }
     }
   }
