@@ -1,6 +1,6 @@
 // In-process store with the Lua scripts' semantics, for the embedded default (one process).
 import { ABANDONED_MARK_MS } from './lease.ts'
-import { WINDOW_MS, windowOf, type AdmitInput, type AdmitResult, type OutboxEntry, type SettleInput, type Store } from './types.ts'
+import { WINDOW_TTL_MS, windowOf, type AdmitInput, type AdmitResult, type OutboxEntry, type SettleInput, type Store } from './types.ts'
 
 interface HeldLease {
   userId: string
@@ -87,7 +87,7 @@ export function createMemoryStore(): Store {
       if (input.keyLimitMicros !== null && spent + kres + input.reserveMicros > input.keyLimitMicros)
         return { ok: false, reason: 'key_limit', rate }
       if (windows.size > 100_000) for (const [k, w] of windows) if (w.expires <= input.nowMs) windows.delete(k)
-      windows.set(wkey, { count: count + 1, expires: input.nowMs + WINDOW_MS + 1_000 })
+      windows.set(wkey, { count: count + 1, expires: input.nowMs + WINDOW_TTL_MS })
       acct.reserved += input.reserveMicros
       acct.keyReserved.set(input.keyId, kres + input.reserveMicros)
       const l = input.lease

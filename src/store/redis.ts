@@ -6,7 +6,7 @@ import { connectRedis, type RedisClient, type RedisTarget } from './redis-client
 import { ackShards, createGroups, ownPendingShards, readShards, reclaimShards } from './redis-outbox.ts'
 import { TurnBatch } from './turn-batch.ts'
 import {
-  WINDOW_MS,
+  WINDOW_TTL_MS,
   shardOf,
   windowOf,
   type AccountState,
@@ -19,6 +19,7 @@ import {
 /** Most calls in one script call (turn-batch.ts): an admission brings 2 keys and 8 arguments, a settlement 2 and 5. */
 const ADMIT_BATCH_MAX = 64
 const SETTLE_BATCH_MAX = 64
+const WINDOW_TTL = String(WINDOW_TTL_MS)
 
 const script = (name: string) => Bun.file(new URL(`./lua/${name}.lua`, import.meta.url)).text()
 
@@ -94,7 +95,7 @@ export async function createRedisStore(
           String(i.rpm),
           i.reserveMicros.toString(),
           (i.keyLimitMicros ?? -1n).toString(),
-          String(WINDOW_MS + 1_000),
+          WINDOW_TTL,
           lease?.id ?? '',
           String(lease?.deadlineMs ?? 0),
           lease ? leaseData(i, lease) : '',

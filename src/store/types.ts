@@ -117,6 +117,8 @@ export function shardOf(userId: string, shards: number): number {
 }
 
 export const WINDOW_MS = 60_000
+/** How long a window's counter is kept: its window and a second more, for clocks a little apart. */
+export const WINDOW_TTL_MS = WINDOW_MS + 1_000
 
 export function windowOf(nowMs: number, windowMs = WINDOW_MS): { index: number; resetMs: number } {
   const index = Math.floor(nowMs / windowMs)
