@@ -1,12 +1,12 @@
 // Account movements outside the request path (admin credits, top-ups, refunds): each is a
 // ledger entry and a balance update in one Postgres transaction, mirrored to the store while
-// that transaction still holds the account row. Loading a cold mirror reads the row FOR SHARE
-// and writes the mirror before releasing it. So a load and a movement are ordered by the row
-// lock: either the load sees the movement, or the movement finds the mirror and adjusts it —
-// never both, never neither.
-import { and, eq, sql } from 'drizzle-orm'
+// that transaction still holds the account row. Loading a cold mirror (mirror.ts) reads the row
+// FOR SHARE and writes the mirror before releasing it. So a load and a movement are ordered by
+// the row lock: either the load sees the movement, or the movement finds the mirror and adjusts
+// it — never both, never neither.
+import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import { accounts, apiKeys, ledgerEntries, users, type LedgerKind } from '../db/schema/index.ts'
+import { accounts, ledgerEntries, users, type LedgerKind } from '../db/schema/index.ts'
 import { base62 } from '../lib/ids.ts'
 import type { Store } from '../store/types.ts'
 
@@ -83,18 +83,6 @@ export async function applyMovement(db: Db, store: Store, m: Movement): Promise<
       return moveBalance(tx, store, m.userId, m.amountMicros)
     },
   )
-}
-
-/** Mirrors a cold account (Postgres balance, the key's spend) into the store, under the row lock. */
-export async function loadMirror(db: Db, store: Store, userId: string, keyId: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const [acct] = await tx.select({ balance: accounts.balanceMicros }).from(accounts).where(eq(accounts.userId, userId)).for('share')
-    const [key] = await tx
-      .select({ spent: apiKeys.spentMicros })
-      .from(apiKeys)
-      .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)))
-    await store.loadAccount(userId, keyId, acct?.balance ?? 0n, key?.spent ?? 0n)
-  })
 }
 
 /** The hot balance (store) when mirrored, else Postgres; reserved from the store. */

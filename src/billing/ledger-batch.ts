@@ -3,6 +3,10 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 
+/** A usage entry's ledger reference: unique, so a call is billed once however often it is written. */
+export const USAGE_REFERENCE_PREFIX = 'usage:'
+export const usageReference = (requestId: string) => USAGE_REFERENCE_PREFIX + requestId
+
 /**
  * One statement (so one implicit transaction) per batch: Postgres unpacks the records from a
  * single JSON parameter, inserts logs and usage entries with ON CONFLICT DO NOTHING, and moves
@@ -31,7 +35,7 @@ with input as (
 ), entries as (
   insert into ledger_entries (id, user_id, kind, status, amount_micros, method, reference, key_id,
     request_id, meta, created_at, completed_at)
-  select 'txn_u_' || "requestId", "userId", 'usage', 'completed', -cost_m, 'api', 'usage:' || "requestId",
+  select 'txn_u_' || "requestId", "userId", 'usage', 'completed', -cost_m, 'api', ${USAGE_REFERENCE_PREFIX}::text || "requestId",
     "keyId", "requestId", jsonb_build_object('model', model, 'usage', usage, 'usageSource', "usageSource"),
     at_ts, now()
   from input where cost_m > 0

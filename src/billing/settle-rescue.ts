@@ -68,14 +68,16 @@ export class SettleRescue {
 
   /**
    * An admit that failed without an answer (timed out, connection lost) may still have reserved
-   * — a hung Redis runs it when it wakes. Dropping the mirror removes that reservation: the DEL
-   * goes down the same connection after the admit, so it runs after it; when the connection is
-   * gone it is retried like a settlement's. One pending drop per account is enough.
+   * and taken its lease — a hung Redis runs it when it wakes. Dropping the mirror with that lease
+   * removes both: the client was answered 503, so nothing may hold its reservation (a reload
+   * holds live leases' again, docs/operations.md "Reloading a mirror") and no sweep may bill it
+   * as abandoned. The drop goes down the same connection after the admit, so it runs after it;
+   * when the connection is gone it is retried like a settlement's.
    */
-  dropMirror(userId: string): void {
-    if (this.spool.some((r) => r.userId === userId && r.written && r.forget)) return
+  dropMirror(userId: string, leaseId: string): void {
+    if (this.spool.some((r) => r.userId === userId && r.leaseId === leaseId && r.written && r.forget)) return
     this.counters.mirrorDrops++
-    const r: Rescued = { userId, record: '', written: true, forget: true }
+    const r: Rescued = { userId, record: '', written: true, forget: true, leaseId }
     void this.attempt(r).then((done) => {
       if (done) return
       this.spool.push(r)

@@ -2,7 +2,7 @@
 // model, admit (rate window + reservation in one store round trip). Settlement is billing's
 // (billing/settlement.ts).
 import { type ApiKeyAuth, keyFromHeaders, type KeyPrincipal } from '../auth/api-keys.ts'
-import { loadMirror } from '../billing/accounts.ts'
+import { loadMirror } from '../billing/mirror.ts'
 import { reservationMicros } from '../billing/estimate.ts'
 import type { SettleRescue } from '../billing/settle-rescue.ts'
 import type { SettlingCall } from '../billing/settlement.ts'
@@ -74,7 +74,7 @@ export async function admit(deps: AdmitDeps, c: Omit<Call, 'reservedMicros' | 'r
   // without an answer may still reserve later, so the account's mirror is dropped after it.
   const storeAdmit = () =>
     timedAdmit(deps, c.obs, input).catch((e) => {
-      deps.rescue.dropMirror(input.userId)
+      deps.rescue.dropMirror(input.userId, input.lease.id)
       return Promise.reject(serviceUnavailable(e))
     })
   let result

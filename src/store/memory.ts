@@ -1,6 +1,16 @@
 // In-process store with the Lua scripts' semantics, for the embedded default (one process).
 import { ABANDONED_MARK_MS } from './lease.ts'
-import { WINDOW_TTL_MS, windowOf, type AdmitInput, type AdmitResult, type OutboxEntry, type SettleInput, type Store } from './types.ts'
+import { outboxCallOf } from './outbox-call.ts'
+import {
+  WINDOW_TTL_MS,
+  windowOf,
+  type AdmitInput,
+  type AdmitResult,
+  type OutboxCall,
+  type OutboxEntry,
+  type SettleInput,
+  type Store,
+} from './types.ts'
 
 interface HeldLease {
   userId: string
@@ -37,7 +47,9 @@ export function createMemoryStore(): Store {
     if (!acct) return
     acct.reserved -= reserve
     acct.keyReserved.set(keyId, (acct.keyReserved.get(keyId) ?? 0n) - reserve)
-    acct.keySpent.set(keyId, (acct.keySpent.get(keyId) ?? 0n) + cost)
+    // A key's spend not mirrored is loaded with this record counted (loadAccount).
+    const spent = acct.keySpent.get(keyId)
+    if (spent !== undefined) acct.keySpent.set(keyId, spent + cost)
     acct.balance -= cost
   }
   /** The release script's semantics for every lease past its deadline. */
@@ -54,6 +66,11 @@ export function createMemoryStore(): Store {
     }
     for (const [id, until] of abandoned) if (until <= nowMs) abandoned.delete(id)
     return released
+  }
+
+  function* unacknowledged(): Generator<OutboxEntry> {
+    yield* queue
+    for (const item of inFlight.values()) yield item.entry
   }
 
   const append = (record: string) => {
@@ -102,13 +119,37 @@ export function createMemoryStore(): Store {
         })
       return { ok: true, rate: { ...rate, remaining: Math.max(0, input.rpm - count - 1) } }
     },
-    async loadAccount(userId, keyId, balanceMicros, keySpentMicros) {
+    async outboxCalls(userId) {
+      const calls: OutboxCall[] = []
+      for (const entry of unacknowledged()) {
+        const call = outboxCallOf(entry.record, userId)
+        if (call) calls.push(call)
+      }
+      return { calls, through: String(seq) }
+    },
+    // The load script's semantics (lua/load.lua).
+    async loadAccount(userId, keyId, balanceMicros, keySpentMicros, outboxThrough = '0') {
       let acct = accounts.get(userId)
+      const newAccount = acct === undefined
       if (!acct) {
         acct = { balance: balanceMicros, reserved: 0n, keySpent: new Map(), keyReserved: new Map() }
         accounts.set(userId, acct)
+        for (const l of leases.values()) {
+          if (l.userId !== userId) continue
+          acct.reserved += l.reserve
+          acct.keyReserved.set(l.keyId, (acct.keyReserved.get(l.keyId) ?? 0n) + l.reserve)
+        }
       }
-      if (!acct.keySpent.has(keyId)) acct.keySpent.set(keyId, keySpentMicros)
+      const newKey = !acct.keySpent.has(keyId)
+      if (newKey) acct.keySpent.set(keyId, keySpentMicros)
+      if (!newAccount && !newKey) return
+      const read = Number(outboxThrough)
+      for (const entry of unacknowledged()) {
+        const call = Number(entry.id) > read ? outboxCallOf(entry.record, userId) : undefined
+        if (!call) continue
+        if (newAccount) acct.balance -= call.costMicros
+        if (newKey && call.keyId === keyId) acct.keySpent.set(keyId, acct.keySpent.get(keyId)! + call.costMicros)
+      }
     },
     async settle(input: SettleInput) {
       if (input.leaseId !== undefined && !leases.delete(input.leaseId) && abandoned.has(input.leaseId)) return false

@@ -4,6 +4,7 @@ import { abandonedKey, accountKey, counterKey, leaseDataKey, leasesKey, outboxKe
 import { ABANDONED_MARK_MS, leaseData } from './lease.ts'
 import { connectRedis, type RedisClient, type RedisTarget } from './redis-client.ts'
 import { ackShards, createGroups, ownPendingShards, readShards, reclaimShards } from './redis-outbox.ts'
+import { outboxCallOf } from './outbox-call.ts'
 import { TurnBatch } from './turn-batch.ts'
 import {
   WINDOW_TTL_MS,
@@ -12,6 +13,7 @@ import {
   type AccountState,
   type AdmitInput,
   type AdmitResult,
+  type OutboxCall,
   type SettleInput,
   type Store,
 } from './types.ts'
@@ -20,6 +22,9 @@ import {
 const ADMIT_BATCH_MAX = 64
 const SETTLE_BATCH_MAX = 64
 const WINDOW_TTL = String(WINDOW_TTL_MS)
+/** Below every stream id: an outbox read from the start. */
+const NO_ENTRY = '0-0'
+const OUTBOX_PAGE = 500
 
 const script = (name: string) => Bun.file(new URL(`./lua/${name}.lua`, import.meta.url)).text()
 
@@ -28,7 +33,7 @@ type Scripted = RedisClient & {
   tgSettle(keys: number, ...args: string[]): Promise<number[]>
   tgRelease(...args: [string, string, string, string, string, string, number, number]): Promise<number>
   tgRenew(k1: string, id: string, deadline: number): Promise<number>
-  tgLoad(k1: string, keyId: string, balance: string, spent: string): Promise<number>
+  tgLoad(...args: [string, string, string, string, string, string, string, string]): Promise<number>
   tgAdjust(k1: string, delta: string): Promise<number>
   tgHit(k1: string, limit: number, ttl: number): Promise<[number, number]>
 }
@@ -64,7 +69,7 @@ export async function createRedisStore(
   redis.defineCommand('tgSettle', { lua: await script('settle') })
   redis.defineCommand('tgRelease', { numberOfKeys: 5, lua: await script('release') })
   redis.defineCommand('tgRenew', { numberOfKeys: 1, lua: await script('renew') })
-  redis.defineCommand('tgLoad', { numberOfKeys: 1, lua: await script('load') })
+  redis.defineCommand('tgLoad', { numberOfKeys: 3, lua: await script('load') })
   redis.defineCommand('tgAdjust', { numberOfKeys: 1, lua: await script('adjust') })
   redis.defineCommand('tgHit', { numberOfKeys: 1, lua: await script('hit') })
 
@@ -120,8 +125,25 @@ export async function createRedisStore(
       if (status === -1) return { ok: false, reason: 'cold' }
       return { ok: false, reason: status === -2 ? 'balance' : 'key_limit', rate }
     },
-    async loadAccount(userId, keyId, balanceMicros, keySpentMicros) {
-      await redis.tgLoad(acct(userId), keyId, balanceMicros.toString(), keySpentMicros.toString())
+    async outboxCalls(userId) {
+      // Paged, so a long outbox (Postgres was down) is read without holding Redis up.
+      const stream = outboxKey(keySpace, shardOf(userId, keySpace.shards))
+      const calls: OutboxCall[] = []
+      let through = NO_ENTRY
+      for (;;) {
+        const page = await redis.xrange(stream, `(${through}`, '+', 'COUNT', OUTBOX_PAGE)
+        for (const [id, fields] of page) {
+          const call = outboxCallOf(fields[1] ?? '', userId)
+          if (call) calls.push(call)
+          through = id
+        }
+        if (page.length < OUTBOX_PAGE) return { calls, through }
+      }
+    },
+    async loadAccount(userId, keyId, balanceMicros, keySpentMicros, outboxThrough = NO_ENTRY) {
+      const s = shardOf(userId, keySpace.shards)
+      const keys = [accountKey(keySpace, s, userId), outboxKey(keySpace, s), leaseDataKey(keySpace, s)] as const
+      await redis.tgLoad(...keys, userId, keyId, balanceMicros.toString(), keySpentMicros.toString(), outboxThrough)
     },
     async settle(input: SettleInput) {
       return (await settles[shardOf(input.userId, keySpace.shards)]!.add(input)) === 1

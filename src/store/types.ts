@@ -58,6 +58,13 @@ export interface OutboxEntry {
   record: string
 }
 
+/** A settled call as an outbox record bills it (store/outbox-call.ts). */
+export interface OutboxCall {
+  requestId: string
+  keyId: string
+  costMicros: bigint
+}
+
 export interface AccountState {
   balanceMicros: bigint
   reservedMicros: bigint
@@ -67,8 +74,20 @@ export interface Store {
   readonly kind: 'redis' | 'memory'
   /** ONE round trip: rate window check + credit reservation, atomically. */
   admit(input: AdmitInput): Promise<AdmitResult>
-  /** Mirror Postgres values into the store unless already present (set-if-absent). */
-  loadAccount(userId: string, keyId: string, balanceMicros: bigint, keySpentMicros: bigint): Promise<void>
+  /**
+   * The account's records in the outbox that carry a cost, read in pages (not atomically), and
+   * the position the read reached: what a reload must check against Postgres (billing/mirror.ts).
+   */
+  outboxCalls(userId: string): Promise<{ calls: OutboxCall[]; through: string }>
+  /**
+   * Mirror an account unless already present (set-if-absent: the balance, and the key's spend on
+   * its own), made whole with what Postgres does not hold yet (docs/operations.md "Reloading a
+   * mirror"): `balanceMicros` and `keySpentMicros` are Postgres's less the unwritten calls the
+   * caller found up to `outboxThrough` (from outboxCalls; absent = none checked); every record of
+   * the account appended after it is taken off too, and a new mirror holds the reservations of
+   * the account's live leases again, so their settlements release what is held.
+   */
+  loadAccount(userId: string, keyId: string, balanceMicros: bigint, keySpentMicros: bigint, outboxThrough?: string): Promise<void>
   /**
    * ONE round trip: end the lease, release the reservation, apply the real cost, append to the
    * outbox. Returns false (and moves nothing) when the lease had already expired and been

@@ -23,9 +23,9 @@ function harness() {
     if (!state.storeUp) throw new Error('Stream isn’t writeable')
     await appendOutbox(u, r)
   }
-  store.forgetAccount = async (u) => {
+  store.forgetAccount = async (u, leaseId) => {
     if (!state.storeUp) throw new Error('Stream isn’t writeable')
-    state.forgotten.push(u)
+    state.forgotten.push(leaseId === undefined ? u : `${u} ${leaseId}`)
   }
   const log: Logger = { debug() {}, info() {}, warn() {}, error: (_m, f) => void state.errors.push(f ?? {}) }
   return { state, store, rescue: new SettleRescue(db, store, log) }
@@ -70,16 +70,20 @@ describe('SettleRescue', () => {
     expect(state.errors.at(-1)).toEqual({ userId: 'usr_c', record: '{"v":1,"requestId":"req_c"}' })
   })
 
-  test('dropMirror after an admit without an answer: one pending drop per account, retried until the store answers', async () => {
+  test('dropMirror after an admit without an answer: the mirror and that lease, one pending drop per lease, retried until the store answers', async () => {
     const { state, rescue } = harness()
-    rescue.dropMirror('usr_d')
+    rescue.dropMirror('usr_d', 'req_d1')
     await eventually(() => rescue.spooled === 1, 'drop spooled')
-    rescue.dropMirror('usr_d')
-    rescue.dropMirror('usr_d')
+    rescue.dropMirror('usr_d', 'req_d1')
+    rescue.dropMirror('usr_d', 'req_d1')
     expect(rescue.counters.mirrorDrops).toBe(1)
+    // Another unanswered admit of the account: its lease must end too.
+    rescue.dropMirror('usr_d', 'req_d2')
+    await eventually(() => rescue.spooled === 2, 'second drop spooled')
+    expect(rescue.counters.mirrorDrops).toBe(2)
     state.storeUp = true
-    await eventually(() => rescue.spooled === 0, 'drop done')
-    expect(state.forgotten).toEqual(['usr_d'])
+    await eventually(() => rescue.spooled === 0, 'drops done')
+    expect(state.forgotten).toEqual(['usr_d req_d1', 'usr_d req_d2'])
     await rescue.close()
   })
 

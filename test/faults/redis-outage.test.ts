@@ -91,9 +91,11 @@ describeServices('Redis unreachable (postgres + own redis-server with AOF)', () 
     await gw.runtime.deps.inflight.settled() // its settle is done: only the admit meets the pause
     const drops = gw.runtime.deps.rescue.counters.mirrorDrops
     redis.signal('SIGSTOP')
+    let refusedId = ''
     try {
       const res = await postChat(gw, u.key)
       expect(res.headers.get('retry-after')).toBe('1')
+      refusedId = res.headers.get('x-request-id')!
       await expectChatError(res, 503, 'SERVICE_UNAVAILABLE')
     } finally {
       redis.signal('SIGCONT')
@@ -103,8 +105,10 @@ describeServices('Redis unreachable (postgres + own redis-server with AOF)', () 
     const books = await gw.books(u.userId)
     expect(books.balance).toBe(books.ledgerSum)
     expect(books.balance).toBe(CREDIT - 2n * COST) // the first call and the one after SIGCONT
-    // The admit answered 503 ran when Redis woke; the mirror dropped after it took its reservation along.
+    // The admit answered 503 ran when Redis woke; the mirror dropped after it took its reservation
+    // along, and its lease: no sweep will bill the refused call as abandoned.
     expect(await reservedNow(gw, u.userId)).toBe(0n)
+    expect(await gw.runtime.deps.store.renewLease(u.userId, refusedId, Date.now() + 60_000)).toBe(false)
     expect(gw.runtime.deps.rescue.counters.mirrorDrops).toBeGreaterThan(drops)
     expect((await db(gw).select().from(requestLogs).where(eq(requestLogs.userId, u.userId))).length).toBeGreaterThanOrEqual(3)
   }, 60_000)

@@ -24,6 +24,10 @@ const leaseOf = (u: { userId: string }, deadlineMs: number, abandonCostMicros: b
   return { id, deadlineMs, abandonCostMicros, abandonRecord: `{"abandoned":"${id}","u":"${u.userId}"}` }
 }
 
+/** An outbox record as billing writes it, as far as a mirror reload reads it (src/store/outbox-call.ts). */
+const billed = (u: { userId: string; keyId: string }, requestId: string, cost: bigint) =>
+  JSON.stringify({ requestId, userId: u.userId, keyId: u.keyId, cost: cost.toString() })
+
 export type StoreFactory = () => Promise<{ store: Store; done: () => Promise<void> }>
 
 /** The contract every Store implementation keeps; each implementation's test file calls this once. */
@@ -270,6 +274,95 @@ export function storeContract(name: string, make: StoreFactory): void {
       expect(await Promise.all([settle(a, 50n), settle(b, 60n), settle(c, 70n)])).toEqual([true, false, true])
       expect(await store.account(u.userId)).toEqual({ balanceMicros: 1_000n - 10n - 50n - 70n, reservedMicros: 0n })
       expect((await drainFor(store, u.userId)).sort()).toEqual([b.abandonRecord, `{"settled":"${a.id}"}`, `{"settled":"${c.id}"}`].sort())
+    })
+
+    test("outboxCalls: the account's records that bill a cost, with request, key and cost; other accounts' and costless ones are left out", async () => {
+      const u = ids()
+      const other = ids()
+      await store.appendOutbox(u.userId, billed(u, 'req_a', 120n))
+      await store.appendOutbox(u.userId, billed(u, 'req_free', 0n))
+      await store.appendOutbox(other.userId, billed({ ...other, userId: other.userId }, 'req_other', 5n))
+      await store.appendOutbox(u.userId, `{"userId":"${u.userId}","cost":"oops"}`)
+      await store.appendOutbox(u.userId, billed({ ...u, keyId: 'key_second' }, 'req_b', 30n))
+      const { calls, through } = await store.outboxCalls(u.userId)
+      expect(calls).toEqual([
+        { requestId: 'req_a', keyId: u.keyId, costMicros: 120n },
+        { requestId: 'req_b', keyId: 'key_second', costMicros: 30n },
+      ])
+      expect(through).not.toBe('')
+      await drainFor(store, u.userId)
+    })
+
+    test('loadAccount takes off every record of the account appended after the caller read the outbox, from the balance and the key spend', async () => {
+      const u = ids()
+      await store.appendOutbox(u.userId, billed(u, 'req_before', 100n))
+      const { calls, through } = await store.outboxCalls(u.userId)
+      expect(calls.map((c) => c.requestId)).toEqual(['req_before'])
+      // Settled after the read: the caller could not have counted it.
+      await store.appendOutbox(u.userId, billed(u, 'req_after', 7n))
+      await store.appendOutbox(u.userId, billed({ ...u, keyId: 'key_other' }, 'req_other_key', 3n))
+      // The caller took req_before off Postgres's numbers itself (billing/mirror.ts).
+      await store.loadAccount(u.userId, u.keyId, 1_000n - 100n, 500n + 100n, through)
+      expect(await store.account(u.userId)).toEqual({ balanceMicros: 1_000n - 100n - 7n - 3n, reservedMicros: 0n })
+      // The key's spend is 607: 607 + 393 fits a limit of 1000, 607 + 394 does not.
+      const limit = { keyLimitMicros: 1_000n }
+      expect(await store.admit(admitInput(u, { ...limit, reserveMicros: 394n }))).toMatchObject({ ok: false, reason: 'key_limit' })
+      expect(await store.admit(admitInput(u, { ...limit, reserveMicros: 393n }))).toMatchObject({ ok: true })
+      // Present already: a second load changes nothing, whatever it brings.
+      await store.loadAccount(u.userId, u.keyId, 5n, 0n)
+      expect((await store.account(u.userId))?.balanceMicros).toBe(890n)
+      await drainFor(store, u.userId)
+    })
+
+    test('without a read position, loadAccount takes off every record of the account in the outbox', async () => {
+      const u = ids()
+      await store.appendOutbox(u.userId, billed(u, 'req_1', 40n))
+      await store.appendOutbox(u.userId, billed(u, 'req_2', 2n))
+      await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
+      expect((await store.account(u.userId))?.balanceMicros).toBe(958n)
+      await drainFor(store, u.userId)
+    })
+
+    test("a reloaded mirror holds its live leases' reservations again, and their settlements leave nothing reserved", async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
+      const a = { ...leaseOf(u, T0 + 30_000, 1n), id: `req_a_${u.userId}` }
+      const b = { ...leaseOf(u, T0 + 30_000, 1n), id: `req_b_${u.userId}` }
+      expect(await store.admit(admitInput(u, { reserveMicros: 300n, lease: a }))).toMatchObject({ ok: true })
+      expect(await store.admit(admitInput(u, { reserveMicros: 200n, lease: b }))).toMatchObject({ ok: true })
+      await store.forgetAccount(u.userId)
+      await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
+      expect(await store.account(u.userId)).toEqual({ balanceMicros: 1_000n, reservedMicros: 500n })
+      // 500 left to reserve: 501 is short.
+      expect(await store.admit(admitInput(u, { reserveMicros: 501n }))).toMatchObject({ ok: false, reason: 'balance' })
+      for (const [lease, reserved, cost] of [
+        [a, 300n, 250n],
+        [b, 200n, 20n],
+      ] as const)
+        await store.settle({
+          userId: u.userId,
+          keyId: u.keyId,
+          reservedMicros: reserved,
+          costMicros: cost,
+          record: '{}',
+          leaseId: lease.id,
+        })
+      expect(await store.account(u.userId)).toEqual({ balanceMicros: 730n, reservedMicros: 0n })
+      await drainFor(store, '{}')
+    })
+
+    test("a settlement on a key whose spend is not mirrored leaves it so: the key's next admission loads it", async () => {
+      const u = ids()
+      const second = { ...u, keyId: `${u.keyId}_second` }
+      await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
+      await store.loadAccount(second.userId, second.keyId, 1_000n, 0n)
+      expect(await store.admit(admitInput(second, { reserveMicros: 50n }))).toMatchObject({ ok: true })
+      // The mirror is lost while the second key's call is in flight, and reloaded for the first key.
+      await store.forgetAccount(u.userId)
+      await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
+      await store.settle({ userId: u.userId, keyId: second.keyId, reservedMicros: 50n, costMicros: 40n, record: '{}' })
+      expect(await store.admit(admitInput(second))).toEqual({ ok: false, reason: 'cold' })
+      await drainFor(store, '{}')
     })
 
     test('50 concurrent admits against a balance covering 10 admit exactly 10', async () => {

@@ -1,4 +1,4 @@
--- release v1: end an expired lease as abandoned (docs/drain.md): release its reservation, bill
+-- release v2: end an expired lease as abandoned (docs/drain.md): release its reservation, bill
 -- its abandon cost, append its record, and mark it so a late settlement moves nothing.
 -- KEYS[1] lease deadlines {s<n>}:leases   KEYS[2] lease data {s<n>}:lease
 -- KEYS[3] account hash of the lease's user   KEYS[4] outbox stream {s<n>}:outbox
@@ -20,7 +20,8 @@ if redis.call('HEXISTS', KEYS[3], 'balance') == 1 then
     redis.call('HINCRBY', KEYS[3], 'kres:' .. key, '-' .. reserve)
   end
   if cost ~= '0' then
-    redis.call('HINCRBY', KEYS[3], 'kspent:' .. key, cost)
+    -- A key's spend not mirrored is loaded with this record counted (load.lua).
+    if redis.call('HEXISTS', KEYS[3], 'kspent:' .. key) == 1 then redis.call('HINCRBY', KEYS[3], 'kspent:' .. key, cost) end
     redis.call('HINCRBY', KEYS[3], 'balance', '-' .. cost)
   end
 end

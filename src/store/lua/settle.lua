@@ -1,4 +1,4 @@
--- settle v3: for each call of a batch (one shard), end the lease, release the reservation, apply
+-- settle v4: for each call of a batch (one shard), end the lease, release the reservation, apply
 -- the real cost, append the record. Settlements that end in the same event-loop turn share one
 -- round trip (src/store/turn-batch.ts).
 -- KEYS[1] outbox stream {s<n>}:outbox   KEYS[2] lease deadlines {s<n>}:leases
@@ -29,7 +29,8 @@ for i = 1, #ARGV / 5 do
         redis.call('HINCRBY', acct, 'kres:' .. keyId, '-' .. reserved)
       end
       if cost ~= '0' then
-        redis.call('HINCRBY', acct, 'kspent:' .. keyId, cost)
+        -- A key's spend not mirrored is loaded with this record counted (load.lua).
+        if redis.call('HEXISTS', acct, 'kspent:' .. keyId) == 1 then redis.call('HINCRBY', acct, 'kspent:' .. keyId, cost) end
         redis.call('HINCRBY', acct, 'balance', '-' .. cost)
       end
     end

@@ -1,0 +1,53 @@
+// Loading an account's hot mirror (docs/operations.md "Reloading a mirror"). Postgres holds the
+// written books; the outbox may still hold settled calls the ledger writer has not written. A
+// load made of Postgres alone would let the account spend their cost again, so the load takes
+// off every call of the account that is in the outbox and not yet in Postgres. It holds the
+// account's row FOR SHARE throughout: no writer can commit a call of the account meanwhile (the
+// same statement moves the balance), so "in Postgres" cannot change under it, and movements
+// are ordered against it (accounts.ts).
+import { and, eq, inArray } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import { accounts, apiKeys, ledgerEntries } from '../db/schema/index.ts'
+import type { OutboxCall, Store } from '../store/types.ts'
+import { usageReference } from './ledger-batch.ts'
+
+const REFERENCES_PER_QUERY = 1_000
+
+/** What Postgres does not hold yet of `calls` (each request once): their cost, and the part of it billed to `keyId`. */
+export function unwrittenCost(calls: readonly OutboxCall[], written: ReadonlySet<string>, keyId: string): { account: bigint; key: bigint } {
+  const seen = new Set<string>()
+  let account = 0n
+  let key = 0n
+  for (const c of calls) {
+    if (written.has(c.requestId) || seen.has(c.requestId)) continue
+    seen.add(c.requestId)
+    account += c.costMicros
+    if (c.keyId === keyId) key += c.costMicros
+  }
+  return { account, key }
+}
+
+/** Mirrors a cold account (its balance, the key's spend) into the store, under the row lock. */
+export async function loadMirror(db: Db, store: Store, userId: string, keyId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [acct] = await tx.select({ balance: accounts.balanceMicros }).from(accounts).where(eq(accounts.userId, userId)).for('share')
+    const [key] = await tx
+      .select({ spent: apiKeys.spentMicros })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)))
+    const { calls, through } = await store.outboxCalls(userId)
+    const written = new Set<string>()
+    const references = [...new Set(calls.map((c) => usageReference(c.requestId)))]
+    // In slices: a backlog (Postgres was down) can hold more calls than a statement takes parameters.
+    for (let i = 0; i < references.length; i += REFERENCES_PER_QUERY) {
+      const rows = await tx
+        .select({ requestId: ledgerEntries.requestId })
+        .from(ledgerEntries)
+        .where(inArray(ledgerEntries.reference, references.slice(i, i + REFERENCES_PER_QUERY)))
+      for (const r of rows) if (r.requestId) written.add(r.requestId)
+    }
+    const unwritten = unwrittenCost(calls, written, keyId)
+    const balance = (acct?.balance ?? 0n) - unwritten.account
+    await store.loadAccount(userId, keyId, balance, (key?.spent ?? 0n) + unwritten.key, through)
+  })
+}
