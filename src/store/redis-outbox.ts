@@ -1,6 +1,7 @@
 // The settlement outbox on Redis: one stream per shard ({s<n>}:outbox, keys.ts), one consumer
-// group shared by every instance's ledger writer. Every command names ONE stream, so the outbox
-// works on a Redis Cluster, where a multi-key XREADGROUP across shards is refused (CROSSSLOT).
+// group shared by every instance's ledger writer. On a Redis Cluster every command names ONE
+// stream (a multi-key XREADGROUP across shards is refused there: CROSSSLOT); on a single Redis
+// one XREADGROUP reads every shard, so a writer's read is one command, not one per shard.
 import type { OutboxEntry } from './types.ts'
 import type { RedisClient } from './redis-client.ts'
 
@@ -11,15 +12,38 @@ export const OUTBOX_POLL_MS = 50
 
 type StreamItems = [id: string, fields: string[] | null][]
 
-/** XREADGROUP answers [[key, items]] over RESP2 and a map, flattened to [key, items], over RESP3. */
-function itemsOf(reply: unknown): StreamItems {
+/**
+ * XREADGROUP answers [[key, items], …] over RESP2 and a map, flattened to [key, items, …], over
+ * RESP3; only streams that had entries are named, and nil when none had.
+ */
+function itemsByStream(reply: unknown): [key: string, items: StreamItems][] {
   if (!Array.isArray(reply) || reply.length === 0) return []
-  if (typeof reply[0] === 'string') return (reply[1] ?? []) as StreamItems
-  return ((reply[0] as [string, StreamItems])[1] ?? []) as StreamItems
+  if (typeof reply[0] !== 'string') return reply as [string, StreamItems][]
+  const pairs: [string, StreamItems][] = []
+  for (let i = 0; i < reply.length; i += 2) pairs.push([reply[i] as string, (reply[i + 1] ?? []) as StreamItems])
+  return pairs
 }
 
 const entriesOf = (shard: number, items: StreamItems): OutboxEntry[] =>
   items.flatMap(([id, fields]) => (fields ? [{ id, shard, record: fields[1] ?? '' }] : []))
+
+/**
+ * One XREADGROUP from position `from` ('>' new, '0' this consumer's pending) of up to `max`
+ * entries per shard: a single command on one Redis; on a cluster one per shard, sent at once
+ * (each to its slot's node).
+ */
+async function readGroup(redis: RedisClient, streams: string[], consumer: string, max: number, from: string): Promise<OutboxEntry[]> {
+  const read = (keys: string[]) =>
+    redis.call('XREADGROUP', 'GROUP', GROUP, consumer, 'COUNT', String(max), 'STREAMS', ...keys, ...keys.map(() => from))
+  const replies = redis.isCluster ? await Promise.all(streams.map((key) => read([key]))) : [await read(streams)]
+  const out: OutboxEntry[] = []
+  for (const reply of replies)
+    for (const [key, items] of itemsByStream(reply)) {
+      const shard = streams.indexOf(key)
+      if (shard >= 0) out.push(...entriesOf(shard, items))
+    }
+  return out
+}
 
 export async function createGroups(redis: RedisClient, streams: string[]): Promise<void> {
   for (const key of streams) {
@@ -29,30 +53,23 @@ export async function createGroups(redis: RedisClient, streams: string[]): Promi
   }
 }
 
-/** One non-blocking read of every shard, all sent at once (auto-pipelined per node); up to `max` per shard. */
-async function readAllShards(redis: RedisClient, streams: string[], consumer: string, max: number): Promise<OutboxEntry[]> {
-  const replies = await Promise.all(
-    streams.map((key) => redis.call('XREADGROUP', 'GROUP', GROUP, consumer, 'COUNT', String(max), 'STREAMS', key, '>')),
-  )
-  return replies.flatMap((reply, shard) => entriesOf(shard, itemsOf(reply)))
-}
+/** One non-blocking read of every shard; up to `max` per shard. */
+const readAllShards = (redis: RedisClient, streams: string[], consumer: string, max: number) =>
+  readGroup(redis, streams, consumer, max, '>')
 
 /**
  * Entries already delivered to `consumer` and not acknowledged (XREADGROUP from id 0): after a
  * read whose reply was lost (a command timeout while Redis stalled), Redis counts them as
  * delivered, so a `>` read never returns them again.
  */
-export async function ownPendingShards(redis: RedisClient, streams: string[], consumer: string, max: number): Promise<OutboxEntry[]> {
-  const replies = await Promise.all(
-    streams.map((key) => redis.call('XREADGROUP', 'GROUP', GROUP, consumer, 'COUNT', String(max), 'STREAMS', key, '0')),
-  )
-  return replies.flatMap((reply, shard) => entriesOf(shard, itemsOf(reply)))
-}
+export const ownPendingShards = (redis: RedisClient, streams: string[], consumer: string, max: number) =>
+  readGroup(redis, streams, consumer, max, '0')
 
 /**
- * Per-shard reads: a blocking read can wait on one stream only (per slot), so an idle writer
- * polls every OUTBOX_POLL_MS until something arrives or `blockMs` has passed. With 16 shards
- * that is 320 cheap commands a second per idle instance (docs/scaling.md).
+ * An idle writer polls every OUTBOX_POLL_MS until something arrives or `blockMs` has passed (a
+ * blocking read would hold up the hot-path commands that share the connection): 20 reads a
+ * second per idle instance, each one command on a single Redis and one per shard on a cluster
+ * (docs/scaling.md).
  */
 export async function readShards(
   redis: RedisClient,

@@ -1,9 +1,10 @@
-// Admissions and settlements of one shard share script calls (src/store/turn-batch.ts): on a
-// Redis of its own (port 6396), so the script calls counted are this test's alone.
+// Admissions and settlements of one shard share script calls (src/store/turn-batch.ts), and one
+// outbox read covers every shard (src/store/redis-outbox.ts): on a Redis of its own (port 6396),
+// so the commands counted are this test's alone.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { accountKey } from '../../src/store/keys.ts'
 import { createRedisStore } from '../../src/store/redis.ts'
-import type { AdmitInput, Store } from '../../src/store/types.ts'
+import { shardOf, type AdmitInput, type Store } from '../../src/store/types.ts'
 import { startThrowawayRedis, type ThrowawayRedis } from '../helpers/redis-server.ts'
 import { SERVICES } from '../helpers/services.ts'
 
@@ -22,14 +23,15 @@ describe.if(SERVICES)('Redis store: calls of one turn share a script call', () =
     await redis?.stop()
   })
 
-  /** Script calls answered so far (EVAL counts: a script's first call after a start loads it). */
-  const scriptCalls = async () => {
+  /** Calls of each named command answered so far. */
+  const commandCalls = async (...cmds: string[]) => {
     const r = redis.client()
     const stats = await r.info('commandstats')
     r.disconnect()
-    const calls = (cmd: string) => Number(stats.match(new RegExp(`cmdstat_${cmd}:calls=(\\d+)`))?.[1] ?? 0)
-    return calls('evalsha') + calls('eval')
+    return cmds.reduce((sum, cmd) => sum + Number(stats.match(new RegExp(`cmdstat_${cmd}:calls=(\\d+)`))?.[1] ?? 0), 0)
   }
+  /** Script calls answered so far (EVAL counts: a script's first call after a start loads it). */
+  const scriptCalls = () => commandCalls('evalsha', 'eval')
   const admitOf = (userId: string, o: Partial<AdmitInput> = {}): AdmitInput => ({
     userId,
     keyId: `${userId}_key`,
@@ -89,5 +91,30 @@ describe.if(SERVICES)('Redis store: calls of one turn share a script call', () =
     const account = await store.account('payer')
     expect(account?.reservedMicros).toBe(0n)
     expect(account?.balanceMicros).toBe(1_000n - 21n)
+  })
+
+  test("one XREADGROUP reads every shard's outbox on a single Redis, new entries and a consumer's pending ones alike", async () => {
+    const shards = 16
+    const sharded = await createRedisStore(redis.url, { prefix: 'tgbatch16:', shards })
+    try {
+      // Accounts on three different shards.
+      const users = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((x) => `usr_${x}`)
+      const picked = users.filter((u, i) => users.findIndex((v) => shardOf(v, shards) === shardOf(u, shards)) === i).slice(0, 3)
+      expect(picked).toHaveLength(3)
+      for (const u of picked) await sharded.appendOutbox(u, `{"u":"${u}"}`)
+      const before = await commandCalls('xreadgroup')
+      const read = await sharded.readOutbox('w1', 10, 0)
+      expect((await commandCalls('xreadgroup')) - before).toBe(1)
+      expect(read.map((e) => [e.record, e.shard]).sort()).toEqual(picked.map((u) => [`{"u":"${u}"}`, shardOf(u, shards)]).sort())
+      // Not acknowledged: the consumer's pending read finds them again, in one command.
+      const pendingBefore = await commandCalls('xreadgroup')
+      expect((await sharded.ownPendingOutbox('w1', 10)).map((e) => e.id).sort()).toEqual(read.map((e) => e.id).sort())
+      expect((await commandCalls('xreadgroup')) - pendingBefore).toBe(1)
+      await sharded.ackOutbox(read)
+      expect(await sharded.ownPendingOutbox('w1', 10)).toEqual([])
+      expect(await sharded.readOutbox('w1', 10, 0)).toEqual([])
+    } finally {
+      await sharded.close()
+    }
   })
 })
