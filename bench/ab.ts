@@ -1,8 +1,8 @@
 // `bun bench/ab.ts <tree-a> <tree-b> [...]` (docs/benchmarks.md "A/B of two trees"): Tollgates
 // from several checkouts side by side in one stack (same Postgres, Redis, fake upstream, bare
 // proxy; each pinned to CPU 0 as in `bun run bench`), measured in interleaved rounds whose
-// order alternates: latency at concurrency 1 and a 20 ms upstream at 16 connections, the
-// low-load targets of `core`. On a shared machine, noise moves every target alike within a
+// order alternates: latency at concurrency 1 and a 20 ms upstream at 16 connections (RPS and
+// p50 of those runs, and p50 at concurrency 1), the low-load targets of `core`. On a shared machine, noise moves every target alike within a
 // round, so medians of the rounds compare the trees where two separate runs could not.
 //
 // BENCH_AB_ROUNDS (default 6) rounds; each tree needs its own node_modules. A tree may carry
@@ -72,14 +72,14 @@ try {
     const slow = { ...direct, model: 'bench-model-20ms' }
     const ds = await saturate(slow, false, 16, SECONDS, stack.pids.direct)
     const dl = await latency(slow, false, LATENCY_N / 10)
-    keep('direct:20ms', [ds.rps, dl.p50])
+    keep('direct:20ms', [ds.rps, dl.p50, 0, ds.p50])
     line = `round ${round + 1}: 20 ms direct ${ds.rps.toFixed(0)} RPS`
     for (const v of order) {
       const t = { ...v.target, model: 'bench/chat-20ms' }
       const s = await saturate(t, false, 16, SECONDS, v.pid)
       const l = await latency(t, false, LATENCY_N / 10)
-      keep(`${v.name}:20ms`, [s.rps, l.p50, s.cpuUsPerReq])
-      line += ` | ${v.name} ${s.rps.toFixed(0)} (−${((1 - s.rps / ds.rps) * 100).toFixed(1)} %), p50 +${f(l.p50 - dl.p50)}, ${s.cpuUsPerReq.toFixed(0)} µs/req`
+      keep(`${v.name}:20ms`, [s.rps, l.p50, s.cpuUsPerReq, s.p50])
+      line += ` | ${v.name} ${s.rps.toFixed(0)} (−${((1 - s.rps / ds.rps) * 100).toFixed(1)} %), p50 +${f(s.p50 - ds.p50)} (c=1 +${f(l.p50 - dl.p50)}), ${s.cpuUsPerReq.toFixed(0)} µs/req`
     }
     console.log(line)
     if (!SATURATION) continue
@@ -93,12 +93,14 @@ try {
     console.log(line)
   }
   console.log(`\nMedians of ${ROUNDS} rounds (added = over direct):\n`)
-  console.log('| tree | c=1 added p50 | c=1 added p99 | 20 ms: fewer RPS than direct | 20 ms: added p50 | 20 ms: CPU µs/req |')
-  console.log('|---|--:|--:|--:|--:|--:|')
+  console.log(
+    '| tree | c=1 added p50 | c=1 added p99 | 20 ms: fewer RPS than direct | 20 ms: added p50 | 20 ms, c=1: added p50 | 20 ms: CPU µs/req |',
+  )
+  console.log('|---|--:|--:|--:|--:|--:|--:|')
   for (const v of variants) {
     const k = `${v.name}:20ms`
     console.log(
-      `| ${v.name} | +${f(med(v.name, 0) - med('direct', 0))} | +${f(med(v.name, 1) - med('direct', 1))} | ${((1 - med(k, 0) / med('direct:20ms', 0)) * 100).toFixed(1)} % | +${f(med(k, 1) - med('direct:20ms', 1))} | ${med(k, 2).toFixed(0)} |`,
+      `| ${v.name} | +${f(med(v.name, 0) - med('direct', 0))} | +${f(med(v.name, 1) - med('direct', 1))} | ${((1 - med(k, 0) / med('direct:20ms', 0)) * 100).toFixed(1)} % | +${f(med(k, 3) - med('direct:20ms', 3))} | +${f(med(k, 1) - med('direct:20ms', 1))} | ${med(k, 2).toFixed(0)} |`,
     )
   }
   if (SATURATION) {

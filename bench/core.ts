@@ -23,7 +23,11 @@ export interface CoreResult {
   tollgateRps: { json: number; sse: number }
   ratio: { json: number; sse: number }
   added: { p50: number; p99: number; ttfbP50: number }
-  realistic: { rpsLoss: number; addedP50: number }
+  /**
+   * The 20 ms upstream at 16 connections (the target's load): Tollgate's RPS loss and added p50
+   * against direct; the bare proxy's, the platform's share; and the added p50 at concurrency 1.
+   */
+  realistic: { rpsLoss: number; addedP50: number; bare: { rpsLoss: number; addedP50: number }; addedP50c1: number }
   streamChecks: { ok: number; total: number }
 }
 
@@ -67,9 +71,9 @@ export async function runCore(stack: Stack, cfg: CoreConfig): Promise<CoreResult
         console.error(`core:   ${k} ${Math.round(sat.rps)} RPS, ${Math.round(sat.cpuUsPerReq)} µs/req`)
       }
     }
-    // A realistic upstream: 20 ms per answer, 16 connections.
-    for (const n of ['direct', 'tollgate'] as const) {
-      const t = { ...targets[n], model: n === 'direct' ? 'bench-model-20ms' : 'bench/chat-20ms' }
+    // A realistic upstream: 20 ms per answer, 16 connections (and one, for the c=1 line).
+    for (const n of NAMES) {
+      const t = { ...targets[n], model: n === 'tollgate' ? 'bench/chat-20ms' : 'bench-model-20ms' }
       ;(load[`${n}:20ms`] ??= []).push(await saturate(t, false, 16, cfg.seconds, pids[n]))
       ;(lat[`${n}:20ms`] ??= []).push(await latency(t, false, Math.floor(cfg.latencyN / 10)))
     }
@@ -108,13 +112,11 @@ export async function runCore(stack: Stack, cfg: CoreConfig): Promise<CoreResult
   }
   const rps = (k: string) => m(k, (r) => r.rps, load)
   const p50 = (k: string) => m(k, (r) => r.p50, lat)
+  const p50At16 = (k: string) => m(k, (r) => r.p50, load)
+  const at20 = (n: string) =>
+    `${n} ${fmt(rps(`${n}:20ms`), 0)} RPS, p50 ${fmt(p50At16(`${n}:20ms`), 3)} ms (c=1: ${fmt(p50(`${n}:20ms`), 3)} ms)`
   lines.push('')
-  lines.push(
-    `Realistic upstream (20 ms, 16 conns): direct ${fmt(rps('direct:20ms'), 0)} RPS, p50 ${fmt(p50('direct:20ms'), 3)} ms; tollgate ${fmt(
-      rps('tollgate:20ms'),
-      0,
-    )} RPS, p50 ${fmt(p50('tollgate:20ms'), 3)} ms`,
-  )
+  lines.push(`Realistic upstream (20 ms, 16 conns): ${NAMES.map(at20).join('; ')}`)
   const streamChecks = load['tollgate:sse']!.reduce((a, r) => ({ ok: a.ok + r.checked.ok, total: a.total + r.checked.total }), {
     ok: 0,
     total: 0,
@@ -130,7 +132,9 @@ export async function runCore(stack: Stack, cfg: CoreConfig): Promise<CoreResult
     },
     realistic: {
       rpsLoss: 1 - rps('tollgate:20ms') / rps('direct:20ms'),
-      addedP50: p50('tollgate:20ms') - p50('direct:20ms'),
+      addedP50: p50At16('tollgate:20ms') - p50At16('direct:20ms'),
+      bare: { rpsLoss: 1 - rps('bare:20ms') / rps('direct:20ms'), addedP50: p50At16('bare:20ms') - p50At16('direct:20ms') },
+      addedP50c1: p50('tollgate:20ms') - p50('direct:20ms'),
     },
     streamChecks,
   }

@@ -63,6 +63,8 @@ export interface LoadResult {
   rps: number
   cpuUsPerReq: number
   completed: number
+  /** Latency of the run's calls, ms (each connection waits for its call: closed loop). */
+  p50: number
   /** Streams whose body had the usage chunk (and, when checked, the svc chunk and [DONE]). */
   checked: { ok: number; total: number }
 }
@@ -77,14 +79,16 @@ export async function saturate(
 ): Promise<LoadResult> {
   const deadline = performance.now() + seconds * 1000
   let completed = 0
+  const totals: number[] = []
   const checked = { ok: 0, total: 0 }
   const cpu0 = await cpuMicros(sutPid)
   const t0 = performance.now()
   await Promise.all(
     Array.from({ length: conns }, async () => {
       while (performance.now() < deadline) {
-        const [, , text] = await once(t, stream, check !== undefined)
+        const [total, , text] = await once(t, stream, check !== undefined)
         completed++
+        totals.push(total)
         if (check) {
           checked.total++
           if (check(text)) checked.ok++
@@ -94,5 +98,6 @@ export async function saturate(
   )
   const elapsed = (performance.now() - t0) / 1000
   const cpu = (await cpuMicros(sutPid)) - cpu0
-  return { rps: completed / elapsed, cpuUsPerReq: cpu / completed, completed, checked }
+  totals.sort((a, b) => a - b)
+  return { rps: completed / elapsed, cpuUsPerReq: cpu / completed, completed, p50: quantile(totals, 0.5), checked }
 }
