@@ -8,25 +8,11 @@ import { encodeRecord, type OutboxRecord } from '../../src/billing/outbox-record
 import { openDatabase, type Database } from '../../src/db/client.ts'
 import { accounts, apiKeys, ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
 import { createMemoryStore } from '../../src/store/memory.ts'
+import { usageRecord } from '../helpers/records.ts'
 import { freshDatabase, SERVICES } from '../helpers/services.ts'
 
-const record = (userId: string, keyId: string, requestId: string, cost: string): OutboxRecord => ({
-  v: 1,
-  requestId,
-  userId,
-  keyId,
-  model: 'acme/chat-1',
-  gateway: 'gw-a',
-  protocol: 'chat',
-  stream: false,
-  status: 200,
-  errorCode: null,
-  usage: { inputTokens: 10, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
-  cost,
-  usageSource: 'upstream',
-  latencyMs: 12.5,
-  at: Date.now(),
-})
+const record = (userId: string, keyId: string, requestId: string, cost: string): OutboxRecord =>
+  usageRecord({ requestId, userId, keyId, cost, latencyMs: 12.5 })
 
 for (const kind of (['postgres', 'pglite'] as const).filter((k) => SERVICES || k === 'pglite')) {
   describe(`ledger writer on ${kind}`, () => {

@@ -11,6 +11,7 @@ import { LedgerWriter, writeRecords } from '../../src/billing/ledger-writer.ts'
 import { encodeRecord } from '../../src/billing/outbox-record.ts'
 import { accounts, apiKeys } from '../../src/db/schema/index.ts'
 import { silentLogger } from '../../src/lib/log.ts'
+import { usageRecord } from '../helpers/records.ts'
 import { createMemoryStore } from '../../src/store/memory.ts'
 import { createRedisStore } from '../../src/store/redis.ts'
 import type { Store } from '../../src/store/types.ts'
@@ -149,23 +150,7 @@ for (const kind of (['postgres+redis', 'pglite+memory'] as const).filter((k) => 
 }
 
 const callRecordOf = (u: { userId: string; keyId: string }, requestId: string, cost: bigint) =>
-  encodeRecord({
-    v: 1,
-    requestId,
-    userId: u.userId,
-    keyId: u.keyId,
-    model: 'acme/chat-1',
-    gateway: 'gw-a',
-    protocol: 'chat',
-    stream: false,
-    status: 200,
-    errorCode: null,
-    usage: { inputTokens: 10, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
-    cost: cost.toString(),
-    usageSource: 'upstream',
-    latencyMs: 12,
-    at: Date.now(),
-  })
+  encodeRecord(usageRecord({ requestId, userId: u.userId, keyId: u.keyId, cost: cost.toString() }))
 
 describe('unwrittenCost', () => {
   const call = (requestId: string, keyId: string, costMicros: bigint) => ({ requestId, keyId, costMicros })

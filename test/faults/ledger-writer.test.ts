@@ -10,6 +10,7 @@ import { completionWithUsage, postChat } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { eventually, expectExactBooks, reservedNow } from '../helpers/money.ts'
+import { usageRecord } from '../helpers/records.ts'
 import { startThrowawayRedis, type ThrowawayRedis } from '../helpers/redis-server.ts'
 import { describeServices } from '../helpers/services.ts'
 
@@ -107,23 +108,15 @@ for (const backends of ALL_BACKENDS) {
       }
       // A usage record of a user that does not exist violates the ledger's foreign key (23503).
       const orphanId = `req_orphan_${crypto.randomUUID()}`
-      const orphan = encodeRecord({
-        v: 1,
-        requestId: orphanId,
-        userId: 'usr_gone',
-        keyId: 'key_gone',
-        model: 'acme/chat-1',
-        gateway: 'gw-a',
-        protocol: 'chat',
-        stream: false,
-        status: 200,
-        errorCode: null,
-        usage: { inputTokens: 5, outputTokens: 100, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
-        cost: '61',
-        usageSource: 'upstream',
-        latencyMs: 3,
-        at: Date.now(),
-      })
+      const orphan = encodeRecord(
+        usageRecord({
+          requestId: orphanId,
+          userId: 'usr_gone',
+          keyId: 'key_gone',
+          usage: { inputTokens: 5, outputTokens: 100, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
+          cost: '61',
+        }),
+      )
       await store.appendOutbox(u.userId, orphan)
       await store.appendOutbox(u.userId, 'not a record \u0000 {')
       for (let i = 0; i < 5; i++) {

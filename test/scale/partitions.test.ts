@@ -18,27 +18,13 @@ import { MIGRATIONS_FOLDER, openDatabase, type Database } from '../../src/db/cli
 import { maintainRequestLogPartitions, monthsToKeep, retentionCutoff } from '../../src/db/request-log-partitions.ts'
 import { accounts, apiKeys, ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
 import { createMemoryStore } from '../../src/store/memory.ts'
+import { usageRecord } from '../helpers/records.ts'
 import { freshDatabase, SERVICES } from '../helpers/services.ts'
 
 const NOW = Date.UTC(2026, 10, 24, 12) // 2026-11-24, fixed so month arithmetic is checked exactly
 
-const record = (u: { userId: string; keyId: string }, requestId: string, cost: string, at: number): OutboxRecord => ({
-  v: 1,
-  requestId,
-  userId: u.userId,
-  keyId: u.keyId,
-  model: 'acme/chat-1',
-  gateway: 'gw-a',
-  protocol: 'chat',
-  stream: false,
-  status: 200,
-  errorCode: null,
-  usage: { inputTokens: 1, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
-  cost,
-  usageSource: 'upstream',
-  latencyMs: 3,
-  at,
-})
+const record = (u: { userId: string; keyId: string }, requestId: string, cost: string, at: number): OutboxRecord =>
+  usageRecord({ requestId, userId: u.userId, keyId: u.keyId, cost, at })
 
 const rowsOf = <T>(r: unknown): T[] => (Array.isArray(r) ? r : (r as { rows: T[] }).rows) as T[]
 
