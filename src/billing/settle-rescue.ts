@@ -3,8 +3,9 @@
 // the ledger writer's own idempotent statement — so if the settle did run after all, its outbox
 // copy later inserts nothing — or, while Postgres is down too, appended to the outbox; failing
 // both, it stays in an in-process spool retried with backoff (at most 1 s apart). Afterwards
-// the account's mirror is dropped so the next admission reloads balance and reservations from
-// Postgres (the failed settle may or may not have released its reservation).
+// the account's mirror is dropped with the call's lease, so the next admission reloads the
+// account (the failed settle may or may not have released its reservation; docs/operations.md
+// "Reloading a mirror").
 import type { Db } from '../db/client.ts'
 import { withDeadline } from '../lib/deadline.ts'
 import type { Logger } from '../lib/log.ts'

@@ -71,7 +71,8 @@ export async function admit(deps: AdmitDeps, c: Omit<Call, 'reservedMicros' | 'r
     throw new GatewayError('SHUTTING_DOWN', 'This instance is shutting down; retry the request.', { headers: { 'retry-after': '1' } })
   deps.inflight.calls++
   // Redis or (for a cold account) Postgres unreachable: a fast 503 with Retry-After. An admit
-  // without an answer may still reserve later, so the account's mirror is dropped after it.
+  // without an answer may still reserve later, so its lease is ended and the account's mirror
+  // dropped after it.
   const storeAdmit = () =>
     timedAdmit(deps, c.obs, input).catch((e) => {
       deps.rescue.dropMirror(input.userId, input.lease.id)
