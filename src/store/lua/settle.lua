@@ -23,14 +23,16 @@ for i = 1, #ARGV / 5 do
   if released then
     applied[i] = 0
   else
-    if redis.call('HEXISTS', acct, 'balance') == 1 then
+    -- One read for both: is the account mirrored, and is this key's spend?
+    local mirrored = redis.call('HMGET', acct, 'balance', 'kspent:' .. keyId)
+    if mirrored[1] then
       if reserved ~= '0' then
         redis.call('HINCRBY', acct, 'reserved', '-' .. reserved)
         redis.call('HINCRBY', acct, 'kres:' .. keyId, '-' .. reserved)
       end
       if cost ~= '0' then
         -- A key's spend not mirrored is loaded with this record counted (load.lua).
-        if redis.call('HEXISTS', acct, 'kspent:' .. keyId) == 1 then redis.call('HINCRBY', acct, 'kspent:' .. keyId, cost) end
+        if mirrored[2] then redis.call('HINCRBY', acct, 'kspent:' .. keyId, cost) end
         redis.call('HINCRBY', acct, 'balance', '-' .. cost)
       end
     end
