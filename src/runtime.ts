@@ -87,7 +87,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       )
     : createMemoryStore()
   if (file) await upsertCatalog(database.db, file)
-  const board = redisUrl ? await createRedisBoard(redisUrl, opts.keySpace?.prefix ?? config.redisPrefix) : createMemoryBoard()
+  const board = redisTarget ? await createRedisBoard(redisTarget, opts.keySpace?.prefix ?? config.redisPrefix) : createMemoryBoard()
   const router = new Router(board, log)
   await router.start(5_000)
   const maintainPartitions = () =>

@@ -98,7 +98,8 @@ export type CEvent =
   | { type: 'reasoning_redacted'; data: string }
   | { type: 'tool_call_start'; index: number; id: string; name: string }
   | { type: 'tool_call_args'; index: number; delta: string }
-  | { type: 'usage'; usage: Usage }
+  /** final: false for a placeholder count (Anthropic's message_start), never billed as the call's usage. */
+  | { type: 'usage'; usage: Usage; final: boolean }
   | { type: 'finish'; stopReason: StopReason; stopSequence?: string }
   | { type: 'error'; message: string }
 

@@ -146,7 +146,10 @@ export async function createRedisStore(
       await redis.tgLoad(...keys, userId, keyId, balanceMicros.toString(), keySpentMicros.toString(), outboxThrough)
     },
     async settle(input: SettleInput) {
-      return (await settles[shardOf(input.userId, keySpace.shards)]!.add(input)) === 1
+      const applied = await settles[shardOf(input.userId, keySpace.shards)]!.add(input)
+      // This call's own step failed in Redis (settle.lua): it takes the settlement fallback alone.
+      if (typeof applied === 'string') throw new Error(`settle: ${applied}`)
+      return applied === 1
     },
     async renewLease(userId, leaseId, deadlineMs) {
       return (await redis.tgRenew(leasesKey(keySpace, shardOf(userId, keySpace.shards)), leaseId, deadlineMs)) === 1

@@ -4,13 +4,13 @@
 // the closing event carries svc, usage is read on the side, and a failure ends with exactly one
 // error event.
 import { describe, expect, test } from 'bun:test'
-import { pipeStream, type StreamOutcome } from '../../src/inference/stream.ts'
 import type { FrameTransform } from '../../src/core/frames.ts'
 import { fromAnthropicUsage, fromResponsesUsage } from '../../src/core/usage.ts'
 import { SseParser } from '../../src/lib/sse/parse.ts'
 import { messagesTee } from '../../src/protocols/messages/passthrough.ts'
 import { responsesTee } from '../../src/protocols/responses/passthrough.ts'
 import { fixtureJson, fixtureSse } from '../helpers/fixtures.ts'
+import { pipeHarness } from '../helpers/pipe.ts'
 
 const SVC = '{"cost":0.001,"currency":"credits","serviceMode":"performance","latencyMs":1}'
 const OURS = { id: 'resp_OURS', model: 'acme/model' }
@@ -28,14 +28,9 @@ function upstreamOf(text: string, split = 41): ReadableStream<Uint8Array> {
 }
 
 async function run(sse: string, tee: FrameTransform) {
-  let outcome: StreamOutcome | undefined
-  const out = pipeStream(upstreamOf(sse).getReader(), tee, {
-    idleTimeoutMs: 5_000,
-    abortUpstream: () => {},
-    finish: (o) => ((outcome = o), SVC),
-  })
-  const text = await new Response(out).text()
-  return { events: new SseParser().push(text), outcome: outcome! }
+  const pipe = pipeHarness(upstreamOf(sse).getReader(), tee, { svc: SVC })
+  const text = await new Response(pipe.body).text()
+  return { events: new SseParser().push(text), outcome: pipe.outcome! }
 }
 
 const upstreamEvents = (sse: string) => new SseParser().push(sse)
@@ -71,7 +66,7 @@ describe('messages tee on recorded Anthropic streams', () => {
       sse.slice(0, sse.indexOf('event: content_block_stop')) +
       'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded at upstream-host"}}\n\n'
     const { events, outcome } = await run(cut, messagesTee(OURS.model))
-    expect(outcome.end).toBe('failed')
+    expect(outcome.end).toBe('upstream_failed')
     expect(events.at(-1)!.event).toBe('error')
     expect(events.filter((e) => e.event === 'error' || e.event === 'message_stop').length).toBe(1)
     expect(events.at(-1)!.data).not.toContain('upstream-host')
@@ -104,7 +99,7 @@ describe('responses tee on recorded OpenAI streams', () => {
       fixtureSse('openai-responses', 'stream-error-event-insufficient-quota.chunks.jsonl'),
       responsesTee(OURS),
     )
-    expect(outcome.end).toBe('failed')
+    expect(outcome.end).toBe('upstream_failed')
     expect(events.map((e) => e.event)).toEqual(['response.created', 'response.in_progress', 'error'])
     expect(JSON.parse(events[2]!.data)).toEqual({
       type: 'error',
