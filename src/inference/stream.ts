@@ -43,7 +43,14 @@ const MAX_UNREADABLE = 16
 /** Bun's constructor takes a direct source; the DOM typings the project loads do not say so. */
 const DirectStream = ReadableStream as unknown as new (source: Bun.DirectUnderlyingSource<Uint8Array>) => ReadableStream<Uint8Array>
 
-const failedMidStream = (error: GatewayError): EndCause => ({ kind: 'upstream_failed', error, afterFirstByte: true })
+/**
+ * An upstream failure after the first byte. It counts on the route's breakers (docs/failover.md
+ * "Circuit breaker"): a stream gone silent on the gateway's, any other on the route's.
+ */
+function failedMidStream(code: 'UPSTREAM_ERROR' | 'UPSTREAM_TIMEOUT', message: string, cause?: unknown): EndCause {
+  const upstream = { kind: code === 'UPSTREAM_TIMEOUT' ? ('timeout' as const) : ('body' as const) }
+  return { kind: 'upstream_failed', error: new GatewayError(code, message, { cause, retryable: true, upstream }), afterFirstByte: true }
+}
 const shuttingDown = () => new GatewayError('SHUTTING_DOWN', 'The gateway is restarting; the answer was cut short. Retry the request.')
 
 export function pipeStream(reader: BodyReader, t: FrameTransform, opts: PipeOptions): ReadableStream<Uint8Array> {
@@ -98,8 +105,7 @@ export function pipeStream(reader: BodyReader, t: FrameTransform, opts: PipeOpti
     s.close()
   }
   const onUpstreamIdle = () => {
-    if (awaitingUpstream)
-      conclude(failedMidStream(new GatewayError('UPSTREAM_TIMEOUT', 'The upstream model stopped responding mid-stream.')))
+    if (awaitingUpstream) conclude(failedMidStream('UPSTREAM_TIMEOUT', 'The upstream model stopped responding mid-stream.'))
   }
   const onClientIdle = () => {
     if (awaitingClient) conclude({ kind: 'deadline' })
@@ -123,17 +129,15 @@ export function pipeStream(reader: BodyReader, t: FrameTransform, opts: PipeOpti
       try {
         out += t.push(ev)
       } catch (e) {
-        if (e instanceof GatewayError) return void conclude(failedMidStream(e), out)
+        // An error event the upstream sent (its detail stays in the cause, for the log).
+        if (e instanceof GatewayError) return void conclude(failedMidStream('UPSTREAM_ERROR', e.message, e.cause), out)
         if (++unreadable > MAX_UNREADABLE)
-          return void conclude(
-            failedMidStream(new GatewayError('UPSTREAM_ERROR', 'The upstream sent an unreadable stream.', { cause: e })),
-            out,
-          )
+          return void conclude(failedMidStream('UPSTREAM_ERROR', 'The upstream sent an unreadable stream.', e), out)
       }
     }
     if (!result.done) return out
     if (t.complete()) conclude({ kind: 'completed' }, out)
-    else conclude(failedMidStream(new GatewayError('UPSTREAM_ERROR', 'The upstream stream ended before the answer was complete.')), out)
+    else conclude(failedMidStream('UPSTREAM_ERROR', 'The upstream stream ended before the answer was complete.'), out)
   }
   /** One upstream read at a time, its frames written before the next read. */
   const run = async (s: ReadableStreamDirectController): Promise<void> => {
@@ -143,8 +147,7 @@ export function pipeStream(reader: BodyReader, t: FrameTransform, opts: PipeOpti
         result = await readUpstream()
       } catch (cause) {
         // A read cut by the call's own end (client gone, drain, idle limit) is not the upstream's failure.
-        if (!life.ended)
-          conclude(failedMidStream(new GatewayError('UPSTREAM_ERROR', 'The upstream connection failed mid-stream.', { cause })))
+        if (!life.ended) conclude(failedMidStream('UPSTREAM_ERROR', 'The upstream connection failed mid-stream.', cause))
         return
       } finally {
         awaitingUpstream = false
