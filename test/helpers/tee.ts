@@ -1,0 +1,34 @@
+// Runs a same-protocol tee over a recorded upstream stream (cut into small reads) and returns
+// the events the client receives and the call's outcome.
+import { pipeStream, type StreamOutcome } from '../../src/inference/stream.ts'
+import type { FrameTransform } from '../../src/core/frames.ts'
+import { SseParser, type SseEvent } from '../../src/lib/sse/parse.ts'
+import { fixtureJson } from './fixtures.ts'
+
+function upstreamOf(text: string, split = 41): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text)
+  let at = 0
+  return new ReadableStream({
+    pull(c) {
+      if (at >= bytes.length) return c.close()
+      c.enqueue(bytes.slice(at, at + split))
+      at += split
+    },
+  })
+}
+
+/** `sse` through `tee`; the closing event's svc member is `svc`. */
+export async function runTee(sse: string, tee: FrameTransform, svc: string): Promise<{ events: SseEvent[]; outcome: StreamOutcome }> {
+  let outcome: StreamOutcome | undefined
+  const out = pipeStream(upstreamOf(sse).getReader(), tee, {
+    idleTimeoutMs: 5_000,
+    abortUpstream: () => {},
+    finish: (o) => ((outcome = o), svc),
+  })
+  const text = await new Response(out).text()
+  return { events: new SseParser().push(text), outcome: outcome! }
+}
+
+/** The recorded streaming fixtures of one vendor. */
+export const recordedStreams = (p: 'anthropic-messages' | 'openai-responses'): string[] =>
+  (fixtureJson(p, 'index.json') as { file: string; streaming: boolean }[]).filter((e) => e.streaming).map((e) => e.file)
