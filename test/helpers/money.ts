@@ -1,5 +1,5 @@
-// The money invariants every fault test ends with (issue 7): Postgres balance == credit − Σ
-// completed ledger entries == credit − Σ what the answered calls cost; each answered call has
+// The money invariants every fault test ends with (docs/operations.md): Postgres balance == credit
+// − Σ completed ledger entries == credit − Σ what the answered calls cost; each answered call has
 // exactly one usage entry; nothing is left reserved.
 import { expect } from 'bun:test'
 import { inArray } from 'drizzle-orm'

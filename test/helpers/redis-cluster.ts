@@ -1,6 +1,7 @@
 // A throwaway local Redis Cluster for scale tests: `masters` masters with one replica each, on
-// consecutive ports from `basePort` (issue 14 owns 7000–7009), data in a temp dir, joined with
-// `redis-cli --cluster create`. stop() kills exactly the servers it started and removes the dir.
+// consecutive ports from `basePort` (test/scale/redis-cluster.test.ts takes 7000–7009), data in a
+// temp dir, joined with `redis-cli --cluster create`. stop() kills exactly the servers it started
+// and removes the dir.
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -1,5 +1,6 @@
-// Issue 8's pure pieces as tables: the safe-text rule, strict dates, the admin token check, the
-// negative key cache, the configuration refusals, and the logging of unexpected console errors.
+// docs/security.md's pure pieces as tables: the safe-text rule, strict dates, the admin token
+// check, the negative key cache, the configuration refusals, and the logging of unexpected console
+// errors.
 import { describe, expect, test } from 'bun:test'
 import { bearerMatches as tokenMatches } from '../../src/lib/bearer.ts'
 import { ApiKeyAuth, generateApiKey } from '../../src/auth/api-keys.ts'

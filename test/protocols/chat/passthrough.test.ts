@@ -40,7 +40,7 @@ async function run(upstream: ReadableStream<Uint8Array>, idleTimeoutMs = 5_000) 
   return { text, frames: text.split('\n\n').filter(Boolean), outcome: outcome!, aborted }
 }
 
-/** What a client may see of a chunk (issue 8): OpenAI's members only, vendor additions dropped. */
+/** What a client may see of a chunk (docs/security.md "Chat pass-through"): OpenAI's members only, vendor additions dropped. */
 const openAiShape = (o: Record<string, any>) => {
   const { prompt_filter_results: _p, provider: _v, ...top } = o
   return Array.isArray(top.choices)
