@@ -170,4 +170,16 @@ describe('publicJson', () => {
     const raw = '{"id":"x","choices":[]}'
     expect(publicJson(raw, JSON.parse(raw), SLUG)).toBe(raw)
   })
+  test('clean chunks keep their bytes; vendor members are dropped at the top and in choices', () => {
+    const clean =
+      '{"id":"c","object":"chat.completion.chunk","created":1,"model":"up","system_fingerprint":"fp","obfuscation":"ab","choices":[{"index":0,"delta":{"content":"x","reasoning":"r"},"logprobs":null,"finish_reason":null}]}'
+    expect(publicJson(clean, JSON.parse(clean), 'acme/m')).toBe(clean.replace('"up"', '"acme/m"'))
+    const vendor =
+      '{"id":"c","model":"up","x_groq":{"id":"req_1"},"provider":"P","prompt_filter_results":[],"choices":[{"index":0,"delta":{},"native_finish_reason":"x","content_filter_results":{}}]}'
+    expect(JSON.parse(publicJson(vendor, JSON.parse(vendor), 'acme/m'))).toEqual({
+      id: 'c',
+      model: 'acme/m',
+      choices: [{ index: 0, delta: {} }],
+    })
+  })
 })
