@@ -16,7 +16,7 @@ export const UNIT_TESTS = [
   'test/console/payments/',
   'test/console/topup/',
   'test/console/webhooks/',
-  'test/console-ui/spend.test.ts',
+  'test/console-ui/client/',
   'test/docs/api-contract.test.ts',
   'test/docs/citations.test.ts',
   'test/docs/deploy-files.test.ts',
