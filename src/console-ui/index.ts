@@ -1,4 +1,4 @@
-// The browser console (issue 13; docs/console-ui.md): `/` redirects to `/console`, every
+// The browser console (docs/console-ui.md): `/` redirects to `/console`, every
 // `/console/*` path answers the same HTML shell, and the client bundle is served from
 // `/console/assets/` under content-hashed names. The pages talk only to the /api/* console API
 // with the svc_session cookie.

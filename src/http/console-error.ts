@@ -47,10 +47,10 @@ export function renderConsoleError(code: string | number, error: unknown): Respo
   if (code === 'VALIDATION') {
     const v = error as { type?: string; customError?: unknown; all?: { path?: string; message?: string; summary?: string }[] }
     const first = v.all?.[0]
-    // A bad query or path parameter is the caller's 400 (issue 4: "out-of-range parameters get a
-    // clear 400"); a body that fails its schema stays 422 VALIDATION_FAILED. Elysia reports a
-    // coerced query number out of range as type "property" without a path, so such schemas carry
-    // their own message (`error` option → customError).
+    // A bad query or path parameter is the caller's 400 (docs/console.md "Conventions": an
+    // out-of-range parameter is BAD_REQUEST); a body that fails its schema stays 422
+    // VALIDATION_FAILED. Elysia reports a coerced query number out of range as type "property"
+    // without a path, so such schemas carry their own message (`error` option → customError).
     if (v.type === 'query' || v.type === 'params' || v.type === 'property') {
       const name = first?.path?.replace(/^\//, '').replace(/\//g, '.') || 'query'
       const message = typeof v.customError === 'string' ? v.customError : `${name}: ${first?.summary ?? first?.message ?? 'invalid value'}`

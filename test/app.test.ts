@@ -1,9 +1,9 @@
 // Health endpoints: /healthz says the process is up; /readyz says whether the database and the
 // store answer (503 when either does not, or while draining), so a load balancer can act on it.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createApp } from '../../src/app.ts'
-import type { AppDeps } from '../../src/app.ts'
-import { ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { createApp } from '../src/app.ts'
+import type { AppDeps } from '../src/app.ts'
+import { ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from './helpers/gateway.ts'
 
 /** `obj` with one method replaced (the original keeps its prototype and state). */
 const withMethod = <T extends object>(obj: T, name: string, fn: (...args: any[]) => unknown): T =>

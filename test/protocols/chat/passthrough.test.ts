@@ -32,7 +32,7 @@ async function run(upstream: ReadableStream<Uint8Array>, idleTimeoutMs = 5_000) 
   return { text, frames: text.split('\n\n').filter(Boolean), outcome: pipe.outcome!, aborted: pipe.upstream.aborted ? 1 : 0 }
 }
 
-/** What a client may see of a chunk (issue 8): OpenAI's members only, vendor additions dropped. */
+/** What a client may see of a chunk (docs/security.md "Chat pass-through"): OpenAI's members only, vendor additions dropped. */
 const openAiShape = (o: Record<string, any>) => {
   const { prompt_filter_results: _p, provider: _v, ...top } = o
   return Array.isArray(top.choices)
@@ -151,5 +151,17 @@ describe('publicJson', () => {
   test('leaves a chunk without model untouched', () => {
     const raw = '{"id":"x","choices":[]}'
     expect(publicJson(raw, JSON.parse(raw), SLUG)).toBe(raw)
+  })
+  test('clean chunks keep their bytes; vendor members are dropped at the top and in choices', () => {
+    const clean =
+      '{"id":"c","object":"chat.completion.chunk","created":1,"model":"up","system_fingerprint":"fp","obfuscation":"ab","choices":[{"index":0,"delta":{"content":"x","reasoning":"r"},"logprobs":null,"finish_reason":null}]}'
+    expect(publicJson(clean, JSON.parse(clean), 'acme/m')).toBe(clean.replace('"up"', '"acme/m"'))
+    const vendor =
+      '{"id":"c","model":"up","x_groq":{"id":"req_1"},"provider":"P","prompt_filter_results":[],"choices":[{"index":0,"delta":{},"native_finish_reason":"x","content_filter_results":{}}]}'
+    expect(JSON.parse(publicJson(vendor, JSON.parse(vendor), 'acme/m'))).toEqual({
+      id: 'c',
+      model: 'acme/m',
+      choices: [{ index: 0, delta: {} }],
+    })
   })
 })
