@@ -1,5 +1,6 @@
 // POST /v1/messages body (Anthropic's protocol). Tolerant: blocks are checked for what the
-// gateway reads; unknown fields pass through to an Anthropic upstream.
+// gateway reads; unknown fields pass through to an Anthropic upstream. A message's role is
+// checked with the system message's placement rules (roles.ts), so that its error names it.
 import { Type as t, type Static } from '@sinclair/typebox'
 
 const Block = t.Object({ type: t.String() })
@@ -8,7 +9,7 @@ const Content = t.Union([t.String(), t.Array(Block)])
 export const MessagesRequest = t.Object({
   model: t.String({ minLength: 1 }),
   max_tokens: t.Integer({ minimum: 1 }),
-  messages: t.Array(t.Object({ role: t.Union([t.Literal('user'), t.Literal('assistant')]), content: Content }), { minItems: 1 }),
+  messages: t.Array(t.Object({ role: t.String(), content: Content }), { minItems: 1 }),
   system: t.Optional(Content),
   stream: t.Optional(t.Boolean()),
   temperature: t.Optional(t.Number({ minimum: 0, maximum: 1 })),
@@ -17,8 +18,11 @@ export const MessagesRequest = t.Object({
   stop_sequences: t.Optional(t.Array(t.String())),
   tools: t.Optional(t.Array(t.Object({ name: t.String({ minLength: 1 }) }))),
   tool_choice: t.Optional(t.Object({ type: t.String() })),
-  thinking: t.Optional(t.Object({ type: t.String(), budget_tokens: t.Optional(t.Integer({ minimum: 1 })) })),
-  metadata: t.Optional(t.Object({})),
+  thinking: t.Optional(
+    t.Object({ type: t.String(), budget_tokens: t.Optional(t.Integer({ minimum: 1 })), display: t.Optional(t.String()) }),
+  ),
+  output_config: t.Optional(t.Object({ effort: t.Optional(t.String()), format: t.Optional(t.Object({ type: t.String() })) })),
+  metadata: t.Optional(t.Object({ user_id: t.Optional(t.Union([t.String(), t.Null()])) })),
 })
 export type MessagesRequest = Static<typeof MessagesRequest>
 
@@ -63,7 +67,7 @@ export interface MessagesRequestExtras {
   tools?: MessagesToolWire[]
   tool_choice?: { type?: string; name?: string; disable_parallel_tool_use?: boolean }
   thinking?: { type?: string; budget_tokens?: number }
-  output_config?: { effort?: unknown; format?: { type?: string; schema?: Record<string, unknown> } }
+  output_config?: { effort?: string; format?: { type?: string; schema?: Record<string, unknown> } }
   output_format?: { type?: string; schema?: Record<string, unknown> }
   metadata?: { user_id?: unknown }
 }
