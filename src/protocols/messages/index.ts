@@ -3,17 +3,32 @@ import { fromAnthropicUsage } from '../../core/usage.ts'
 import type { CreditDisplay } from '../common/credit-svc.ts'
 import { bodyParser, invalidBody } from '../common/parse.ts'
 import type { Spoke } from '../spoke.ts'
-import { forwardedBetas } from './betas.ts'
 import { decodeMessages, messagesPromptChars } from './decode.ts'
 import { encodeMessage } from './encode.ts'
 import { messagesErrorBody } from './error.ts'
 import { messagesTee } from './passthrough.ts'
-import { rolesIssue } from './roles.ts'
-import { MessagesRequest } from './schema.ts'
+import { MessagesRequest, rolesIssue } from './schema.ts'
 import { messagesStreamEncoder } from './stream-encoder.ts'
 import { messagesSvc } from './svc.ts'
 
 const validate = bodyParser(MessagesRequest)
+
+const BETA_NAME = /^[a-z0-9][a-z0-9._-]*$/i
+
+/**
+ * The client's `anthropic-beta` features an Anthropic upstream is asked for, comma-separated, or
+ * undefined when none is left (docs/api.md "Messages"). Cleaned, never refused: blank, malformed
+ * and repeated names are left out, and so are `oauth-*` features, which declare that the request
+ * carries the caller's own OAuth token — the upstream call carries the gateway's key, so the
+ * route cannot honour them (Claude Code sends one through gateways too; some upstreams refuse it).
+ */
+export function forwardedBetas(header: string | null): string | undefined {
+  if (!header) return undefined
+  const names = [...new Set(header.split(',').map((s) => s.trim()))].filter(
+    (name) => BETA_NAME.test(name) && !name.toLowerCase().startsWith('oauth-'),
+  )
+  return names.length ? names.join(',') : undefined
+}
 
 /** Headers an Anthropic upstream reads from the client (also forwarded by count_tokens). */
 export function anthropicPassHeaders(headers: Headers): Record<string, string> {

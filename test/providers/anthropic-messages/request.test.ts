@@ -94,7 +94,7 @@ describe('anthropic-messages request', () => {
       }
     }
 
-    test.each<[string, CMessage[], unknown]>([
+    test.each<[string, CMessage[], { system: string; turns: string[] }]>([
       [
         'after a user turn, before an assistant turn: in place',
         [u('1'), s('x'), a('2')],

@@ -1,6 +1,6 @@
 // The anthropic-beta features forwarded to an Anthropic upstream: cleaned, never refused.
 import { expect, test } from 'bun:test'
-import { forwardedBetas } from '../../../src/protocols/messages/betas.ts'
+import { forwardedBetas } from '../../../src/protocols/messages/index.ts'
 
 test.each<[string | null, string | undefined]>([
   [null, undefined],

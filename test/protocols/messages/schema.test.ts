@@ -1,7 +1,7 @@
 // Anthropic's placement rules for a system message inside `messages`, as a table: each broken
 // rule names the message's position; valid conversations (Claude Code's shapes) pass.
 import { expect, test } from 'bun:test'
-import { rolesIssue } from '../../../src/protocols/messages/roles.ts'
+import { rolesIssue } from '../../../src/protocols/messages/schema.ts'
 
 type M = { role: string; content: string | { type: string }[] }
 const m = (role: string, content: M['content'] = 'x'): M => ({ role, content })
