@@ -120,7 +120,7 @@ function reasoning(b: MessagesRequestExtras): CRequest['reasoning'] {
   if (t?.type === 'enabled') return { budgetTokens: t.budget_tokens }
   if (t?.type === 'disabled') return undefined
   const effort = b.output_config?.effort
-  if (t?.type !== 'adaptive' && effort === undefined) return undefined
+  if (t?.type !== 'adaptive' && effort == null) return undefined
   const e = effortFrom(effort ?? 'high')
   return e === 'none' ? undefined : { effort: e }
 }

@@ -22,7 +22,9 @@ export const MessagesRequest = t.Object({
   thinking: t.Optional(
     t.Object({ type: t.String(), budget_tokens: t.Optional(t.Integer({ minimum: 1 })), display: t.Optional(t.String()) }),
   ),
-  output_config: t.Optional(t.Object({ effort: t.Optional(t.String()), format: t.Optional(t.Object({ type: t.String() })) })),
+  output_config: t.Optional(
+    t.Object({ effort: t.Optional(t.Union([t.String(), t.Null()])), format: t.Optional(t.Object({ type: t.String() })) }),
+  ),
   metadata: t.Optional(t.Object({ user_id: t.Optional(t.Union([t.String(), t.Null()])) })),
 })
 export type MessagesRequest = Static<typeof MessagesRequest>
@@ -110,7 +112,7 @@ export interface MessagesRequestExtras {
   tools?: MessagesToolWire[]
   tool_choice?: { type?: string; name?: string; disable_parallel_tool_use?: boolean }
   thinking?: { type?: string; budget_tokens?: number }
-  output_config?: { effort?: string; format?: { type?: string; schema?: Record<string, unknown> } }
+  output_config?: { effort?: string | null; format?: { type?: string; schema?: Record<string, unknown> } }
   output_format?: { type?: string; schema?: Record<string, unknown> }
   metadata?: { user_id?: unknown }
 }

@@ -39,6 +39,8 @@ describe('messages decode', () => {
     ['adaptive without effort (Anthropic: high)', { thinking: { type: 'adaptive' } }, { effort: 'high' }],
     ['adaptive, effort max', { thinking: { type: 'adaptive' }, output_config: { effort: 'max' } }, { effort: 'high' }],
     ['effort alone', { output_config: { effort: 'medium' } }, { effort: 'medium' }],
+    ['effort null, no thinking', { output_config: { effort: null } }, undefined],
+    ['adaptive, effort null', { thinking: { type: 'adaptive' }, output_config: { effort: null } }, { effort: 'high' }],
     ['thinking disabled, effort given', { thinking: { type: 'disabled' }, output_config: { effort: 'low' } }, undefined],
     ['a budget', { thinking: { type: 'enabled', budget_tokens: 2_000 } }, { budgetTokens: 2_000 }],
   ])('reasoning: %s', (_, over, expected) => {
