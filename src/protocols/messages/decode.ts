@@ -137,7 +137,7 @@ const systemParts = (s: unknown): TextPart[] | undefined => {
 /** Custom (client) tools only; Anthropic's server tools have a versioned `type`. */
 const clientTool = (t: MessagesToolWire): boolean => t.input_schema !== undefined || t.type === undefined || t.type === 'custom'
 
-/** A message whose role the spoke checked (roles.ts): user, assistant, or a placed system message. */
+/** A message whose role the spoke checked (rolesIssue, schema.ts): user, assistant, or a placed system message. */
 function message(m: MessagesRequest['messages'][number], i: number): CMessage {
   if (m.role === 'system') return { role: 'system', content: systemParts(m.content) ?? [] }
   const content =
