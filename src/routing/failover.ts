@@ -99,7 +99,10 @@ async function tryRoute<T>(
       }
       const err =
         e instanceof GatewayError ? e : new GatewayError('UPSTREAM_ERROR', 'The upstream model failed.', { cause: e, retryable: true })
-      router.breakers.record(route, err)
+      // Only what the upstream did speaks of its health: a request that could not be built for
+      // this route (its own fault, found before any upstream call) records nothing.
+      if (err.extra.upstream) router.breakers.record(route, err)
+      else router.breakers.release(route, requestId)
       if (err.extra.upstream?.kind === 'first-token') router.counters.firstTokenTimeouts++
       router.log.warn('upstream attempt failed', {
         requestId,

@@ -191,4 +191,17 @@ describe('failover when the call itself ends (docs/failover.md "Who ended the ca
     expect(router.breakers.phase('gw:a')).toBe('closed')
     expect(router.counters.probes).toBe(2)
   })
+
+  test('a request that cannot be built for a route (its own fault) is neither success nor failure for the breaker', async () => {
+    let now = 1_000_000
+    const router = new Router(createMemoryBoard(() => now), harness().router.log, () => now, async () => {})
+    const a = route('a', { retries: 0, breaker: { failures: 1, cooldownMs: 1_000 } })
+    router.breakers.record(a, fail({ kind: 'connect' }))
+    now += 1_001
+    const refused = new GatewayError('BAD_REQUEST', 'messages[1].content[0].type: unknown block')
+    expect(await withFailover(router, [a], async () => Promise.reject(refused), 'req_v').catch((e) => e)).toBe(refused)
+    expect(router.breakers.phase('gw:a')).toBe('half-open')
+    expect((await withFailover(router, [a], async () => 'ok', 'req_w')).value).toBe('ok')
+    expect(router.breakers.phase('gw:a')).toBe('closed')
+  })
 })
