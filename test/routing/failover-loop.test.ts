@@ -194,7 +194,12 @@ describe('failover when the call itself ends (docs/failover.md "Who ended the ca
 
   test('a request that cannot be built for a route (its own fault) is neither success nor failure for the breaker', async () => {
     let now = 1_000_000
-    const router = new Router(createMemoryBoard(() => now), harness().router.log, () => now, async () => {})
+    const router = new Router(
+      createMemoryBoard(() => now),
+      harness().router.log,
+      () => now,
+      async () => {},
+    )
     const a = route('a', { retries: 0, breaker: { failures: 1, cooldownMs: 1_000 } })
     router.breakers.record(a, fail({ kind: 'connect' }))
     now += 1_001
