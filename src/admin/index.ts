@@ -37,7 +37,11 @@ export function adminRoutes(deps: AdminDeps) {
       .post('/users', ({ body }) => createAccount(deps, body), strictBody(NewUser))
       .post(
         '/users/:id/credits',
-        ({ params, body, request }) => adjustCredits(deps, params.id, body, request.headers.get('idempotency-key')),
+        async ({ params, body, request, set }) => {
+          const { balance, replayed } = await adjustCredits(deps, params.id, body, request.headers.get('idempotency-key'))
+          if (replayed) set.headers['idempotent-replayed'] = 'true'
+          return { balance }
+        },
         strictBody(CreditAdjustment),
       )
       .post('/keys', ({ body }) => createKey(deps, body), strictBody(NewKey))
