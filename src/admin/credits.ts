@@ -35,34 +35,39 @@ export async function applyCredit(deps: Pick<AdminDeps, 'db' | 'store'>, c: Cred
   if (c.key !== undefined && c.key.length > MAX_KEY_LENGTH)
     throw new GatewayError('BAD_REQUEST', `Idempotency-Key must be at most ${MAX_KEY_LENGTH} characters.`)
   const reference = c.key === undefined ? `admin:${base62(24)}` : `admin:${c.userId}:${c.key}`
-  return withMirroredMoves(deps.db, deps.store, () => [c.userId], async (tx) => {
-    const [entry] = await tx
-      .insert(ledgerEntries)
-      .values({
-        id: `txn_${base62(20)}`,
-        userId: c.userId,
-        kind: 'adjustment',
-        status: 'completed',
-        amountMicros: c.amountMicros,
-        method: 'admin',
-        reference,
-        meta: c.note === undefined ? null : { note: c.note },
-        completedAt: new Date(),
-      })
-      .onConflictDoNothing()
-      .returning({ id: ledgerEntries.id })
-    // The reference exists: the key was used before (a concurrent first use has committed by now).
-    if (!entry) return { ...(await replay(tx, reference, c)), replayed: true }
-    const balance = await moveBalance(tx, deps.store, c.userId, c.amountMicros)
-    if (balance === undefined) throw new GatewayError('NOT_FOUND', 'No such user.')
-    const answer: Answer = { balance: Number(formatUsd(balance)) }
-    if (c.key !== undefined)
-      await tx
-        .update(ledgerEntries)
-        .set({ meta: sql`coalesce(${ledgerEntries.meta}, '{}'::jsonb) || ${JSON.stringify({ answer })}::jsonb` })
-        .where(eq(ledgerEntries.id, entry.id))
-    return { ...answer, replayed: false }
-  })
+  return withMirroredMoves(
+    deps.db,
+    deps.store,
+    () => [c.userId],
+    async (tx) => {
+      const [entry] = await tx
+        .insert(ledgerEntries)
+        .values({
+          id: `txn_${base62(20)}`,
+          userId: c.userId,
+          kind: 'adjustment',
+          status: 'completed',
+          amountMicros: c.amountMicros,
+          method: 'admin',
+          reference,
+          meta: c.note === undefined ? null : { note: c.note },
+          completedAt: new Date(),
+        })
+        .onConflictDoNothing()
+        .returning({ id: ledgerEntries.id })
+      // The reference exists: the key was used before (a concurrent first use has committed by now).
+      if (!entry) return { ...(await replay(tx, reference, c)), replayed: true }
+      const balance = await moveBalance(tx, deps.store, c.userId, c.amountMicros)
+      if (balance === undefined) throw new GatewayError('NOT_FOUND', 'No such user.')
+      const answer: Answer = { balance: Number(formatUsd(balance)) }
+      if (c.key !== undefined)
+        await tx
+          .update(ledgerEntries)
+          .set({ meta: sql`coalesce(${ledgerEntries.meta}, '{}'::jsonb) || ${JSON.stringify({ answer })}::jsonb` })
+          .where(eq(ledgerEntries.id, entry.id))
+      return { ...answer, replayed: false }
+    },
+  )
 }
 
 type Tx = Parameters<Parameters<AdminDeps['db']['transaction']>[0]>[0]

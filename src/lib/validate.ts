@@ -42,7 +42,10 @@ export function compile<T extends TSchema>(schema: T) {
 /** One TypeBox error as an issue; a union error descends into the one branch the value's type fits. */
 export function describeError(e: ValueError): Issue {
   if (e.type === ValueErrorType.ObjectAdditionalProperties) {
-    const name = e.path.slice(e.path.lastIndexOf('/') + 1).replace(/~1/g, '/').replace(/~0/g, '~')
+    const name = e.path
+      .slice(e.path.lastIndexOf('/') + 1)
+      .replace(/~1/g, '/')
+      .replace(/~0/g, '~')
     const meant = closestName(name, Object.keys((e.schema as { properties?: object }).properties ?? {}))
     return { path: jsonPointerToPath(e.path), message: `unknown field${meant ? `; did you mean ${meant}?` : ''}` }
   }

@@ -29,6 +29,9 @@ function appendOnlyValue(reply: unknown): string | undefined {
 /** The one start-up warning line for a Redis that may lose money on restart; none when AOF is on. */
 export function appendOnlyWarning(aof: AppendOnly): string | undefined {
   if (aof === true) return undefined
-  const why = aof === false ? 'runs without the append-only file (appendonly no)' : 'did not say whether it keeps an append-only file (CONFIG GET refused)'
+  const why =
+    aof === false
+      ? 'runs without the append-only file (appendonly no)'
+      : 'did not say whether it keeps an append-only file (CONFIG GET refused)'
   return `Redis ${why}: a Redis restart would lose settled calls not yet in Postgres; set appendonly yes (docs/operations.md "Redis: settings and failure behaviour")`
 }

@@ -182,7 +182,10 @@ for (const backends of ALL_BACKENDS) {
 
       // A past expiresAt is refused at creation (below): this key's expiry is moved into the past instead.
       const expired = await newKey({ userId: user.id, expiresAt: new Date(Date.now() + 60_000).toISOString() })
-      await gw.runtime.deps.db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1_000) }).where(eq(apiKeys.id, expired.id))
+      await gw.runtime.deps.db
+        .update(apiKeys)
+        .set({ expiresAt: new Date(Date.now() - 1_000) })
+        .where(eq(apiKeys.id, expired.id))
       gw.runtime.deps.auth.invalidate(expired.id)
       await expectChatError(await postChat(gw, expired.key), 401, 'UNAUTHORIZED')
       const later = await newKey({ userId: user.id, expiresAt: new Date(Date.now() + 3_600_000).toISOString() })

@@ -76,13 +76,19 @@ describe('catalog file', () => {
 
     test('a file with a misspelt member answers 400 naming it; the stored catalog is as it was', async () => {
       const c = base()
-      const next = { ...c, gateways: [{ ...c.gateways[0]!, apiKey: undefined, apikey: 'env:OTHER' }], models: [{ ...c.models[0]!, deprecate: true }] }
+      const next = {
+        ...c,
+        gateways: [{ ...c.gateways[0]!, apiKey: undefined, apikey: 'env:OTHER' }],
+        models: [{ ...c.models[0]!, deprecate: true }],
+      }
       await Bun.write(path, JSON.stringify(next))
       const res = await gw.request('/api/admin/catalog/reload', { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
       expect(res.status).toBe(400)
       const body = (await res.json()) as { error: { code: string; message: string } }
       expect(body.error.code).toBe('BAD_REQUEST')
-      expect(body.error.message).toBe(`CATALOG_FILE ${path} is invalid: gateways[0].apikey: unknown field; did you mean apiKey? (docs/providers.md)`)
+      expect(body.error.message).toBe(
+        `CATALOG_FILE ${path} is invalid: gateways[0].apikey: unknown field; did you mean apiKey? (docs/providers.md)`,
+      )
       const { db } = gw.runtime.deps
       const [gateway] = await db.select().from(gateways).where(eq(gateways.id, 'gw-a'))
       expect(gateway!.apiKeyRef).toBe('sk-upstream-secret')

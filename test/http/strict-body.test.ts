@@ -28,13 +28,22 @@ describe('strict admin and console bodies', () => {
 
   test('admin: an unknown member of each body is named with the one meant, and nothing changes', async () => {
     const email = `strict-${crypto.randomUUID()}@example.com`
-    await refused(await adminPost('/api/admin/users', { email, pasword: 'long enough pw' }), 'pasword: unknown field; did you mean password?')
+    await refused(
+      await adminPost('/api/admin/users', { email, pasword: 'long enough pw' }),
+      'pasword: unknown field; did you mean password?',
+    )
     expect(await gw.runtime.deps.db.select().from(users).where(eq(users.email, email))).toEqual([])
     const user = await json(adminPost('/api/admin/users', { email }))
-    await refused(await adminPost(`/api/admin/users/${user.id}/credits`, { amount: 5, notes: 'x' }), 'notes: unknown field; did you mean note?')
+    await refused(
+      await adminPost(`/api/admin/users/${user.id}/credits`, { amount: 5, notes: 'x' }),
+      'notes: unknown field; did you mean note?',
+    )
     expect(await gw.books(user.id)).toEqual({ balance: 0n, ledgerSum: 0n })
     const soon = new Date(Date.now() + 3_600_000).toISOString()
-    await refused(await adminPost('/api/admin/keys', { userId: user.id, expiresat: soon }), 'expiresat: unknown field; did you mean expiresAt?')
+    await refused(
+      await adminPost('/api/admin/keys', { userId: user.id, expiresat: soon }),
+      'expiresat: unknown field; did you mean expiresAt?',
+    )
     expect(await gw.runtime.deps.db.select().from(apiKeys).where(eq(apiKeys.userId, user.id))).toEqual([])
     await refused(await adminPost('/api/admin/refunds', { transactionId: 'txn_x', amout: 1 }), 'amout: unknown field; did you mean amount?')
     await refused(await adminPost('/api/admin/users', { email, role: 'admin' }), 'role: unknown field')

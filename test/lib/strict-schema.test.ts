@@ -15,7 +15,12 @@ describe('strict schema', () => {
 
   test('every object, however deep, refuses undeclared members', () => {
     expect(Value.Check(Strict, { a: 'x', nested: { b: 1 }, list: [{ c: true }], either: { d: 'default' } })).toBe(true)
-    for (const bad of [{ a: 'x', z: 1 }, { a: 'x', nested: { b: 1, z: 1 } }, { a: 'x', list: [{ c: true, z: 1 }] }, { a: 'x', either: { d: 'default', z: 1 } }])
+    for (const bad of [
+      { a: 'x', z: 1 },
+      { a: 'x', nested: { b: 1, z: 1 } },
+      { a: 'x', list: [{ c: true, z: 1 }] },
+      { a: 'x', either: { d: 'default', z: 1 } },
+    ])
       expect(Value.Check(Strict, bad)).toBe(false)
   })
 

@@ -30,7 +30,12 @@ export function authFeature(deps: ContextDeps) {
         set.status = 201
         return signIn(user, request, client.https, set)
       },
-      { parse: 'json', ...strictBody(Registration), response: { 201: Me }, detail: detail('Create an account and sign in (sets svc_session)') },
+      {
+        parse: 'json',
+        ...strictBody(Registration),
+        response: { 201: Me },
+        detail: detail('Create an account and sign in (sets svc_session)'),
+      },
     )
     .post('/login', async ({ body, request, client, set }) => signIn(await verifyLogin(deps.db, body), request, client.https, set), {
       parse: 'json',

@@ -24,7 +24,12 @@ export function keysFeature(deps: ContextDeps & Pick<ConsoleDeps, 'auth'>) {
         set.status = 201
         return createKey(deps, user.id, body)
       },
-      { parse: 'json', ...strictBody(CreateKey), response: { 201: CreatedKey }, detail: detail('Create a key; the secret is in this answer only') },
+      {
+        parse: 'json',
+        ...strictBody(CreateKey),
+        response: { 201: CreatedKey },
+        detail: detail('Create a key; the secret is in this answer only'),
+      },
     )
     .delete('/:id', ({ user, params }) => revokeKey(deps, user.id, params.id), {
       params: t.Object({ id: t.String({ maxLength: 100 }) }),
