@@ -1,6 +1,7 @@
 // Every /v1 route in one named Elysia plugin: the three protocol calls (pipeline.ts),
-// count_tokens, the model list, one model, the key's own state and the CORS preflight. Each answers its errors through
-// error-response.ts in its protocol's envelope (the preflight's 404 is the app's).
+// count_tokens, the model list, one model, the key's own state (keyed-read.ts) and the CORS
+// preflight. Each answers its errors through error-response.ts in its protocol's envelope (the
+// preflight's 404 is the app's).
 import { Elysia } from 'elysia'
 import { pathOf } from '../http/surface-headers.ts'
 import type { Catalog } from '../catalog/catalog.ts'
