@@ -3,6 +3,8 @@
 import { GatewayError, serviceUnavailable } from '../core/errors.ts'
 import { isOutage } from '../lib/outage.ts'
 import type { Logger } from '../lib/log.ts'
+import { describeError } from '../lib/validate.ts'
+import type { ValueError } from '@sinclair/typebox/errors'
 
 export function consoleError(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ error: { code, message } }), { status, headers: { 'content-type': 'application/json', ...headers } })
@@ -55,6 +57,11 @@ export function renderConsoleError(code: string | number, error: unknown): Respo
       const name = first?.path?.replace(/^\//, '').replace(/\//g, '.') || 'query'
       const message = typeof v.customError === 'string' ? v.customError : `${name}: ${first?.summary ?? first?.message ?? 'invalid value'}`
       return consoleError(400, 'BAD_REQUEST', message)
+    }
+    // TypeBox's own error (Elysia passes it on): described as the /v1 bodies are (lib/validate.ts).
+    if (first && 'schema' in first && 'type' in first) {
+      const issue = describeError(first as ValueError)
+      return consoleError(422, 'VALIDATION_FAILED', `${issue.path}: ${issue.message}`)
     }
     const path = first?.path ? first.path.slice(1).replace(/\//g, '.') : 'body'
     return consoleError(422, 'VALIDATION_FAILED', `${path}: ${first?.message ?? 'invalid value'}`)

@@ -2,6 +2,7 @@
 import { ensureTracingChannelHasSubscribers } from '../lib/tracing-channel-compat.ts'
 import { abandonedKey, accountKey, counterKey, leaseDataKey, leasesKey, outboxKey, windowKey, type KeySpace } from './keys.ts'
 import { ABANDONED_MARK_MS, leaseData } from './lease.ts'
+import { readAppendOnly } from './append-only.ts'
 import { connectRedis, type RedisClient, type RedisTarget } from './redis-client.ts'
 import { ackShards, createGroups, ownPendingShards, readShards, reclaimShards } from './redis-outbox.ts'
 import { outboxCallOf } from './outbox-call.ts'
@@ -228,6 +229,7 @@ export async function createRedisStore(
     async ping() {
       await redis.ping()
     },
+    appendOnly: () => readAppendOnly(redis),
     async close() {
       // While Redis is unreachable QUIT cannot be sent: drop the socket instead.
       await redis.quit().catch(() => redis.disconnect())

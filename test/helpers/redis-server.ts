@@ -1,6 +1,7 @@
-// A throwaway redis-server for fault tests (ports 6390–6394 belong to test/faults): it can be
-// killed (SIGKILL, as a crash) and started again on the same port and data directory, with or
-// without its data (AOF). Never point these helpers at the shared Redis.
+// A throwaway redis-server for fault tests (ports 6390–6394 belong to test/faults, 6417–6418 to
+// test/store/append-only.test.ts): it can be killed (SIGKILL, as a crash) and started again on
+// the same port and data directory, with or without its data (AOF). Never point these helpers at
+// the shared Redis.
 import Redis from 'ioredis'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
