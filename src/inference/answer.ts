@@ -12,14 +12,14 @@ import type { Store } from '../store/types.ts'
 import type { Call } from './admission.ts'
 import type { InFlight } from './inflight.ts'
 import { holdLease, streamLeaseMs } from './lease.ts'
-import type { ServedJson, ServedStream } from './serve.ts'
+import type { ServedJson, ServedStream } from './upstream-call.ts'
 import { pipeStream, type StreamTally } from './stream.ts'
 import { translateTransform } from './stream-translate.ts'
 
 export interface AnswerDeps extends SettlementDeps {
   store: SettlementDeps['store'] & Pick<Store, 'renewLease'>
   inflight: InFlight
-  router: Pick<Router, 'counters'>
+  router: Pick<Router, 'counters' | 'breakers'>
   now: () => number
   config: Pick<Config, 'clientIdleMs'>
 }
@@ -82,6 +82,7 @@ export function streamAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: Serve
     if (end.kind === 'upstream_failed') {
       deps.log.warn('stream failed', { requestId: call.requestId, gateway: gw.id, cause: end.error.cause })
       call.obs.streamFailed(gw.id, end.error.code)
+      deps.router.breakers.record(served.route, end.error)
     }
     const costMicros = settleEnd(deps, call, end, tally, gw.id)
     const { status, errorCode } = endStatus(end)

@@ -1,5 +1,5 @@
 // One pipeline for every inbound protocol (the only place that joins protocols × providers ×
-// billing × limits): auth → body → parse → model → admit → serve with failover (serve.ts) →
+// billing × limits): auth → body → parse → model → admit → the upstream call with failover (upstream-call.ts) →
 // answer and settle (answer.ts). A failure at any step is settled or logged as far as the call
 // got, and answered in the protocol's envelope (error-response.ts).
 import type { ApiKeyAuth } from '../auth/api-keys.ts'
@@ -22,11 +22,11 @@ import { type AdmitDeps, admit, authenticate, type Call, resolveModel } from './
 import { type AnswerDeps, jsonAnswer, streamAnswer } from './answer.ts'
 import { CallLife } from './call-life.ts'
 import { asGatewayError, errorResponse } from './error-response.ts'
-import { type ServeDeps, serve } from './serve.ts'
+import { callUpstream, type UpstreamCallDeps } from './upstream-call.ts'
 
 export type PipelineDeps = AdmitDeps &
   AnswerDeps &
-  ServeDeps & {
+  UpstreamCallDeps & {
     auth: Pick<ApiKeyAuth, 'verify'>
     catalog: Pick<Catalog, 'lookup'>
     metrics: Metrics
@@ -63,7 +63,7 @@ export async function protocolCall<Body>(deps: PipelineDeps, spoke: Spoke<Body>,
     })
     call = await obs.admission(admit(deps, { requestId, protocol: spoke.name, stream, principal, model, estimate, t0, at, obs, life }))
     const passHeaders = spoke.passHeaders(req.headers)
-    const served = await serve(deps, { spoke, raw, body, stream, model, requestId, passHeaders, life, obs })
+    const served = await callUpstream(deps, { spoke, raw, body, stream, model, requestId, passHeaders, life, obs })
     const ctx: CallContext = {
       requestId,
       publicId: requestId,

@@ -11,7 +11,8 @@ import type { Route } from '../core/gateway.ts'
 import { afterFailure } from './retry-policy.ts'
 import type { Router } from './router.ts'
 
-export interface Served<T> {
+/** What failover returns: the attempt's value and the route that gave it. */
+export interface Answered<T> {
   value: T
   route: Route
 }
@@ -43,7 +44,7 @@ export async function withFailover<T>(
   attempt: (route: Route, ctx: AttemptContext) => Promise<T>,
   requestId: string,
   call: CallView = OWN_CALL,
-): Promise<Served<T>> {
+): Promise<Answered<T>> {
   const started = router.now()
   let last: { err: GatewayError; gateway: string } | undefined
   let tried = 0

@@ -1,4 +1,4 @@
-// The serve step of a call: the model's routes in catalog order with failover (routing/), each
+// The upstream call of a call (callUpstream): the model's routes in catalog order with failover (routing/), each
 // attempt a pass-through when the upstream speaks the client's protocol, otherwise a translation
 // through the canonical model. Its result is the first upstream that answered.
 import type { CatalogModel } from '../catalog/catalog.ts'
@@ -22,18 +22,20 @@ interface ServedBy {
   native: boolean
   adapter: UpstreamAdapter
   gateway: Gateway
+  /** The route that answered: a failure after the first byte counts on its breakers. */
+  route: Route
 }
 export type ServedStream = ServedBy & { stream: UpstreamStream }
 export type ServedJson = ServedBy & { json: UpstreamJson }
 export type Served = ServedStream | ServedJson
 
-export interface ServeDeps {
+export interface UpstreamCallDeps {
   /** Breakers and failover counters (docs/failover.md). */
   router: Router
   config: Pick<Config, 'defaultMaxOutputTokens' | 'upstreamStreamClient'>
 }
 
-export interface ServeRequest<Body> {
+export interface UpstreamCallRequest<Body> {
   spoke: Spoke<Body>
   /** The client's body as sent (pass-through rewrites only its model). */
   raw: Record<string, unknown>
@@ -47,7 +49,7 @@ export interface ServeRequest<Body> {
   obs: CallObserver
 }
 
-export async function serve<Body>(deps: ServeDeps, r: ServeRequest<Body>): Promise<Served> {
+export async function callUpstream<Body>(deps: UpstreamCallDeps, r: UpstreamCallRequest<Body>): Promise<Served> {
   let canonical: CRequest | undefined
   const attempt = async (route: Route, where: AttemptContext): Promise<Served> => {
     const gw = route.gateway
@@ -57,9 +59,10 @@ export async function serve<Body>(deps: ServeDeps, r: ServeRequest<Body>): Promi
       ? adapter.passthroughBody(r.raw, route.upstreamModel, r.stream)
       : adapter.body((canonical ??= r.spoke.decode(r.body)), route.upstreamModel, deps.config.defaultMaxOutputTokens)
     const headers = adapter.headers(gw.apiKey, r.passHeaders)
+    const by = { native, adapter, gateway: gw, route }
     return r.stream
-      ? { native, adapter, gateway: gw, stream: await streamAttempt(deps, gw, adapter, headers, upstreamBody, where, r.life.attempt()) }
-      : { native, adapter, gateway: gw, json: await upstreamJson(gw, adapter.path, headers, upstreamBody, r.life.attempt()) }
+      ? { ...by, stream: await streamAttempt(deps, gw, adapter, headers, upstreamBody, where, r.life.attempt()) }
+      : { ...by, json: await upstreamJson(gw, adapter.path, headers, upstreamBody, r.life.attempt()) }
   }
   const served = await withFailover(
     deps.router,
@@ -78,7 +81,7 @@ export async function serve<Body>(deps: ServeDeps, r: ServeRequest<Body>): Promi
  * content event arrives within the gateway's firstTokenMs (headers included).
  */
 async function streamAttempt(
-  deps: ServeDeps,
+  deps: UpstreamCallDeps,
   gw: Gateway,
   adapter: UpstreamAdapter,
   headers: Record<string, string>,
