@@ -85,6 +85,8 @@ describeServices(`Claude Code ${CLAUDE_CODE.version} through Tollgate`, () => {
       const { run, result } = await runClaude({ baseUrl: base, key: user.key, model: `t/${p}`, prompt: 'Tell me something long' }, home)
       expect(run.killed).toBe(false)
       expect(result).toMatchObject({ type: 'result', is_error: true })
+      // Tollgate's mid-stream error frame, as the agent shows it (docs/api.md "Streams that fail").
+      expect(result!.result).toMatch(/^API Error: .*mid-stream/)
       expect(run.code).not.toBe(0)
       expect(existsSync(join(home.work, 'proof.txt'))).toBe(false)
       expect(ups[p].seen).toHaveLength(1)
