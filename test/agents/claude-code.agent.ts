@@ -12,7 +12,7 @@ import { describeServices } from '../helpers/services.ts'
 import { expectBill } from './bill.ts'
 import { runClaude } from './claude-code.ts'
 import { installAgent } from './install.ts'
-import { agentHome } from './spawn-agent.ts'
+import { agentHome, removeAgentHomes } from './spawn-agent.ts'
 import { answer, cutAnswer, type UpstreamProtocol } from './upstream-turns.ts'
 import { toolOutputSent, upstreamKey } from './upstream-view.ts'
 import { CLAUDE_CODE } from './versions.ts'
@@ -36,6 +36,7 @@ describeServices(`Claude Code ${CLAUDE_CODE.version} through Tollgate`, () => {
   afterAll(async () => {
     await gw?.stop()
     for (const p of UPSTREAM_PROTOCOLS) ups[p]?.stop()
+    await removeAgentHomes()
   })
 
   const fresh = async (p: UpstreamProtocol) => {

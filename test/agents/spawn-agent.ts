@@ -2,7 +2,7 @@
 // printed. The environment is built here whole (never inherited), so a developer's own keys,
 // base URLs and agent settings cannot leak into a run; a run that outlives `timeoutMs` is killed
 // and reported as such.
-import { mkdir, mkdtemp } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -20,11 +20,19 @@ export interface AgentHome {
   work: string
 }
 
+const homes: string[] = []
+
 export async function agentHome(): Promise<AgentHome> {
   const home = await mkdtemp(join(tmpdir(), 'tollgate-agent-'))
+  homes.push(home)
   const work = join(home, 'work')
   await mkdir(work)
   return { home, work }
+}
+
+/** Removes every home made so far (a suite's afterAll). */
+export async function removeAgentHomes(): Promise<void> {
+  await Promise.all(homes.splice(0).map((h) => rm(h, { recursive: true, force: true })))
 }
 
 export async function spawnAgent(cmd: string[], at: AgentHome, env: Record<string, string>, timeoutMs: number): Promise<AgentRun> {
