@@ -46,11 +46,14 @@ export function createApp(deps: AppDeps, state: AppState = { draining: false }) 
         const checks = await Promise.allSettled([db, deps.store.ping()])
         const ok = !state.draining && checks.every((c) => c.status === 'fulfilled')
         set.status = ok ? 200 : 503
-        return {
+        const answer = {
           status: ok ? 'ready' : state.draining ? 'draining' : 'unavailable',
           database: checks[0].status === 'fulfilled',
           store: checks[1].status === 'fulfilled',
         }
+        // A detail, not a condition of readiness: null when Redis does not say (docs/api.md "Health, readiness and metrics").
+        if (deps.store.kind !== 'redis') return answer
+        return { ...answer, redisAof: (answer.store ? await deps.store.appendOnly() : undefined) ?? null }
       })
       .use(v1Routes(deps))
       .use(

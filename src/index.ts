@@ -77,7 +77,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     // /readyz and a 503 with Retry-After for new calls, not refused connections.
     if (!(await inflight.callsEnded(config.shutdownGraceMs))) {
       log.warn('grace period over; cutting open calls', { calls: inflight.calls })
-      inflight.cut.abort()
+      inflight.cut.fire()
       await inflight.callsEnded(2_000)
     }
     // Settled calls may still be writing their answer (or the error frame just queued): give

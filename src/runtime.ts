@@ -15,6 +15,7 @@ import { startupFailure } from './lib/startup-error.ts'
 import { Metrics } from './observability/telemetry.ts'
 import { createTracer, type Tracer } from './observability/tracing.ts'
 import { createMemoryStore } from './store/memory.ts'
+import { appendOnlyWarning } from './store/append-only.ts'
 import { createRedisStore } from './store/redis.ts'
 import type { Store } from './store/types.ts'
 import type { KeySpace } from './store/keys.ts'
@@ -86,8 +87,11 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
         },
       )
     : createMemoryStore()
+  // Once, at start: money needs Redis's append-only file (docs/operations.md "Redis: settings and failure behaviour").
+  const aofWarning = store.kind === 'redis' ? appendOnlyWarning(await store.appendOnly()) : undefined
+  if (aofWarning) log.warn(aofWarning)
   if (file) await upsertCatalog(database.db, file)
-  const board = redisUrl ? await createRedisBoard(redisUrl, opts.keySpace?.prefix ?? config.redisPrefix) : createMemoryBoard()
+  const board = redisTarget ? await createRedisBoard(redisTarget, opts.keySpace?.prefix ?? config.redisPrefix) : createMemoryBoard()
   const router = new Router(board, log)
   await router.start(5_000)
   const maintainPartitions = () =>

@@ -2,7 +2,8 @@
 // providers import no storage, billing, pipeline or each other; a protocol spoke imports only
 // core, lib, protocols/common and the spoke interface; inference/ is the only area that joins
 // protocols and providers; billing does not import inference; src/lib imports nothing else in
-// src; only config.ts reads env.
+// src and src/core nothing but lib; every upstream kind is the same six files; only config.ts
+// reads env.
 import { describe, expect, test } from 'bun:test'
 import { Glob } from 'bun'
 import { readFileSync } from 'node:fs'
@@ -71,6 +72,31 @@ describe('architecture', () => {
       ).toEqual(expected)
   })
 
+  test('every upstream kind has the same file set, imports no other kind and is assembled in its adapter.ts', () => {
+    const kinds = [...new Set(files.filter((f) => area(f.path) === 'providers' && f.path.split('/').length === 3).map((f) => sub(f.path)))]
+    expect(kinds.sort()).toEqual([
+      'providers/anthropic-messages',
+      'providers/openai-chat',
+      'providers/openai-responses',
+      'providers/transport',
+    ])
+    const upstreams = kinds.filter((k) => k !== 'providers/transport')
+    const expected = ['adapter.ts', 'passthrough.ts', 'request.ts', 'response.ts', 'stream-decoder.ts', 'wire.ts']
+    const shared = (imp: string) =>
+      area(imp) === 'core' || area(imp) === 'lib' || imp === 'providers/types.ts' || imp === 'providers/openai-headers.ts'
+    for (const kind of upstreams) {
+      const own = files.filter((f) => sub(f.path) === kind)
+      expect(own.map((f) => f.path.split('/')[2]).sort()).toEqual(expected)
+      const bad = own.flatMap((f) => f.imports.filter((i) => !shared(i) && sub(i) !== kind).map((i) => `${f.path} → ${i}`))
+      expect(bad).toEqual([])
+      const adapter = own.find((f) => f.path === `${kind}/adapter.ts`)!
+      for (const part of ['passthrough.ts', 'request.ts', 'response.ts', 'stream-decoder.ts'])
+        expect(adapter.imports).toContain(`${kind}/${part}`)
+    }
+    const registry = files.find((f) => f.path === 'providers/registry.ts')!
+    expect(upstreams.map((k) => `${k}/adapter.ts`).filter((a) => !registry.imports.includes(a))).toEqual([])
+  })
+
   test('inference/ is the only area importing both protocols and providers', () => {
     const byArea = new Map<string, Set<string>>()
     for (const f of files) {
@@ -94,6 +120,13 @@ describe('architecture', () => {
     const bad = files
       .filter((f) => area(f.path) === 'lib')
       .flatMap((f) => f.imports.filter((i) => area(i) !== 'lib').map((i) => `${f.path} → ${i}`))
+    expect(bad).toEqual([])
+  })
+
+  test('src/core imports nothing but src/core and src/lib', () => {
+    const bad = files
+      .filter((f) => area(f.path) === 'core')
+      .flatMap((f) => f.imports.filter((i) => area(i) !== 'core' && area(i) !== 'lib').map((i) => `${f.path} → ${i}`))
     expect(bad).toEqual([])
   })
 

@@ -198,3 +198,25 @@ test('the schema describes every variable, and each one with a default or option
   // No variable is required: an empty environment starts a single instance.
   expect([...(EnvSchema.required ?? [])] as string[]).toEqual(entries.filter(([, s]) => s.default !== undefined).map(([n]) => n))
 })
+
+describe('configuration refusals', () => {
+  test('the sandbox provider on an https PUBLIC_URL needs SANDBOX_PAYMENTS_ON_HTTPS=true', () => {
+    const env = { SANDBOX_PAYMENTS_SECRET: 'sandbox-secret', PUBLIC_URL: 'https://gw.example' }
+    expect(() => loadConfig(env)).toThrow(ConfigError)
+    expect(() => loadConfig(env)).toThrow(/SANDBOX_PAYMENTS_ON_HTTPS/)
+    expect(loadConfig({ ...env, SANDBOX_PAYMENTS_ON_HTTPS: 'true' }).sandboxPayments).toEqual({ secret: 'sandbox-secret' })
+    expect(loadConfig({ ...env, PUBLIC_URL: 'http://localhost:8080' }).sandboxPayments).toBeDefined()
+    expect(() => loadConfig({ ...env, SANDBOX_PAYMENTS_ON_HTTPS: 'yes' })).toThrow(ConfigError)
+  })
+
+  test('CORS_ORIGINS: off by default; origins or *; anything else refused', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([])
+    expect(loadConfig({ CORS_ORIGINS: 'https://App.example, http://localhost:5173' }).corsOrigins).toEqual([
+      'https://app.example',
+      'http://localhost:5173',
+    ])
+    expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*'])
+    for (const bad of ['app.example', 'https://app.example/path', 'ftp://x.example', 'https://app.example/'])
+      expect(() => loadConfig({ CORS_ORIGINS: bad }), bad).toThrow(ConfigError)
+  })
+})

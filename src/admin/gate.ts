@@ -2,7 +2,7 @@
 // limit first, then must carry `Authorization: Bearer $ADMIN_TOKEN` (compared by lib/bearer.ts).
 // Runs once per request, from the parse hook (before a body is read) and from transform (routes
 // without a body), so an unauthenticated caller learns nothing about its input.
-import { clientInfo, peerAddress } from '../console/http/client.ts'
+import { clientInfo, peerAddress } from '../http/client.ts'
 import { limitIp, type RateRule } from '../console/http/limits.ts'
 import { GatewayError } from '../core/errors.ts'
 import { bearerMatches } from '../lib/bearer.ts'

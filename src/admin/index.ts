@@ -3,6 +3,7 @@
 import { Elysia } from 'elysia'
 import { checkParams, consoleBody } from '../http/console-body.ts'
 import { consoleError, consoleErrorHook } from '../http/console-error.ts'
+import { strictBody } from '../http/strict-body.ts'
 import type { AdminDeps } from './deps.ts'
 import { listUsers } from './directory.ts'
 import { adminGate } from './gate.ts'
@@ -33,14 +34,18 @@ export function adminRoutes(deps: AdminDeps) {
         Object.assign(set.headers, await gate(request, server))
         checkParams(query, params)
       })
-      .post('/users', ({ body }) => createAccount(deps, body), { body: NewUser })
+      .post('/users', ({ body }) => createAccount(deps, body), strictBody(NewUser))
       .post(
         '/users/:id/credits',
-        ({ params, body, request }) => adjustCredits(deps, params.id, body, request.headers.get('idempotency-key')),
-        { body: CreditAdjustment },
+        async ({ params, body, request, set }) => {
+          const { balance, replayed } = await adjustCredits(deps, params.id, body, request.headers.get('idempotency-key'))
+          if (replayed) set.headers['idempotent-replayed'] = 'true'
+          return { balance }
+        },
+        strictBody(CreditAdjustment),
       )
-      .post('/keys', ({ body }) => createKey(deps, body), { body: NewKey })
-      .post('/refunds', ({ body }) => refundTransaction(deps, body), { body: RefundRequest })
+      .post('/keys', ({ body }) => createKey(deps, body), strictBody(NewKey))
+      .post('/refunds', ({ body }) => refundTransaction(deps, body), strictBody(RefundRequest))
       .get('/users', ({ query }) => listUsers(deps.db, { limit: query.limit ?? 100, cursor: query.cursor, email: query.email }), {
         query: UsersQuery,
       })

@@ -3,15 +3,16 @@
 // console error envelope (http/console-error.ts); money leaves as USD numbers.
 import { eq } from 'drizzle-orm'
 import { issueKey } from '../auth/issue-key.ts'
-import { applyMovement, createUser } from '../billing/accounts.ts'
+import { createUser } from '../billing/accounts.ts'
 import { refund } from '../billing/refunds.ts'
 import { readCatalogFile, upsertCatalog } from '../catalog/file.ts'
 import { GatewayError } from '../core/errors.ts'
 import { apiKeys, users } from '../db/schema/index.ts'
+import { parseIsoDateTime } from '../lib/dates.ts'
 import { normalizeEmail } from '../lib/email.ts'
-import { base62 } from '../lib/ids.ts'
 import { formatUsd, usdToMicros } from '../lib/money.ts'
 import { startupFailure } from '../lib/startup-error.ts'
+import { applyCredit } from './credits.ts'
 import type { AdminDeps } from './deps.ts'
 import { listKeys, setDisabled, userExists } from './directory.ts'
 import type { CreditAdjustment, NewKey, NewUser, RefundRequest } from './model.ts'
@@ -34,7 +35,7 @@ export async function createAccount(deps: Pick<AdminDeps, 'db'>, input: typeof N
   return createUser(deps.db, email, passwordHash)
 }
 
-/** A signed adjustment; the same Idempotency-Key for the same user is applied once. */
+/** A signed adjustment; with an Idempotency-Key, applied once per user and key (credits.ts). */
 export async function adjustCredits(
   deps: Pick<AdminDeps, 'db' | 'store'>,
   userId: string,
@@ -45,20 +46,15 @@ export async function adjustCredits(
   if (micros === undefined || micros === 0n || input.amount > MAX_ADJUST_USD || input.amount < -MAX_ADJUST_USD)
     throw new GatewayError('BAD_REQUEST', `amount must be a non-zero USD amount within ±${MAX_ADJUST_USD} with at most 6 decimals.`)
   const user = await existingUser(deps, userId)
-  const balance = await applyMovement(deps.db, deps.store, {
-    userId: user.id,
-    amountMicros: micros,
-    kind: 'adjustment',
-    method: 'admin',
-    reference: idempotencyKey ? `admin:${user.id}:${idempotencyKey}` : `admin:${base62(24)}`,
-    meta: input.note ? { note: input.note } : undefined,
-  })
-  if (balance === undefined) throw new GatewayError('CONFLICT', 'This Idempotency-Key was already used.')
-  return { balance: usd(balance) }
+  return applyCredit(deps, { userId: user.id, amountMicros: micros, note: input.note, key: idempotencyKey || undefined })
 }
 
-export async function createKey(deps: Pick<AdminDeps, 'db'>, input: typeof NewKey.static) {
+export async function createKey(deps: Pick<AdminDeps, 'db' | 'now'>, input: typeof NewKey.static) {
   await existingUser(deps, input.userId)
+  // A date that does not parse is issueKey's 400; one that parses must lie ahead (a key dead on arrival is a mistake).
+  const expires = input.expiresAt ? parseIsoDateTime(input.expiresAt) : undefined
+  if (expires && expires.getTime() <= deps.now())
+    throw new GatewayError('VALIDATION_FAILED', 'expiresAt: must be in the future.', { param: 'expiresAt' })
   const { id, key } = await issueKey(deps, input)
   return { id, key }
 }

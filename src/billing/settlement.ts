@@ -1,12 +1,14 @@
-// Settlement of a gateway call: cost from usage, reservation released, the
-// call's record appended — once per call, in one store round trip the client does not wait for
-// (tracked for shutdown). A call refused after authentication still gets its record.
+// Settlement of a gateway call: how it ended → the usage billed (bill.ts) → cost, reservation
+// released, the call's record appended — once per call, in one store round trip the client does
+// not wait for (tracked for shutdown). A call refused after authentication still gets its record.
+import type { EndCause } from '../core/call-end.ts'
 import type { GatewayError } from '../core/errors.ts'
 import type { Usage } from '../core/usage.ts'
 import type { Logger } from '../lib/log.ts'
 import type { CallObserver } from '../observability/call-observer.ts'
 import type { Metrics } from '../observability/telemetry.ts'
 import type { Store } from '../store/types.ts'
+import { billFor, type CallTally, ZERO_USAGE } from './bill.ts'
 import { callRecord, type RecordedCall, recorded, type UsageSource } from './outbox-record.ts'
 import { costMicros, type Pricing } from './pricing.ts'
 import type { SettleRescue } from './settle-rescue.ts'
@@ -28,6 +30,8 @@ export interface SettlingCall {
   stream: boolean
   principal: { userId: string; keyId: string }
   model: { id: string; pricing: Pricing }
+  /** The usage reserved at admission (docs/api.md "Reservations"). */
+  estimate: Usage
   reservedMicros: bigint
   /** performance.now() at receipt */
   t0: number
@@ -44,8 +48,6 @@ export interface Outcome {
   usage: Usage
   usageSource: UsageSource
 }
-
-export const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }
 
 /** Settles once; later calls do nothing and return 0. Returns the cost in micro-USD. */
 export function settle(deps: SettlementDeps, call: SettlingCall, o: Outcome): bigint {
@@ -93,9 +95,32 @@ export function settle(deps: SettlementDeps, call: SettlingCall, o: Outcome): bi
   return cost
 }
 
-/** A call that failed before any upstream answer: nothing billed, reservation released. */
-export function settleFailure(deps: SettlementDeps, call: SettlingCall, err: GatewayError, gateway: string | null): void {
-  settle(deps, call, { status: err.status, errorCode: err.code, gateway, usage: ZERO_USAGE, usageSource: 'none' })
+/**
+ * Settles a call as it ended: the billing rule's usage, and the log's status and code for the end.
+ * Returns the cost in micro-USD (0 when it was already settled).
+ */
+export function settleEnd(deps: SettlementDeps, call: SettlingCall, end: EndCause, tally: CallTally, gateway: string | null): bigint {
+  const billed = billFor(call.estimate, end, tally)
+  return settle(deps, call, { ...endStatus(end), gateway, usage: billed.usage, usageSource: billed.source })
+}
+
+/** The request log's status and error code for an end (docs/api.md "What a call is billed"). */
+export function endStatus(end: EndCause): { status: number; errorCode: string | null } {
+  switch (end.kind) {
+    case 'completed':
+      return { status: 200, errorCode: null }
+    case 'upstream_failed':
+      // After the first byte the client had a 200; the log says the stream failed.
+      return { status: end.afterFirstByte ? 502 : end.error.status, errorCode: end.error.code }
+    case 'refused':
+      return { status: end.error.status, errorCode: end.error.code }
+    case 'client_left':
+      return { status: 499, errorCode: 'CLIENT_CLOSED' }
+    case 'deadline':
+      return { status: 499, errorCode: 'CLIENT_IDLE' }
+    case 'drain':
+      return { status: 503, errorCode: 'SHUTTING_DOWN' }
+  }
 }
 
 /** A call refused after authentication, before admission (as far as it got). */

@@ -1,10 +1,11 @@
 // CATALOG_FILE (docs/api.md "Catalog file"): its schema, and the idempotent upsert at start.
 import { Type as t, type Static } from '@sinclair/typebox'
-import { Value } from '@sinclair/typebox/value'
 import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { gateways, modelRoutes, models } from '../db/schema/index.ts'
 import { numberToScaled } from '../lib/money.ts'
+import { strictSchema } from '../lib/strict-schema.ts'
+import { compile } from '../lib/validate.ts'
 import { PolicyFile } from '../routing/policy.ts'
 
 const Price = t.Union([t.Number({ minimum: 0 }), t.Null()])
@@ -45,6 +46,9 @@ export type CatalogFile = Static<typeof CatalogFile>
 
 export class CatalogFileError extends Error {}
 
+/** Every object of the file is strict: a misspelt member (`apikey`, `enable`) is refused, not ignored. */
+const validate = compile(strictSchema(CatalogFile))
+
 /** USD per 1M tokens (JSON number) → nano-USD per 1M tokens, exactly. */
 function price(v: number | null | undefined, where: string): bigint | null {
   if (v === null || v === undefined) return null
@@ -53,11 +57,14 @@ function price(v: number | null | undefined, where: string): bigint | null {
   return scaled
 }
 
-export function parseCatalogFile(json: unknown): CatalogFile {
-  if (!Value.Check(CatalogFile, json)) {
-    const first = Value.Errors(CatalogFile, json).First()
-    throw new CatalogFileError(`catalog: ${first?.path || '/'} ${first?.message ?? 'is invalid'}`)
+/** The file, checked: one line naming the first wrong field (and the one meant, when close). */
+export function parseCatalogFile(raw: unknown): CatalogFile {
+  const checked = validate(raw)
+  if (!checked.ok) {
+    const first = checked.issues[0]!
+    throw new CatalogFileError(`catalog: ${first.path === 'body' ? 'the file' : first.path}: ${first.message}`)
   }
+  const json = checked.value
   const ids = new Set(json.gateways.map((g) => g.id))
   for (const m of json.models) {
     for (const r of m.routes)

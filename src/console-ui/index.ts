@@ -1,9 +1,10 @@
-// The browser console (issue 13; docs/console-ui.md): `/` redirects to `/console`, every
+// The browser console (docs/console-ui.md): `/` redirects to `/console`, every
 // `/console/*` path answers the same HTML shell, and the client bundle is served from
 // `/console/assets/` under content-hashed names. The pages talk only to the /api/* console API
 // with the svc_session cookie.
 import { Elysia } from 'elysia'
 import { consoleBundle, type Asset } from './build.ts'
+import { faviconResponse } from './favicon.ts'
 import { shellHtml } from './shell.ts'
 
 /** Same-origin only: no CDN, no inline script, no framing. */
@@ -26,6 +27,7 @@ export function consoleUi() {
   return new Elysia({ name: 'console-ui' })
     .get('/', ({ redirect }) => redirect('/console', 302), { detail: { hide: true } })
     .get('/console', page, { detail: { hide: true } })
+    .get('/favicon.ico', faviconResponse, { detail: { hide: true } })
     .get(
       '/console/assets/:file',
       async ({ params }) => {

@@ -21,6 +21,7 @@ export function shellHtml(bundle: Bundle): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light">
 <title>Tollgate console</title>
+<link rel="icon" href="/favicon.ico" type="image/svg+xml">
 <link rel="stylesheet" href="${bundle.style.path}">
 <script type="module" src="${bundle.script.path}"></script>
 </head>

@@ -1,4 +1,4 @@
-// The console (docs/console.md; issue 4): accounts and sessions, API keys, wallet account,
+// The console (docs/console.md): accounts and sessions, API keys, wallet account,
 // transactions, request logs, top-ups with their provider webhooks, and the public catalog.
 // Each feature is one Elysia instance (index.ts routes, service.ts logic, model.ts TypeBox
 // models); http/ holds what they share: the request context (client IP, per-IP limits,

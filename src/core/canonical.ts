@@ -35,10 +35,23 @@ export type ReasoningPart = {
 
 export type CPart = TextPart | ImagePart | FilePart | ToolCallPart | ToolResultPart | ReasoningPart
 
-export interface CMessage {
+/** A conversation turn. */
+export interface CTurn {
   role: 'user' | 'assistant'
   content: CPart[]
 }
+
+/**
+ * An instruction given at this point of the conversation (Anthropic's mid-conversation `system`
+ * message, a later chat `system` / `developer` message or responses input item): text only,
+ * applying from here on (docs/translation.md "Mid-conversation system messages").
+ */
+export interface CSystemMessage {
+  role: 'system'
+  content: TextPart[]
+}
+
+export type CMessage = CTurn | CSystemMessage
 
 export interface CTool {
   name: string
@@ -55,7 +68,7 @@ export type StopReason = 'end' | 'max_tokens' | 'tool_use' | 'stop_sequence' | '
 export type Effort = 'low' | 'medium' | 'high'
 
 export interface CRequest {
-  /** System text, in order (chat/responses system and developer messages are hoisted here). */
+  /** System text before the first turn, in order (leading chat/responses system and developer messages too). */
   system: TextPart[] | undefined
   messages: CMessage[]
   tools: CTool[] | undefined
@@ -98,7 +111,8 @@ export type CEvent =
   | { type: 'reasoning_redacted'; data: string }
   | { type: 'tool_call_start'; index: number; id: string; name: string }
   | { type: 'tool_call_args'; index: number; delta: string }
-  | { type: 'usage'; usage: Usage }
+  /** final: false for a placeholder count (Anthropic's message_start), never billed as the call's usage. */
+  | { type: 'usage'; usage: Usage; final: boolean }
   | { type: 'finish'; stopReason: StopReason; stopSequence?: string }
   | { type: 'error'; message: string }
 

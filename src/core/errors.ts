@@ -23,6 +23,10 @@ export type ErrorCode =
   | 'INTERNAL'
   /** The instance is draining (SIGTERM): retry on another (docs/drain.md). */
   | 'SHUTTING_DOWN'
+  /** Every route of the model rests behind an open breaker: 503 with Retry-After (docs/failover.md). */
+  | 'UPSTREAM_UNAVAILABLE'
+  /** The client went away; the answer reaches no one, the log and metrics say 499. */
+  | 'CLIENT_CLOSED'
 
 const STATUS: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
@@ -43,6 +47,8 @@ const STATUS: Record<ErrorCode, number> = {
   CONTEXT_LENGTH_EXCEEDED: 400,
   INTERNAL: 500,
   SHUTTING_DOWN: 503,
+  UPSTREAM_UNAVAILABLE: 503,
+  CLIENT_CLOSED: 499,
 }
 
 /**

@@ -3,7 +3,7 @@
 // Either ends with exactly one closing sequence (with svc) or one error frame.
 import type { CEvent } from './canonical.ts'
 import type { GatewayError } from './errors.ts'
-import type { Usage } from './usage.ts'
+import type { ReportedUsage } from './usage.ts'
 import type { SseEvent } from '../lib/sse/parse.ts'
 
 export interface StreamEncoder {
@@ -21,7 +21,8 @@ export interface FrameTransform {
   /** Closing frames, given the svc JSON computed from the final usage. */
   close(svc: string): string
   error(err: GatewayError): string
-  usage(): Usage | undefined
+  /** The latest usage the upstream reported, and whether it is final (docs/api.md "What a call is billed"). */
+  usage(): ReportedUsage | undefined
   deliveredChars(): number
   upstreamId?(): string
 }

@@ -1,5 +1,4 @@
 // Upstream gateways and routes as the router sees them (from the catalog).
-import type { GatewayPolicy } from '../routing/policy.ts'
 
 export type GatewayProtocol = 'openai-chat' | 'anthropic-messages' | 'openai-responses'
 
@@ -17,4 +16,24 @@ export interface Gateway {
 export interface Route {
   gateway: Gateway
   upstreamModel: string
+}
+
+/** A gateway's effective failover policy (docs/failover.md); routing/policy.ts fills in the defaults. */
+export interface GatewayPolicy {
+  retries: number
+  backoffMs: number
+  backoffMaxMs: number
+  retryAfterMaxMs: number
+  deadlineMs: number
+  firstTokenMs: number
+  breaker: BreakerPolicy
+}
+
+/** When a route's circuit breaker opens and how long it stays open (docs/failover.md). */
+export interface BreakerPolicy {
+  enabled: boolean
+  failures: number
+  failureRate: number
+  window: number
+  cooldownMs: number
 }

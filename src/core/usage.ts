@@ -9,6 +9,16 @@ export interface Usage {
   reasoningTokens: number
 }
 
+/**
+ * Usage as an upstream reported it, and whether it is the call's final count: an Anthropic
+ * `message_start` or a responses `response.created` usage is a placeholder (docs/api.md "What a
+ * call is billed"), which billing never takes as the bill.
+ */
+export interface ReportedUsage {
+  usage: Usage
+  final: boolean
+}
+
 // Each protocol's usage object as the readers below read it: unchecked JSON, so every field may be
 // missing or of another type (the readers count only finite positive numbers). The providers'
 // wire types (src/providers/<u>/wire.ts) and the same-protocol pass-through read the same objects.

@@ -3,6 +3,8 @@
 import { GatewayError, serviceUnavailable } from '../core/errors.ts'
 import { isOutage } from '../lib/outage.ts'
 import type { Logger } from '../lib/log.ts'
+import { describeError } from '../lib/validate.ts'
+import type { ValueError } from '@sinclair/typebox/errors'
 
 export function consoleError(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ error: { code, message } }), { status, headers: { 'content-type': 'application/json', ...headers } })
@@ -47,14 +49,19 @@ export function renderConsoleError(code: string | number, error: unknown): Respo
   if (code === 'VALIDATION') {
     const v = error as { type?: string; customError?: unknown; all?: { path?: string; message?: string; summary?: string }[] }
     const first = v.all?.[0]
-    // A bad query or path parameter is the caller's 400 (issue 4: "out-of-range parameters get a
-    // clear 400"); a body that fails its schema stays 422 VALIDATION_FAILED. Elysia reports a
-    // coerced query number out of range as type "property" without a path, so such schemas carry
-    // their own message (`error` option → customError).
+    // A bad query or path parameter is the caller's 400 (docs/console.md "Conventions": an
+    // out-of-range parameter is BAD_REQUEST); a body that fails its schema stays 422
+    // VALIDATION_FAILED. Elysia reports a coerced query number out of range as type "property"
+    // without a path, so such schemas carry their own message (`error` option → customError).
     if (v.type === 'query' || v.type === 'params' || v.type === 'property') {
       const name = first?.path?.replace(/^\//, '').replace(/\//g, '.') || 'query'
       const message = typeof v.customError === 'string' ? v.customError : `${name}: ${first?.summary ?? first?.message ?? 'invalid value'}`
       return consoleError(400, 'BAD_REQUEST', message)
+    }
+    // TypeBox's own error (Elysia passes it on): described as the /v1 bodies are (lib/validate.ts).
+    if (first && 'schema' in first && 'type' in first) {
+      const issue = describeError(first as ValueError)
+      return consoleError(422, 'VALIDATION_FAILED', `${issue.path}: ${issue.message}`)
     }
     const path = first?.path ? first.path.slice(1).replace(/\//g, '.') : 'body'
     return consoleError(422, 'VALIDATION_FAILED', `${path}: ${first?.message ?? 'invalid value'}`)

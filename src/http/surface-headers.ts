@@ -2,7 +2,7 @@
 // them too): the security headers on /api/* (security-headers.ts), the CORS grant on /v1/*
 // when the operator configured origins (cors.ts).
 import type { Config } from '../config.ts'
-import { clientInfo, peerAddress } from '../console/http/client.ts'
+import { clientInfo, peerAddress } from './client.ts'
 import { ipMatcher } from '../lib/ip.ts'
 import { corsHeaders, type CorsPolicy } from './cors.ts'
 import { consoleSecurityHeaders } from './security-headers.ts'

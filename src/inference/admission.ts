@@ -6,6 +6,7 @@ import { loadMirror } from '../billing/mirror.ts'
 import { reservationMicros } from '../billing/estimate.ts'
 import type { SettleRescue } from '../billing/settle-rescue.ts'
 import type { SettlingCall } from '../billing/settlement.ts'
+import type { CallLife } from './call-life.ts'
 import type { Catalog, CatalogModel } from '../catalog/catalog.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/client.ts'
@@ -42,6 +43,8 @@ export interface Call extends SettlingCall {
   leaseDeadlineMs: number
   /** Metrics and trace of this call. */
   obs: CallObserver
+  /** How the call ends (inference/call-life.ts). */
+  life: CallLife
 }
 
 export interface AdmitDeps {

@@ -1,10 +1,9 @@
 // The answer step of a call: the served upstream's answer in the client's protocol, with svc,
-// settled once. A JSON answer settles before it is sent; a stream settles when it ends
-// (inference/stream.ts reports how), its lease held while it runs.
-import { billedUsage } from '../billing/billed-usage.ts'
-import { type SettlementDeps, settle } from '../billing/settlement.ts'
+// settled once through the billing rule. A JSON answer ends the call and settles before it is
+// sent; a stream settles when its call ends (inference/stream.ts), its lease held while it runs.
+import { endStatus, type SettlementDeps, settleEnd } from '../billing/settlement.ts'
 import type { Config } from '../config.ts'
-import type { Usage } from '../core/usage.ts'
+import type { EndCause } from '../core/call-end.ts'
 import { appendMemberJson } from '../lib/json-tokens.ts'
 import { SSE_HEADERS } from '../lib/sse/encode.ts'
 import type { CallContext, Spoke } from '../protocols/spoke.ts'
@@ -14,7 +13,7 @@ import type { Call } from './admission.ts'
 import type { InFlight } from './inflight.ts'
 import { holdLease, streamLeaseMs } from './lease.ts'
 import type { ServedJson, ServedStream } from './serve.ts'
-import { pipeStream, type StreamOutcome } from './stream.ts'
+import { pipeStream, type StreamTally } from './stream.ts'
 import { translateTransform } from './stream-translate.ts'
 
 export interface AnswerDeps extends SettlementDeps {
@@ -34,26 +33,20 @@ export interface Answering<Body> {
   headers: Record<string, string>
 }
 
+const COMPLETED: EndCause = { kind: 'completed' }
+
 export function jsonAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: ServedJson): Response {
   const { spoke, call, ctx } = a
   const { text, parsed, upstreamRequestId } = served.json
-  let body: string
-  let reported: Usage | undefined
-  if (served.native) {
-    const passed = spoke.passthrough(text, parsed, ctx)
-    body = passed.body
-    reported = passed.usage
-  } else {
-    const answer = served.adapter.parseResponse(parsed)
-    reported = answer.usage
-    body = spoke.encode(answer, ctx)
-  }
-  const usageSource = reported ? 'upstream' : 'none'
+  const answer = served.native ? spoke.passthrough(text, parsed, ctx) : translated(spoke, served, parsed, ctx)
   const gateway = served.gateway.id
-  const costMicros = settle(deps, call, { status: 200, errorCode: null, gateway, usage: reported ?? call.estimate, usageSource })
+  // The client may have gone while the answer was read: the upstream's count still stands.
+  const end: EndCause = call.life.end(COMPLETED) ? COMPLETED : call.life.ended!
+  const reported = answer.usage && { usage: answer.usage, final: true }
+  const costMicros = settleEnd(deps, call, end, { reported, started: false, deliveredChars: 0 }, gateway)
   const svc = spoke.svc({
     costMicros,
-    usageSource,
+    usageSource: reported ? 'upstream' : 'none',
     latencyMs: performance.now() - call.t0,
     gateway,
     upstreamRequestId: upstreamRequestId ?? String(parsed.id ?? ''),
@@ -64,7 +57,13 @@ export function jsonAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: ServedJ
   const headers = a.headers
   headers['content-type'] = 'application/json'
   headers['x-model'] = call.model.id
-  return new Response(appendMemberJson(body, 'svc', svc), { status: 200, headers })
+  return new Response(appendMemberJson(answer.body, 'svc', svc), { status: 200, headers })
+}
+
+/** A translated JSON answer in the client's protocol, and the usage the upstream reported. */
+function translated<B>(spoke: Spoke<B>, served: ServedJson, parsed: Record<string, unknown>, ctx: CallContext) {
+  const answer = served.adapter.parseResponse(parsed)
+  return { body: spoke.encode(answer, ctx), usage: answer.usage }
 }
 
 export function streamAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: ServedStream): Response {
@@ -73,36 +72,30 @@ export function streamAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: Serve
   const upstreamRequestId = served.stream.response.headers.get('x-request-id') ?? ''
   deps.inflight.streams++
   const releaseLease = holdLease(deps, call, streamLeaseMs(gw.timeoutMs, deps.config.clientIdleMs))
-  const finish = (o: StreamOutcome): string => {
+  const finish = (end: EndCause, tally: StreamTally): string => {
     deps.inflight.streams--
     releaseLease()
-    const { usage, source } = billedUsage(call.estimate, o)
-    const status = o.end === 'completed' ? 200 : o.end === 'failed' ? (o.error?.code === 'SHUTTING_DOWN' ? 503 : 502) : 499
-    if (o.unreadable > 0) {
-      deps.router.counters.unreadableEvents += o.unreadable
-      deps.log.warn('unreadable stream events skipped', { requestId: call.requestId, gateway: gw.id, count: o.unreadable })
+    if (tally.unreadable > 0) {
+      deps.router.counters.unreadableEvents += tally.unreadable
+      deps.log.warn('unreadable stream events skipped', { requestId: call.requestId, gateway: gw.id, count: tally.unreadable })
     }
-    if (o.error) deps.log.warn('stream failed', { requestId: call.requestId, gateway: gw.id, cause: o.error.cause })
-    if (o.error) call.obs.streamFailed(gw.id, o.error.code)
-    const errorCode = o.error?.code ?? (o.end === 'disconnected' ? 'CLIENT_CLOSED' : o.end === 'client_idle' ? 'CLIENT_IDLE' : null)
-    const costMicros = settle(deps, call, { status, errorCode, gateway: gw.id, usage, usageSource: source })
+    if (end.kind === 'upstream_failed') {
+      deps.log.warn('stream failed', { requestId: call.requestId, gateway: gw.id, cause: end.error.cause })
+      call.obs.streamFailed(gw.id, end.error.code)
+    }
+    const costMicros = settleEnd(deps, call, end, tally, gw.id)
+    const { status, errorCode } = endStatus(end)
     call.obs.end(status, errorCode)
     return spoke.svc({
       costMicros,
-      usageSource: source === 'upstream' ? 'upstream' : 'none',
+      usageSource: tally.reported?.final ? 'upstream' : 'none',
       latencyMs: performance.now() - call.t0,
       gateway: gw.id,
-      upstreamRequestId: upstreamRequestId || (o.upstreamId ?? ''),
+      upstreamRequestId: upstreamRequestId || (tally.upstreamId ?? ''),
       ctx,
     })
   }
-  const opts = {
-    idleTimeoutMs: gw.timeoutMs,
-    clientIdleMs: deps.config.clientIdleMs,
-    cut: deps.inflight.cutWatch,
-    abortUpstream: served.stream.abort,
-    finish,
-  }
+  const opts = { life: call.life, idleTimeoutMs: gw.timeoutMs, clientIdleMs: deps.config.clientIdleMs, finish }
   const transform = served.native ? spoke.tee(ctx) : translateTransform(served.adapter.streamDecoder(), spoke.streamEncoder(ctx))
   const body = pipeStream(served.stream.body, call.obs.watchFirstFrame(transform), opts)
   return new Response(body, { status: 200, headers: Object.assign(a.headers, SSE_HEADERS) })

@@ -37,14 +37,8 @@ export class InFlight {
   calls = 0
   /** Set at SIGTERM: no new call is admitted. */
   draining = false
-  /** Aborted when the drain's grace ends: every call still open is cut and settled. */
-  readonly cut = new AbortController()
-  /** `cut` as the open calls watch it. */
-  readonly cutWatch = new Cut()
-
-  constructor() {
-    this.cut.signal.addEventListener('abort', () => this.cutWatch.fire(), { once: true })
-  }
+  /** Fired when the drain's grace ends: every call still open is cut and settled (its CallLife watches it). */
+  readonly cut = new Cut()
 
   track(p: Promise<unknown>): void {
     this.tasks.add(p)

@@ -1,10 +1,10 @@
 // Reservations are leases (docs/drain.md): how long an admitted request may hold its reservation
 // without settling, and what it is billed if that deadline passes (its instance died or lost the
 // store). The store releases an expired lease and appends the abandoned record below.
+import { billFor, NOTHING_DELIVERED } from '../billing/bill.ts'
 import { callRecord, recorded } from '../billing/outbox-record.ts'
 import { costMicros } from '../billing/pricing.ts'
 import type { Route } from '../core/gateway.ts'
-import type { Usage } from '../core/usage.ts'
 import type { Logger } from '../lib/log.ts'
 import type { Lease, Store } from '../store/types.ts'
 import type { Call } from './admission.ts'
@@ -24,16 +24,9 @@ export const firstByteLeaseMs = (routes: readonly Route[]): number =>
 export const streamLeaseMs = (gatewayTimeoutMs: number, clientIdleMs: number): number =>
   Math.max(gatewayTimeoutMs, clientIdleMs) + LEASE_MARGIN_MS
 
-/**
- * An abandoned request is billed its prompt estimate and no output: like a stream whose client
- * left before any frame, because nothing is known about what was delivered (docs/drain.md).
- */
-export function abandonedUsage(estimate: Usage): Usage {
-  return { ...estimate, outputTokens: 0, reasoningTokens: 0 }
-}
-
-export function leaseFor(c: Omit<Call, 'reservedMicros' | 'rate' | 'settled' | 'leaseDeadlineMs'>, nowMs: number): Lease {
-  const usage = abandonedUsage(c.estimate)
+export function leaseFor(c: Omit<Call, 'reservedMicros' | 'rate' | 'settled' | 'leaseDeadlineMs' | 'life'>, nowMs: number): Lease {
+  // Nothing is known of what was delivered: billed as a call cut before its first byte (docs/drain.md).
+  const { usage } = billFor(c.estimate, { kind: 'abandoned' }, NOTHING_DELIVERED)
   const cost = costMicros(usage, c.model.pricing)
   const deadlineMs = nowMs + firstByteLeaseMs(c.model.routes)
   const abandonRecord = callRecord(recorded(c), {

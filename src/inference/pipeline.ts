@@ -4,9 +4,11 @@
 // got, and answered in the protocol's envelope (error-response.ts).
 import type { ApiKeyAuth } from '../auth/api-keys.ts'
 import { estimateUsage } from '../billing/estimate.ts'
-import { logRejected, type RejectedCall, settle, settleFailure } from '../billing/settlement.ts'
+import { NOTHING_DELIVERED } from '../billing/bill.ts'
+import { logRejected, type RejectedCall, settleEnd } from '../billing/settlement.ts'
 import type { Catalog } from '../catalog/catalog.ts'
 import type { Config } from '../config.ts'
+import { CallEnded, type EndCause } from '../core/call-end.ts'
 import { contextLengthError, promptCannotFit } from '../core/context-window.ts'
 import { GatewayError } from '../core/errors.ts'
 import { readJsonBody } from '../http/body.ts'
@@ -18,9 +20,8 @@ import type { Tracer } from '../observability/tracing.ts'
 import type { CallContext, Spoke } from '../protocols/spoke.ts'
 import { type AdmitDeps, admit, authenticate, type Call, resolveModel } from './admission.ts'
 import { type AnswerDeps, jsonAnswer, streamAnswer } from './answer.ts'
-import { callAbort } from './call-abort.ts'
+import { CallLife } from './call-life.ts'
 import { asGatewayError, errorResponse } from './error-response.ts'
-import { abandonedUsage } from './lease.ts'
 import { type ServeDeps, serve } from './serve.ts'
 
 export type PipelineDeps = AdmitDeps &
@@ -41,7 +42,7 @@ export async function protocolCall<Body>(deps: PipelineDeps, spoke: Spoke<Body>,
   const obs = new CallObserver(deps.metrics, deps.tracer, deps.log, spoke.name, req.headers, requestId, t0)
   let call: Call | undefined
   let rejected: RejectedCall | undefined
-  const abort = callAbort(req.signal, deps.inflight.cutWatch)
+  const life = new CallLife(req.signal, deps.inflight.cut)
   try {
     const principal = await authenticate(deps.auth, req.headers)
     rejected = { requestId, principal, model: '', protocol: spoke.name, stream: false, t0, at }
@@ -60,10 +61,9 @@ export async function protocolCall<Body>(deps: PipelineDeps, spoke: Spoke<Body>,
       defaultCap: deps.config.defaultMaxOutputTokens,
       contextWindow: model.contextWindow,
     })
-    call = await obs.admission(admit(deps, { requestId, protocol: spoke.name, stream, principal, model, estimate, t0, at, obs }))
+    call = await obs.admission(admit(deps, { requestId, protocol: spoke.name, stream, principal, model, estimate, t0, at, obs, life }))
     const passHeaders = spoke.passHeaders(req.headers)
-    const served = await serve(deps, { spoke, raw, body, stream, model, requestId, passHeaders, abort, obs })
-    abort.release()
+    const served = await serve(deps, { spoke, raw, body, stream, model, requestId, passHeaders, life, obs })
     const ctx: CallContext = {
       requestId,
       publicId: requestId,
@@ -80,26 +80,33 @@ export async function protocolCall<Body>(deps: PipelineDeps, spoke: Spoke<Body>,
     }
     return jsonAnswer(deps, answering, served)
   } catch (e) {
-    abort.release()
-    const cut = call && abort.cause()
-    const err =
-      cut === 'shutdown'
-        ? new GatewayError('SHUTTING_DOWN', 'This instance is shutting down; retry the request.', { headers: { 'retry-after': '1' } })
-        : asGatewayError(e)
-    // Cut while the upstream worked on it (client gone, drain over): billed its prompt estimate,
-    // as a stream cut before its first frame (docs/drain.md).
-    if (call && cut)
-      settle(deps, call, {
-        status: cut === 'client' ? 499 : 503,
-        errorCode: cut === 'client' ? 'CLIENT_CLOSED' : err.code,
-        gateway: null,
-        usage: abandonedUsage(call.estimate),
-        usageSource: 'estimate',
-      })
-    else if (call) settleFailure(deps, call, err, null)
+    const end = endOf(life, e)
+    const err = answerFor(end, e)
+    if (call) settleEnd(deps, call, end, NOTHING_DELIVERED, null)
     else if (rejected) logRejected(deps, rejected, err)
     const res = errorResponse(spoke.errorBody, err, requestId, deps.log, `${spoke.name} request`)
     obs.end(res.status, err.code)
     return res
   }
+}
+
+const UPSTREAM_FAILURES = new Set(['UPSTREAM_ERROR', 'UPSTREAM_TIMEOUT', 'UPSTREAM_UNAVAILABLE'])
+
+/** How a call that threw ended: as its lifecycle says, else failed upstream (before any byte) or refused. */
+function endOf(life: CallLife, e: unknown): EndCause {
+  if (life.ended) return life.ended
+  const error = asGatewayError(e)
+  const end: EndCause = UPSTREAM_FAILURES.has(error.code)
+    ? { kind: 'upstream_failed', error, afterFirstByte: false }
+    : { kind: 'refused', error }
+  life.end(end)
+  return end
+}
+
+/** The error answered: the thrown one, or, when the call's own end cut its work, that end's. */
+function answerFor(end: EndCause, e: unknown): GatewayError {
+  if (!(e instanceof CallEnded)) return asGatewayError(e)
+  if (end.kind === 'drain')
+    return new GatewayError('SHUTTING_DOWN', 'This instance is shutting down; retry the request.', { headers: { 'retry-after': '1' } })
+  return new GatewayError('CLIENT_CLOSED', 'The client closed the request.')
 }

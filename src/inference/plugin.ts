@@ -1,10 +1,13 @@
 // Every /v1 route in one named Elysia plugin: the three protocol calls (pipeline.ts),
-// count_tokens, the model list and the CORS preflight. Each answers its errors through
-// error-response.ts in its protocol's envelope (the preflight's 404 is the app's).
+// count_tokens, the model list, one model, the key's own state (keyed-read.ts) and the CORS
+// preflight. Each answers its errors through error-response.ts in its protocol's envelope (the
+// preflight's 404 is the app's).
 import { Elysia } from 'elysia'
 import { pathOf } from '../http/surface-headers.ts'
 import type { Catalog } from '../catalog/catalog.ts'
 import { shapeA, shapeB } from '../catalog/models-route.ts'
+import { modelById } from '../catalog/model-by-id.ts'
+import { keyStatus } from '../auth/key-status.ts'
 import type { Config } from '../config.ts'
 import { GatewayError } from '../core/errors.ts'
 import { preflight } from '../http/cors.ts'
@@ -14,6 +17,7 @@ import { protocolSpokes } from '../protocols/registry.ts'
 import { authenticate } from './admission.ts'
 import { type CountTokensDeps, countTokens } from './count-tokens.ts'
 import { asGatewayError, errorResponse } from './error-response.ts'
+import { keyedRead } from './keyed-read.ts'
 import { type PipelineDeps, protocolCall } from './pipeline.ts'
 
 export type V1Deps = PipelineDeps & CountTokensDeps & { catalog: Catalog; config: Config }
@@ -67,4 +71,14 @@ export function v1Routes(deps: V1Deps) {
         return errorResponse(chatErrorBody, asGatewayError(e), requestId, deps.log, 'models request')
       }
     })
+    .get('/v1/models/*', ({ request, params, query }) =>
+      keyedRead(deps, request, 'model request', (principal) =>
+        modelById(deps.catalog, params['*'], {
+          b: String(query.shape ?? '').toLowerCase() === 'b',
+          serviceMode: principal.serviceMode,
+          config: deps.config,
+        }),
+      ),
+    )
+    .get('/v1/key', ({ request }) => keyedRead(deps, request, 'key request', (principal) => keyStatus(deps, principal)))
 }

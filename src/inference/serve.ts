@@ -15,7 +15,7 @@ import type { UpstreamAdapter } from '../providers/types.ts'
 import { type AttemptContext, withFailover } from '../routing/failover.ts'
 import { awaitFirstContent } from '../routing/first-token.ts'
 import type { Router } from '../routing/router.ts'
-import type { CallAbort } from './call-abort.ts'
+import type { CallLife } from './call-life.ts'
 
 interface ServedBy {
   /** The upstream speaks the client's protocol: its answer passes through. */
@@ -43,14 +43,13 @@ export interface ServeRequest<Body> {
   requestId: string
   /** Client headers the upstream reads (spoke.passHeaders). */
   passHeaders: Record<string, string>
-  abort: CallAbort
+  life: CallLife
   obs: CallObserver
 }
 
 export async function serve<Body>(deps: ServeDeps, r: ServeRequest<Body>): Promise<Served> {
   let canonical: CRequest | undefined
   const attempt = async (route: Route, where: AttemptContext): Promise<Served> => {
-    r.abort.check()
     const gw = route.gateway
     const adapter = adapterFor(gw.protocol)
     const native = gw.protocol === r.spoke.native
@@ -59,15 +58,15 @@ export async function serve<Body>(deps: ServeDeps, r: ServeRequest<Body>): Promi
       : adapter.body((canonical ??= r.spoke.decode(r.body)), route.upstreamModel, deps.config.defaultMaxOutputTokens)
     const headers = adapter.headers(gw.apiKey, r.passHeaders)
     return r.stream
-      ? { native, adapter, gateway: gw, stream: await streamAttempt(deps, gw, adapter, headers, upstreamBody, where, r.abort.attempt()) }
-      : { native, adapter, gateway: gw, json: await upstreamJson(gw, adapter.path, headers, upstreamBody, r.abort.attempt()) }
+      ? { native, adapter, gateway: gw, stream: await streamAttempt(deps, gw, adapter, headers, upstreamBody, where, r.life.attempt()) }
+      : { native, adapter, gateway: gw, json: await upstreamJson(gw, adapter.path, headers, upstreamBody, r.life.attempt()) }
   }
   const served = await withFailover(
     deps.router,
     r.model.routes,
     (route, ctx) => r.obs.attempt(route, () => attempt(route, ctx)),
     r.requestId,
-    (ms) => r.abort.interruptible(deps.router.sleep(ms)),
+    r.life,
   ).catch((e) => {
     throw e instanceof GatewayError && e.code === 'CONTEXT_LENGTH_EXCEEDED' ? contextLengthError(r.model.contextWindow) : e
   })

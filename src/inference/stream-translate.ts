@@ -3,11 +3,11 @@
 import type { CEvent } from '../core/canonical.ts'
 import { GatewayError } from '../core/errors.ts'
 import type { FrameTransform, StreamEncoder } from '../core/frames.ts'
-import type { Usage } from '../core/usage.ts'
+import type { ReportedUsage } from '../core/usage.ts'
 import type { StreamDecoder } from '../providers/types.ts'
 
 export function translateTransform(decoder: StreamDecoder, encoder: StreamEncoder): FrameTransform {
-  let usage: Usage | undefined
+  let usage: ReportedUsage | undefined
   let chars = 0
   let finished = false
   let tail = ''
@@ -15,7 +15,7 @@ export function translateTransform(decoder: StreamDecoder, encoder: StreamEncode
     let out = ''
     for (const ev of events) {
       if (ev.type === 'error') throw new GatewayError('UPSTREAM_ERROR', 'The upstream model failed mid-stream.', { cause: ev.message })
-      if (ev.type === 'usage') usage = ev.usage
+      if (ev.type === 'usage') usage = { usage: ev.usage, final: ev.final }
       else if (ev.type === 'text' || ev.type === 'reasoning') chars += ev.text.length
       else if (ev.type === 'tool_call_args') chars += ev.delta.length
       else if (ev.type === 'finish') finished = true

@@ -9,48 +9,59 @@
 // Backpressure (docs/drain.md): while the response's buffer is full the write is awaited before
 // the upstream is read again, so at most one chunk waits here per stream. The upstream idle limit
 // runs only while waiting for the upstream; the client idle limit only while waiting for the
-// client. A gone or idle client, an idle upstream, or the end of a drain's grace aborts the upstream.
+// client.
+// How the stream ends is the call's (inference/call-life.ts): the pipe reports what it sees —
+// completion, an upstream failure, a client gone or idle — and ends the stream in one place,
+// `ended`, for whichever end stands, its own or one from outside (the drain's grace, the client's
+// signal).
+import type { CallTally } from '../billing/bill.ts'
+import type { EndCause } from '../core/call-end.ts'
 import { GatewayError } from '../core/errors.ts'
-import type { Usage } from '../core/usage.ts'
 import type { FrameTransform } from '../core/frames.ts'
 import { SseParser } from '../lib/sse/parse.ts'
-import type { Cut } from './inflight.ts'
-import type { BodyReader } from '../providers/transport/body-reader.ts'
+import type { BodyChunk, BodyReader } from '../providers/transport/body-reader.ts'
+import type { CallLife } from './call-life.ts'
 
-export interface StreamOutcome {
-  /** client_idle: the client read nothing for clientIdleMs and was cut. */
-  end: 'completed' | 'failed' | 'disconnected' | 'client_idle'
-  usage: Usage | undefined
-  deliveredChars: number
-  started: boolean
+/** What the stream knows when it ends, for settlement and the log. */
+export interface StreamTally extends CallTally {
   /** Upstream events skipped because they could not be read. */
   unreadable: number
   /** The upstream's own id for the answer, when the stream named one. */
   upstreamId: string | undefined
-  error?: GatewayError
 }
 
 export interface PipeOptions {
+  life: Pick<CallLife, 'end' | 'onEnd' | 'ended'>
   idleTimeoutMs: number
   /** Cut the client after this long without it taking the next chunk (unset: never). */
   clientIdleMs?: number
-  /** When aborted (end of a drain's grace), the stream ends with the protocol's error event. */
-  cut?: Cut
-  abortUpstream: () => void
-  /** Called once; for a completed stream returns the svc JSON. */
-  finish: (o: StreamOutcome) => string
+  /** Called once, when the call ends; for a completed stream returns the svc JSON. */
+  finish: (end: EndCause, tally: StreamTally) => string
 }
 
 const MAX_UNREADABLE = 16
 /** Bun's constructor takes a direct source; the DOM typings the project loads do not say so. */
 const DirectStream = ReadableStream as unknown as new (source: Bun.DirectUnderlyingSource<Uint8Array>) => ReadableStream<Uint8Array>
 
+/**
+ * An upstream failure after the first byte. It counts on the route's breakers (docs/failover.md
+ * "Circuit breaker"): a stream gone silent on the gateway's, any other on the route's.
+ */
+function failedMidStream(code: 'UPSTREAM_ERROR' | 'UPSTREAM_TIMEOUT', message: string, cause?: unknown): EndCause {
+  const upstream = { kind: code === 'UPSTREAM_TIMEOUT' ? ('timeout' as const) : ('body' as const) }
+  return { kind: 'upstream_failed', error: new GatewayError(code, message, { cause, retryable: true, upstream }), afterFirstByte: true }
+}
+const shuttingDown = () => new GatewayError('SHUTTING_DOWN', 'The gateway is restarting; the answer was cut short. Retry the request.')
+
 export function pipeStream(reader: BodyReader, t: FrameTransform, opts: PipeOptions): ReadableStream<Uint8Array> {
+  const { life } = opts
   const parser = new SseParser()
   let started = false
-  let finished = false
-  let timedOut = false
   let unreadable = 0
+  /** Frames of the read that ended the stream, written before its terminal. */
+  let pending = ''
+  /** The body's last frames when the stream ended before the client first pulled. */
+  let parked: string | undefined
   // One timer per limit for the whole stream, re-armed per read with refresh() (Bun re-arms a
   // fired timer that way, never a cleared one). Each limit runs only while its side is awaited:
   // a timer firing while its side is not awaited does nothing.
@@ -59,59 +70,45 @@ export function pipeStream(reader: BodyReader, t: FrameTransform, opts: PipeOpti
   let upstreamIdle: Timer | undefined
   let clientIdle: Timer | undefined
   let sink: ReadableStreamDirectController | undefined
-  const outcome = (end: StreamOutcome['end'], error?: GatewayError): StreamOutcome => ({
-    end,
-    usage: t.usage(),
-    deliveredChars: t.deliveredChars(),
+
+  const tally = (): StreamTally => ({
+    reported: t.usage(),
     started,
+    deliveredChars: t.deliveredChars(),
     unreadable,
     upstreamId: t.upstreamId?.(),
-    error,
   })
-  const done = (end: StreamOutcome['end'], error?: GatewayError) => {
-    finished = true
+  /** The pipe's own report: `frames` of the deciding read go out before the terminal. */
+  const conclude = (end: EndCause, frames = '') => {
+    pending = frames
+    life.end(end)
+  }
+  /** The stream's one ending, whoever decided it. */
+  const ended = (end: EndCause) => {
     clearTimeout(upstreamIdle)
     clearTimeout(clientIdle)
-    opts.cut?.unwatch(onCut)
-    return opts.finish(outcome(end, error))
+    const frames = pending
+    pending = ''
+    // Frames of the failing read still reach the client, so they count as delivered.
+    if (frames.length > 0) started = true
+    if (end.kind !== 'completed') reader.cancel().catch(() => {})
+    const svc = opts.finish(end, tally())
+    if (end.kind === 'client_left') return
+    if (end.kind === 'deadline') return sink?.close(new Error('client idle'))
+    const error = end.kind === 'upstream_failed' ? end.error : end.kind === 'completed' ? undefined : shuttingDown()
+    const last = frames + (error ? t.error(error) : t.close(svc))
+    if (!sink) parked = last
+    else writeLast(sink, last)
   }
-  /** The body's last frames, then its end. */
-  const end = (s: ReadableStreamDirectController, frames: string) => {
+  const writeLast = (s: ReadableStreamDirectController, frames: string) => {
     s.write(frames)
     s.close()
   }
-  const fail = (s: ReadableStreamDirectController, out: string, err: GatewayError) => {
-    // Frames of the failing read still reach the client, so they count as delivered.
-    if (out.length > 0) started = true
-    opts.abortUpstream()
-    done('failed', err)
-    end(s, out + t.error(err))
-  }
-  const stopUpstream = () => {
-    opts.abortUpstream()
-    reader.cancel().catch(() => {})
-  }
-  const disconnected = () => {
-    if (finished) return
-    stopUpstream()
-    done('disconnected')
-  }
-  function onCut() {
-    if (finished || !sink) return
-    awaitingClient = false
-    fail(sink, '', new GatewayError('SHUTTING_DOWN', 'The gateway is restarting; the answer was cut short. Retry the request.'))
-  }
-  opts.cut?.watch(onCut)
   const onUpstreamIdle = () => {
-    if (!awaitingUpstream || finished) return
-    timedOut = true
-    opts.abortUpstream()
+    if (awaitingUpstream) conclude(failedMidStream('UPSTREAM_TIMEOUT', 'The upstream model stopped responding mid-stream.'))
   }
   const onClientIdle = () => {
-    if (!awaitingClient || finished) return
-    stopUpstream()
-    done('client_idle')
-    sink?.close(new Error('client idle'))
+    if (awaitingClient) conclude({ kind: 'deadline' })
   }
   const readUpstream = () => {
     awaitingUpstream = true
@@ -125,62 +122,59 @@ export function pipeStream(reader: BodyReader, t: FrameTransform, opts: PipeOpti
     if (clientIdle) clientIdle.refresh()
     else clientIdle = setTimeout(onClientIdle, opts.clientIdleMs)
   }
+  /** The client frames of one upstream read; undefined once the read ended the stream. */
+  const translate = (result: BodyChunk): string | undefined => {
+    let out = ''
+    for (const ev of result.done ? parser.end() : parser.push(result.value)) {
+      try {
+        out += t.push(ev)
+      } catch (e) {
+        // An error event the upstream sent (its detail stays in the cause, for the log).
+        if (e instanceof GatewayError) return void conclude(failedMidStream('UPSTREAM_ERROR', e.message, e.cause), out)
+        if (++unreadable > MAX_UNREADABLE)
+          return void conclude(failedMidStream('UPSTREAM_ERROR', 'The upstream sent an unreadable stream.', e), out)
+      }
+    }
+    if (!result.done) return out
+    if (t.complete()) conclude({ kind: 'completed' }, out)
+    else conclude(failedMidStream('UPSTREAM_ERROR', 'The upstream stream ended before the answer was complete.'), out)
+  }
   /** One upstream read at a time, its frames written before the next read. */
   const run = async (s: ReadableStreamDirectController): Promise<void> => {
-    for (;;) {
-      let result: Awaited<ReturnType<typeof reader.read>>
+    while (!life.ended) {
+      let result: BodyChunk
       try {
         result = await readUpstream()
       } catch (cause) {
-        if (finished) return
-        return fail(
-          s,
-          '',
-          timedOut
-            ? new GatewayError('UPSTREAM_TIMEOUT', 'The upstream model stopped responding mid-stream.', { cause })
-            : new GatewayError('UPSTREAM_ERROR', 'The upstream connection failed mid-stream.', { cause }),
-        )
+        // A read cut by the call's own end (client gone, drain, idle limit) is not the upstream's failure.
+        if (!life.ended) conclude(failedMidStream('UPSTREAM_ERROR', 'The upstream connection failed mid-stream.', cause))
+        return
       } finally {
         awaitingUpstream = false
       }
-      if (finished) return
-      let out = ''
-      for (const ev of result.done ? parser.end() : parser.push(result.value)) {
-        try {
-          out += t.push(ev)
-        } catch (e) {
-          if (e instanceof GatewayError) return fail(s, out, e)
-          if (++unreadable > MAX_UNREADABLE)
-            return fail(s, out, new GatewayError('UPSTREAM_ERROR', 'The upstream sent an unreadable stream.', { cause: e }))
-        }
-      }
-      if (result.done) {
-        if (!t.complete())
-          return fail(s, out, new GatewayError('UPSTREAM_ERROR', 'The upstream stream ended before the answer was complete.'))
-        const svc = done('completed')
-        return end(s, out + t.close(svc))
-      }
-      if (out.length === 0) continue
+      if (life.ended) return
+      const out = translate(result)
+      if (out === undefined || out.length === 0) continue
       started = true
       const written = s.write(out)
       // 0: the client is gone (its cancel may come later or not at all).
-      if (written === 0) return disconnected()
+      if (written === 0) return conclude({ kind: 'client_left' })
       s.flush()
       if (typeof written === 'number') continue
       awaitClient()
       const drained = await written
       awaitingClient = false
-      if (finished) return
-      if (drained === 0) return disconnected()
+      if (drained === 0) conclude({ kind: 'client_left' })
     }
   }
+  life.onEnd(ended)
   return new DirectStream({
     type: 'direct',
     pull(s) {
       sink = s
-      if (opts.cut?.aborted) return onCut()
+      if (parked !== undefined) return writeLast(s, parked)
       return run(s)
     },
-    cancel: disconnected,
+    cancel: () => conclude({ kind: 'client_left' }),
   })
 }

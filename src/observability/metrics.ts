@@ -92,6 +92,10 @@ export function defineMetrics(registry: client.Registry) {
     ),
     storeErrors: counter('tollgate_store_errors_total', 'Hot-store operations that failed, by operation.', ['op'] as const),
     storeUp: gauge('tollgate_store_up', '1 when the hot store answered a ping at scrape time, else 0.'),
+    redisAof: gauge(
+      'tollgate_redis_aof_enabled',
+      '1 when every Redis server keeps an append-only file (appendonly yes), 0 when one does not or will not say; absent on the in-process store.',
+    ),
     databaseUp: gauge('tollgate_database_up', '1 when Postgres answered `select 1` at scrape time, else 0.'),
     // Outbox and ledger writer.
     outboxDepth: gauge(

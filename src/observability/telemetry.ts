@@ -69,12 +69,14 @@ export class Metrics {
     const s = this.sources
     if (!s) return
     m.openStreams.set(s.openStreams())
-    const [store, db, outbox] = await Promise.allSettled([
+    const [store, db, outbox, aof] = await Promise.allSettled([
       withDeadline(s.store.ping(), PROBE_TIMEOUT_MS, 'store probe'),
       withDeadline(s.db.execute(sql`select 1`), PROBE_TIMEOUT_MS, 'database probe'),
       withDeadline(s.store.outboxStats(), PROBE_TIMEOUT_MS, 'outbox probe'),
+      withDeadline(s.store.appendOnly(), PROBE_TIMEOUT_MS, 'append-only probe'),
     ])
     m.storeUp.set(store.status === 'fulfilled' ? 1 : 0)
+    if (s.store.kind === 'redis') m.redisAof.set(aof.status === 'fulfilled' && aof.value === true ? 1 : 0)
     m.databaseUp.set(db.status === 'fulfilled' ? 1 : 0)
     // When the store does not answer, the outbox gauges keep their last value (tollgate_store_up says why).
     if (outbox.status === 'fulfilled') {

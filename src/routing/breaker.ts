@@ -35,6 +35,18 @@ export class Breaker {
     return 'probe'
   }
 
+  /** The probe's call ended before the upstream said anything (client gone, drain): the slot is free again. */
+  probeAbandoned(): void {
+    if (this.phase === 'half-open') this.probeSince = undefined
+  }
+
+  /** When this breaker may next let an attempt through (0: now). */
+  reopensAt(): number {
+    if (this.phase === 'open') return this.openUntil
+    if (this.phase === 'half-open' && this.probeSince !== undefined) return this.probeSince + this.policy.cooldownMs
+    return 0
+  }
+
   /** Another instance holds the probe: wait one more cool-down before asking again. */
   probeDenied(now: number): void {
     this.probeSince = now

@@ -24,6 +24,8 @@ function failingUnit(err: GatewayError): 'gateway' | 'route' | undefined {
 export class Breakers {
   private readonly byKey = new Map<string, Breaker>()
   private readonly pending = new Map<string, Parameters<Breaker['apply']>[0]>()
+  /** Breaker key → the request that holds its half-open probe here. */
+  private readonly probing = new Map<string, string>()
   private timer: ReturnType<typeof setInterval> | undefined
 
   constructor(
@@ -80,6 +82,7 @@ export class Breakers {
       const admission = b.admit(now)
       if (admission === 'pass') continue
       if (admission === 'probe' && (await this.claim(key, b))) {
+        this.probing.set(key, requestId)
         this.counters.probes++
         this.counters.listener({ kind: 'breaker', gateway: route.gateway.id, state: 'half_open' })
         this.log.info('breaker probe', { requestId, breaker: key })
@@ -98,9 +101,35 @@ export class Breakers {
     return ok
   }
 
+  /**
+   * An attempt whose call ended on the caller's side (client gone, drain, deadline) is neither a
+   * failure nor a success: nothing is recorded, and a probe it held is freed (docs/failover.md
+   * "Who ended the call").
+   */
+  release(route: Route, requestId: string): void {
+    for (const key of [gatewayKey(route), routeKey(route)]) {
+      if (this.probing.get(key) !== requestId) continue
+      this.probing.delete(key)
+      this.byKey.get(key)?.probeAbandoned()
+      this.board.releaseProbe(key).catch((e) => this.log.warn('breaker probe release failed', { breaker: key, err: String(e) }))
+    }
+  }
+
+  /** Milliseconds until the first of `routes` may be tried again (all skipped by open breakers). */
+  nextProbeInMs(routes: readonly Route[]): number {
+    const now = this.now()
+    let soonest = Number.POSITIVE_INFINITY
+    for (const route of routes) {
+      const at = Math.max(...[gatewayKey(route), routeKey(route)].map((k) => this.byKey.get(k)?.reopensAt() ?? 0))
+      soonest = Math.min(soonest, Math.max(0, at - now))
+    }
+    return Number.isFinite(soonest) ? soonest : 0
+  }
+
   /** An attempt's outcome: `err` undefined for an answer (any answer that is not a failure). */
   record(route: Route, err?: GatewayError): void {
     if (!route.gateway.policy.breaker.enabled) return
+    if (this.probing.size > 0) for (const key of [gatewayKey(route), routeKey(route)]) this.probing.delete(key)
     if (!err || !failingUnit(err)) {
       for (const key of [gatewayKey(route), routeKey(route)]) this.changed(route, key, this.breaker(key, route).success())
       return

@@ -11,8 +11,10 @@ export class FailoverCounters {
 
   /** Upstream attempts made (first tries, retries and probes). */
   attempts = 0
-  /** Attempts repeated on the same route after a retryable failure. */
+  /** Attempts repeated on the same route after a retryable failure (a call that ended in its backoff made none). */
   retries = 0
+  /** Calls waiting out a retry's backoff right now. */
+  backingOff = 0
   /** Calls that moved from one route to the next. */
   failovers = 0
   /** Routes left out because their breaker was open (or another instance held the probe). */

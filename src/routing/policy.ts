@@ -2,6 +2,9 @@
 // every field defaulted, so a catalog without one gets retries, a first-token deadline and a
 // circuit breaker that work without configuration.
 import { Type as t, type Static } from '@sinclair/typebox'
+import type { GatewayPolicy } from '../core/gateway.ts'
+
+export type { BreakerPolicy, GatewayPolicy } from '../core/gateway.ts'
 
 const ms = (maximum: number) => t.Integer({ minimum: 0, maximum })
 
@@ -38,24 +41,6 @@ export const PolicyFile = t.Object(
   { additionalProperties: false },
 )
 export type PolicyFile = Static<typeof PolicyFile>
-
-export interface BreakerPolicy {
-  enabled: boolean
-  failures: number
-  failureRate: number
-  window: number
-  cooldownMs: number
-}
-
-export interface GatewayPolicy {
-  retries: number
-  backoffMs: number
-  backoffMaxMs: number
-  retryAfterMaxMs: number
-  deadlineMs: number
-  firstTokenMs: number
-  breaker: BreakerPolicy
-}
 
 export const DEFAULT_POLICY: GatewayPolicy = {
   retries: 2,

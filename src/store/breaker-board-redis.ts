@@ -1,13 +1,12 @@
 // The breaker board on Redis: open breakers in one hash (field = breaker key, value = JSON with
 // the open-until time), changes on one pub/sub channel, the half-open probe slot as SET NX PX.
-// Its own two connections: a subscribed connection can run no other command.
-import Redis from 'ioredis'
+// Its own two connections: a subscribed connection can run no other command. On a Redis Cluster
+// the same: the hash and each probe slot are single keys, and a PUBLISH reaches every node.
 import { readShared, type BreakerBoard, type SharedBreaker } from './breaker-board.ts'
+import { connectRedis, type RedisTarget } from './redis-client.ts'
 
-export async function createRedisBoard(url: string, prefix: string): Promise<BreakerBoard> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 })
-  const sub = new Redis(url, { lazyConnect: true })
-  await Promise.all([redis.connect(), sub.connect()])
+export async function createRedisBoard(target: RedisTarget, prefix: string): Promise<BreakerBoard> {
+  const [redis, sub] = await Promise.all([connectRedis(target, { maxRetriesPerRequest: 2 }), connectRedis(target, {})])
   const hash = `${prefix}breakers`
   const channel = `${prefix}breakers`
   const listeners: ((key: string, state: SharedBreaker) => void)[] = []
@@ -19,11 +18,10 @@ export async function createRedisBoard(url: string, prefix: string): Promise<Bre
   await sub.subscribe(channel)
   return {
     async publish(key, state) {
-      const pipe = redis.multi()
-      if (state.phase === 'open') pipe.hset(hash, key, JSON.stringify(state))
-      else pipe.hdel(hash, key)
-      pipe.publish(channel, JSON.stringify({ key, state }))
-      await pipe.exec()
+      // The hash first: an instance that misses the message finds the change at its next snapshot.
+      if (state.phase === 'open') await redis.hset(hash, key, JSON.stringify(state))
+      else await redis.hdel(hash, key)
+      await redis.publish(channel, JSON.stringify({ key, state }))
     },
     async snapshot() {
       const all = await redis.hgetall(hash)
@@ -39,6 +37,9 @@ export async function createRedisBoard(url: string, prefix: string): Promise<Bre
     },
     async claimProbe(key, ttlMs) {
       return (await redis.set(`${prefix}breaker-probe:${key}`, '1', 'PX', Math.max(1, ttlMs), 'NX')) === 'OK'
+    },
+    async releaseProbe(key) {
+      await redis.del(`${prefix}breaker-probe:${key}`)
     },
     async close() {
       listeners.length = 0

@@ -15,6 +15,8 @@ export interface BreakerBoard {
   subscribe(fn: (key: string, state: SharedBreaker) => void): void
   /** One half-open probe across all instances: true for the one caller that got the slot. */
   claimProbe(key: string, ttlMs: number): Promise<boolean>
+  /** Frees a claimed probe whose call ended before the upstream said anything. */
+  releaseProbe(key: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -51,6 +53,9 @@ export function createMemoryBoard(now: () => number = Date.now): BreakerBoard {
       if (until !== undefined && until > now()) return false
       probes.set(key, now() + ttlMs)
       return true
+    },
+    async releaseProbe(key) {
+      probes.delete(key)
     },
     async close() {
       listeners.length = 0

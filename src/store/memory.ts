@@ -242,6 +242,8 @@ export function createMemoryStore(): Store {
       return { depth: appendedAt.size, oldestMs: oldest.done ? null : oldest.value }
     },
     async ping() {},
+    // Nothing to ask: the in-process store lives and dies with the process.
+    appendOnly: async () => undefined,
     async close() {
       wake?.()
     },

@@ -2,6 +2,7 @@
 import { ensureTracingChannelHasSubscribers } from '../lib/tracing-channel-compat.ts'
 import { abandonedKey, accountKey, counterKey, leaseDataKey, leasesKey, outboxKey, windowKey, type KeySpace } from './keys.ts'
 import { ABANDONED_MARK_MS, leaseData } from './lease.ts'
+import { readAppendOnly } from './append-only.ts'
 import { connectRedis, type RedisClient, type RedisTarget } from './redis-client.ts'
 import { ackShards, createGroups, ownPendingShards, readShards, reclaimShards } from './redis-outbox.ts'
 import { outboxCallOf } from './outbox-call.ts'
@@ -146,7 +147,10 @@ export async function createRedisStore(
       await redis.tgLoad(...keys, userId, keyId, balanceMicros.toString(), keySpentMicros.toString(), outboxThrough)
     },
     async settle(input: SettleInput) {
-      return (await settles[shardOf(input.userId, keySpace.shards)]!.add(input)) === 1
+      const applied = await settles[shardOf(input.userId, keySpace.shards)]!.add(input)
+      // This call's own step failed in Redis (settle.lua): it takes the settlement fallback alone.
+      if (typeof applied === 'string') throw new Error(`settle: ${applied}`)
+      return applied === 1
     },
     async renewLease(userId, leaseId, deadlineMs) {
       return (await redis.tgRenew(leasesKey(keySpace, shardOf(userId, keySpace.shards)), leaseId, deadlineMs)) === 1
@@ -225,6 +229,7 @@ export async function createRedisStore(
     async ping() {
       await redis.ping()
     },
+    appendOnly: () => readAppendOnly(redis),
     async close() {
       // While Redis is unreachable QUIT cannot be sent: drop the socket instead.
       await redis.quit().catch(() => redis.disconnect())

@@ -122,6 +122,11 @@ export interface Store {
   /** Outbox records not yet acknowledged, and the append time (epoch ms) of the oldest (metrics). */
   outboxStats(): Promise<{ depth: number; oldestMs: number | null }>
   ping(): Promise<void>
+  /**
+   * Redis: whether every server keeps an append-only file (store/append-only.ts), undefined when
+   * it cannot be read; the in-process store: undefined.
+   */
+  appendOnly(): Promise<boolean | undefined>
   close(): Promise<void>
 }
 

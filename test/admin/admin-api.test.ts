@@ -3,7 +3,7 @@
 // required, and the routes absent when ADMIN_TOKEN is unset.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { and, eq } from 'drizzle-orm'
-import { ledgerEntries } from '../../src/db/schema/index.ts'
+import { apiKeys, ledgerEntries } from '../../src/db/schema/index.ts'
 import { ADMIN_TOKEN, ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { expectChatError, postChat } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
@@ -101,27 +101,50 @@ for (const backends of ALL_BACKENDS) {
       expect(await gw.books(user.id)).toEqual({ balance: 0n, ledgerSum: 0n })
     })
 
-    test('a repeated Idempotency-Key moves nothing: 409 and the balance unchanged, also under concurrency', async () => {
+    test('a retry with the same Idempotency-Key and body replays the first answer and moves nothing, also under concurrency', async () => {
       const user = await newUser()
-      expect(await (await credit(user.id, { amount: 7 }, { 'idempotency-key': 'grant-1' })).json()).toEqual({ balance: 7 })
-      await expectConsoleError(await credit(user.id, { amount: 7 }, { 'idempotency-key': 'grant-1' }), 409, 'CONFLICT')
-      await expectConsoleError(await credit(user.id, { amount: 99 }, { 'idempotency-key': 'grant-1' }), 409, 'CONFLICT')
-      expect(await gw.books(user.id)).toEqual({ balance: 7_000_000n, ledgerSum: 7_000_000n })
+      const first = await credit(user.id, { amount: 7, note: 'grant' }, { 'idempotency-key': 'grant-1' })
+      expect(first.status).toBe(200)
+      expect(first.headers.get('idempotent-replayed')).toBeNull()
+      expect(await first.json()).toEqual({ balance: 7 })
+      // Money moves in between: the replay still answers the first answer, not the balance now.
+      expect(await (await credit(user.id, { amount: 1 })).json()).toEqual({ balance: 8 })
+      const again = await credit(user.id, { amount: 7, note: 'grant' }, { 'idempotency-key': 'grant-1' })
+      expect(again.status).toBe(200)
+      expect(again.headers.get('idempotent-replayed')).toBe('true')
+      expect(await again.json()).toEqual({ balance: 7 })
+      expect(await gw.books(user.id)).toEqual({ balance: 8_000_000n, ledgerSum: 8_000_000n })
       // The same key for another user is another movement.
       const other = await newUser()
       expect(await (await credit(other.id, { amount: 1 }, { 'idempotency-key': 'grant-1' })).json()).toEqual({ balance: 1 })
-      // Ten concurrent repeats: exactly one moves money.
-      const statuses = await Promise.all(
-        Array.from({ length: 10 }, () => credit(user.id, { amount: 3 }, { 'idempotency-key': 'grant-2' }).then((r) => r.status)),
+      // Ten concurrent sends of one request: one moves money, every one answers its answer.
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, async () => {
+          const res = await credit(user.id, { amount: 3 }, { 'idempotency-key': 'grant-2' })
+          return { status: res.status, body: await res.json() }
+        }),
       )
-      expect(statuses.filter((s) => s === 200)).toHaveLength(1)
-      expect(statuses.filter((s) => s === 409)).toHaveLength(9)
-      expect(await gw.books(user.id)).toEqual({ balance: 10_000_000n, ledgerSum: 10_000_000n })
+      expect(answers).toEqual(Array.from({ length: 10 }, () => ({ status: 200, body: { balance: 11 } })))
+      expect(await gw.books(user.id)).toEqual({ balance: 11_000_000n, ledgerSum: 11_000_000n })
       const grants = await gw.runtime.deps.db
         .select()
         .from(ledgerEntries)
         .where(and(eq(ledgerEntries.userId, user.id), eq(ledgerEntries.kind, 'adjustment')))
-      expect(grants).toHaveLength(2)
+      expect(grants).toHaveLength(3)
+    })
+
+    test('the same Idempotency-Key with another body → 409 saying so; nothing moves', async () => {
+      const user = await newUser()
+      expect((await credit(user.id, { amount: 7, note: 'grant' }, { 'idempotency-key': 'k' })).status).toBe(200)
+      for (const body of [{ amount: 8, note: 'grant' }, { amount: 7 }, { amount: 7, note: 'other' }]) {
+        const res = await credit(user.id, body, { 'idempotency-key': 'k' })
+        expect(res.status).toBe(409)
+        const err = ((await res.json()) as any).error
+        expect(err.code).toBe('CONFLICT')
+        expect(err.message).toContain('already used with a different body')
+      }
+      await expectConsoleError(await credit(user.id, { amount: 1 }, { 'idempotency-key': 'k'.repeat(256) }), 400, 'BAD_REQUEST')
+      expect(await gw.books(user.id)).toEqual({ balance: 7_000_000n, ledgerSum: 7_000_000n })
     })
 
     test('credits reach the hot balance at once: a call refused for balance is served after a credit', async () => {
@@ -157,7 +180,13 @@ for (const backends of ALL_BACKENDS) {
       const capped = await newKey({ userId: user.id, limit: 0.000001 })
       expect((await expectChatError(await postChat(gw, capped.key), 402, 'PAYMENT_REQUIRED')).message).toContain('limit')
 
-      const expired = await newKey({ userId: user.id, expiresAt: new Date(Date.now() - 1_000).toISOString() })
+      // A past expiresAt is refused at creation (below): this key's expiry is moved into the past instead.
+      const expired = await newKey({ userId: user.id, expiresAt: new Date(Date.now() + 60_000).toISOString() })
+      await gw.runtime.deps.db
+        .update(apiKeys)
+        .set({ expiresAt: new Date(Date.now() - 1_000) })
+        .where(eq(apiKeys.id, expired.id))
+      gw.runtime.deps.auth.invalidate(expired.id)
       await expectChatError(await postChat(gw, expired.key), 401, 'UNAUTHORIZED')
       const later = await newKey({ userId: user.id, expiresAt: new Date(Date.now() + 3_600_000).toISOString() })
       expect((await postChat(gw, later.key)).status).toBe(200)
@@ -167,6 +196,13 @@ for (const backends of ALL_BACKENDS) {
       const user = await newUser()
       await expectConsoleError(await send('POST', '/api/admin/keys', { userId: 'usr_nobody' }), 404, 'NOT_FOUND')
       await expectConsoleError(await send('POST', '/api/admin/keys', { userId: user.id, expiresAt: 'next tuesday' }), 400, 'BAD_REQUEST')
+      // A key that would be dead on arrival: 422 naming the field, and no key is made.
+      for (const expiresAt of [new Date(Date.now() - 1_000).toISOString(), '2020-01-01T00:00:00Z']) {
+        const past = await send('POST', '/api/admin/keys', { userId: user.id, expiresAt })
+        expect(past.status).toBe(422)
+        expect(await past.json()).toEqual({ error: { code: 'VALIDATION_FAILED', message: 'expiresAt: must be in the future.' } })
+      }
+      expect((await (await send('GET', `/api/admin/users/${user.id}/keys`)).json()).items).toEqual([])
       for (const body of [
         {},
         { userId: user.id, rpm: 0 },

@@ -1,9 +1,9 @@
 // Settlement as billing owns it: once per call, one outbox record per call (the same builder for
 // settled, refused and abandoned calls), and what a stream is billed when it ends.
 import { describe, expect, test } from 'bun:test'
-import { billedUsage } from '../../src/billing/billed-usage.ts'
+import { NOTHING_DELIVERED } from '../../src/billing/bill.ts'
 import { callRecord, decodeRecord } from '../../src/billing/outbox-record.ts'
-import { logRejected, type SettlementDeps, type SettlingCall, settle, settleFailure } from '../../src/billing/settlement.ts'
+import { logRejected, type SettlementDeps, type SettlingCall, settle, settleEnd } from '../../src/billing/settlement.ts'
 import { GatewayError } from '../../src/core/errors.ts'
 import type { Usage } from '../../src/core/usage.ts'
 import type { SettleInput } from '../../src/store/types.ts'
@@ -56,6 +56,7 @@ const call = (): SettlingCall => ({
   principal: { userId: 'u1', keyId: 'k1' },
   // 1 USD per 1M tokens each way (nano-USD per 1M tokens).
   model: { id: 'acme/model', pricing: { input: 1_000_000_000n, output: 2_000_000_000n, cacheRead: null, cacheWrite: null } },
+  estimate: usage(100, 200),
   reservedMicros: 500n,
   t0: performance.now(),
   at: 1_700_000_000_000,
@@ -88,7 +89,8 @@ describe('settlement', () => {
 
   test('a failed store trip goes to the rescue with the same record, counted', async () => {
     const f = fakeDeps(true)
-    settleFailure(f.deps, call(), new GatewayError('UPSTREAM_ERROR', 'x'), null)
+    const error = new GatewayError('UPSTREAM_ERROR', 'x')
+    settleEnd(f.deps, call(), { kind: 'upstream_failed', error, afterFirstByte: false }, NOTHING_DELIVERED, null)
     await f.done()
     expect(f.failures()).toBe(1)
     expect(f.rescued).toHaveLength(1)
@@ -109,29 +111,5 @@ describe('settlement', () => {
       ),
     )!
     expect({ ...got, latencyMs: 0 }).toEqual(built)
-  })
-})
-
-describe('billed usage of a stream', () => {
-  const estimate = usage(1000, 400)
-  test("the upstream's usage when it reported one", () => {
-    expect(billedUsage(estimate, { end: 'disconnected', usage: usage(3, 4), started: true, deliveredChars: 10 })).toEqual({
-      usage: usage(3, 4),
-      source: 'upstream',
-    })
-  })
-  test('a completed stream without usage pays the estimate', () => {
-    expect(billedUsage(estimate, { end: 'completed', usage: undefined, started: true, deliveredChars: 10 })).toEqual({
-      usage: estimate,
-      source: 'none',
-    })
-  })
-  test('a cut stream pays the prompt plus what it delivered, never more than the estimate', () => {
-    const cut = (started: boolean, deliveredChars: number) =>
-      billedUsage(estimate, { end: 'failed', usage: undefined, started, deliveredChars }).usage.outputTokens
-    expect(cut(false, 0)).toBe(0)
-    expect(cut(true, 40)).toBeGreaterThan(0)
-    expect(cut(true, 40)).toBeLessThan(400)
-    expect(cut(true, 1_000_000)).toBe(400)
   })
 })

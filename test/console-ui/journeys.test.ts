@@ -1,9 +1,8 @@
-// The console in a real browser (issue 13), end to end against a started gateway with a fake
-// upstream and the sandbox payment provider: sign up → top up → create a key → call
+// The console in a real browser (docs/console-ui.md "Tests"), end to end against a started gateway
+// with a fake upstream and the sandbox payment provider: sign up → top up → create a key → call
 // /v1/chat/completions with it → the call is in the logs and the balance went down by its cost →
-// top up again → the balance went up; revoke → the key is refused; sign out, auth errors,
-// keyboard sign-in.
-// Money is checked in Postgres too. Screenshots of every page at desktop and phone widths.
+// top up again → the balance went up; revoke → the key is refused; sign out, auth errors, keyboard
+// sign-in. Money is checked in Postgres too. Screenshots of every page at desktop and phone widths.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { usd } from '../../src/console-ui/client/format.ts'

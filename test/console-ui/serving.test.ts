@@ -1,7 +1,8 @@
-// How the console is served (issue 13): / redirects to /console, every console path answers the
-// same shell, the bundle is built in memory and served same-origin under content-hashed names,
-// nothing loads from another origin, and the page stays small. Plus the console API additions
-// the pages use: the request-log status filter and the sandbox checkout's way back.
+// How the console is served (docs/console-ui.md "How it is built"): / redirects to /console, every
+// console path answers the same shell, the bundle is built in memory and served same-origin under
+// content-hashed names, nothing loads from another origin, and the page stays small. Plus the
+// console API additions the pages use: the request-log status filter and the sandbox checkout's way
+// back.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'

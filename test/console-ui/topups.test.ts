@@ -1,8 +1,8 @@
-// Top-ups in a real browser (issue 13), both providers, on both backends: a cancelled sandbox
-// payment comes back failed and credits nothing (and a long ledger pages with "Load more");
-// Stripe Checkout — the local fake of Stripe's API, the hosted page stubbed in the browser —
-// returns to the console's return page, which waits for the verified webhook and shows the
-// credit. Money is checked in Postgres.
+// Top-ups in a real browser (docs/console-ui.md "Tests"), both providers, on both backends: a
+// cancelled sandbox payment comes back failed and credits nothing (and a long ledger pages with
+// "Load more"); Stripe Checkout — the local fake of Stripe's API, the hosted page stubbed in the
+// browser — returns to the console's return page, which waits for the verified webhook and shows
+// the credit. Money is checked in Postgres.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import Stripe from 'stripe'
 import { applyMovement } from '../../src/billing/accounts.ts'

@@ -1,6 +1,6 @@
-// Accounts and sessions (issue 4): argon2id passwords, normalised emails, hashed session tokens
-// with expiry, the svc_session cookie and its attributes, logout server-side, login answers that
-// do not reveal whether an email exists, and cross-site refusal — on both backends.
+// Accounts and sessions (docs/console.md "Sessions"): argon2id passwords, normalised emails, hashed
+// session tokens with expiry, the svc_session cookie and its attributes, logout server-side, login
+// answers that do not reveal whether an email exists, and cross-site refusal — on both backends.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { sessions, users } from '../../src/db/schema/index.ts'

@@ -1,4 +1,4 @@
-// The public catalog (docs/console.md "Public catalog"; issue 4 "Public catalog"): no auth, search
+// The public catalog (docs/console.md "Public catalog"): no auth, search
 // over name and description that is case-insensitive and injection-safe, filters, every sort,
 // pages, 400s for out-of-range parameters, CDN cache headers — and the OpenAPI document.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'

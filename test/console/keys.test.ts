@@ -1,5 +1,5 @@
-// The user's API keys (issue 4 "API keys"): the secret shown once and only its hash stored; the
-// list with prefix, status, last use and spend vs limit, in keyset pages; rpm within the
+// The user's API keys (docs/console.md "API keys"): the secret shown once and only its hash stored;
+// the list with prefix, status, last use and spend vs limit, in keyset pages; rpm within the
 // operator's quota; revocation and expiry refused on /v1.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'

@@ -1,7 +1,8 @@
-// Top-ups (issue 4 "Wallet"): policy (400) and provider (402) errors; Stripe Checkout through the
-// official SDK against a local fake; webhooks signed with the SDK's test helper — valid, forged,
-// replayed, tampered, duplicated, concurrent, reordered, mismatched; the sandbox provider's page;
-// and after all of it the books: balance == sum of completed ledger entries, store mirror too.
+// Top-ups (docs/console.md "Top-ups"): policy (400) and provider (402) errors; Stripe Checkout
+// through the official SDK against a local fake; webhooks signed with the SDK's test helper —
+// valid, forged, replayed, tampered, duplicated, concurrent, reordered, mismatched; the sandbox
+// provider's page; and after all of it the books: balance == sum of completed ledger entries, store
+// mirror too.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import Stripe from 'stripe'

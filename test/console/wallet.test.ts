@@ -1,6 +1,6 @@
-// Wallet account, transactions and request logs (issue 4 "Wallet"): keyset pages with no
-// duplicates or gaps while entries arrive (also entries sharing one created_at), filters, detail
-// views, admin refunds — and the books after all of it.
+// Wallet account, transactions and request logs (docs/console.md "Wallet", "Request logs"): keyset
+// pages with no duplicates or gaps while entries arrive (also entries sharing one created_at),
+// filters, detail views, admin refunds — and the books after all of it.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { applyMovement } from '../../src/billing/accounts.ts'

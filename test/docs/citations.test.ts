@@ -1,7 +1,8 @@
-// Comments in src/ and test/ point only into the repository: no citation of a document that is
-// not in it, and every `docs/<page>.md "Section"` or `README "Section"` names a heading of that
-// page — docs/api.md exactly (its headings are kept stable for this), other pages a heading that
-// begins with the cited words. test/fixtures (recorded upstream data) is not ours and is skipped.
+// Comments in src/, test/ and bench/ point only into the repository: no citation of a document
+// that is not in it or of an issue by number (the code speaks of itself, through the docs), and
+// every `docs/<page>.md "Section"` or `README "Section"` names a heading of that page —
+// docs/api.md exactly (its headings are kept stable for this), other pages a heading that begins
+// with the cited words. test/fixtures (recorded upstream data) is not ours and is skipped.
 import { describe, expect, test } from 'bun:test'
 import { Glob } from 'bun'
 import { existsSync, readFileSync } from 'node:fs'
@@ -11,6 +12,8 @@ const SELF = 'test/docs/citations.test.ts'
 /** Documents that live outside the repository; spelled in pieces so this file does not cite them. */
 const OUTSIDE = ['SP' + 'EC', 'DES' + 'IGN', 'STY' + 'LE', 'BENCH' + 'MARKING']
 const OUTSIDE_RE = new RegExp(`\\b(${OUTSIDE.join('|')})\\b`)
+/** A citation of a tracker issue by number, in any case, with or without `#` (this file is not scanned). */
+const ISSUE_RE = new RegExp(`\\b${'iss' + 'ue'}s? #?\\d+`, 'i')
 
 const files = ['src', 'test'].flatMap((dir) =>
   [...new Glob(`${dir}/**/*.{ts,lua,css,md}`).scanSync({ cwd: ROOT })].filter((f) => !f.startsWith('test/fixtures/') && f !== SELF),
@@ -61,6 +64,21 @@ describe('citations in src/ and test/', () => {
         .flatMap((line, i) => (OUTSIDE_RE.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
     )
     expect(found).toEqual([])
+  })
+
+  test('no file in src/, test/ or bench/ cites an issue number: it cites the docs section instead', () => {
+    const ours = ['src', 'test', 'bench'].flatMap((dir) =>
+      [...new Glob(`${dir}/**/*.{ts,lua,css,md}`).scanSync({ cwd: ROOT })].filter((f) => !f.startsWith('test/fixtures/') && f !== SELF),
+    )
+    expect(ours.filter((f) => f.startsWith('bench/')).length).toBeGreaterThan(5)
+    const found = ours.flatMap((f) =>
+      readFileSync(`${ROOT}${f}`, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (ISSUE_RE.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
+    )
+    expect(found).toEqual([])
+    expect(ISSUE_RE.test('as issue 12 asked')).toBe(true)
+    expect(ISSUE_RE.test('see issues #3')).toBe(true)
   })
 
   test('every cited page exists and has the cited section', () => {

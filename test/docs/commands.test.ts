@@ -25,7 +25,7 @@ describe('commands in the docs, statically', () => {
     expect(quick.map((b) => b.text)).toEqual(['npm i -g bun && bun install && bun run demo', 'bun run test'])
     expect(scripts.demo).toBe('bun src/demo.ts')
     expect(scripts.test).toStartWith('bun test')
-    // bun reads no per-test timeout from bunfig.toml (issue 11 item 9): the script sets it.
+    // bun reads no per-test timeout from bunfig.toml (README "Tests"): the script sets it.
     expect(scripts.test).toContain('--timeout 30000')
     expect((Bun.TOML.parse(readFileSync(`${ROOT}bunfig.toml`, 'utf8')) as any).test).not.toHaveProperty('timeout')
   })
@@ -33,7 +33,8 @@ describe('commands in the docs, statically', () => {
   for (const b of shell)
     test(`${b.doc}:${b.line}: every \`bun run\` script exists and every VAR=… is one Tollgate reads`, () => {
       for (const m of b.text.matchAll(/\bbun run ([\w:-]+)/g)) expect(Object.keys(scripts)).toContain(m[1]!)
-      // Variables set for a command (`NAME=value … bun …`): not shell helpers like AUTH= or USER_ID=$(…).
+      // Variables set for a command (`NAME=value … bun …`): not shell helpers like AUTH= or
+      // USER_ID=$(…).
       const assigned = [...b.text.matchAll(/(?:^|\s)([A-Z][A-Z0-9_]+)=(?!\$\()(?=\S)/gm)].map((m) => m[1]!)
       const forTollgate = /\bbun run (start|dev|demo)\b/.test(b.text) ? assigned : []
       for (const name of forTollgate) expect(CONFIG_VARIABLES).toContain(name)

@@ -1,4 +1,4 @@
-// Issue 7, "outages degrade cleanly" — the console and admin API: while Postgres is blackholed
+// docs/operations.md "Console and admin during an outage": while Postgres is blackholed
 // (a TCP proxy swallows everything) or Redis is stopped, login, keys, wallet and admin calls
 // answer 503 SERVICE_UNAVAILABLE in the console envelope with Retry-After: 1 within the
 // configured timeouts (no 500, no hang); nothing changes in the books; once the service is back
@@ -64,7 +64,8 @@ async function expectServedAgain(gw: TestGateway, user: SignedIn, creditUsd: num
   expect(await gw.books(user.id)).toEqual({ balance: micros, ledgerSum: micros })
   const wallet = (await (await user.get('/api/wallet/account')).json()) as { balance: number; reserved: number }
   expect([wallet.balance, wallet.reserved]).toEqual([creditUsd + 5, 0])
-  // Only the two keys created after recovery exist: the ones asked for during the outage were not made.
+  // Only the two keys created after recovery exist: the ones asked for during the outage were not
+  // made.
   const keys = await gw.runtime.deps.db.select({ name: apiKeys.name }).from(apiKeys).where(eq(apiKeys.userId, user.id))
   expect(keys).toHaveLength(2)
 }

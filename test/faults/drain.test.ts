@@ -1,7 +1,7 @@
-// Fault: SIGTERM while calls are in flight (issue 7). Readiness fails and admission stops at
-// once; every admitted call — waiting for the upstream or streaming — finishes and settles
-// within the grace; what is still open when it ends gets the protocol's error and is billed for
-// what was delivered. Real processes on real Postgres and Redis.
+// Fault: SIGTERM while calls are in flight (docs/drain.md "Graceful drain"). Readiness fails and
+// admission stops at once; every admitted call — waiting for the upstream or streaming — finishes
+// and settles within the grace; what is still open when it ends gets the protocol's error and is
+// billed for what was delivered. Real processes on real Postgres and Redis.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { completionWithUsage, readUntilClosed } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'

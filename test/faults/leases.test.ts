@@ -1,7 +1,7 @@
-// Fault: an instance SIGKILLed with 20 open streams (issue 7). Its reservations are leases: once
-// their deadline passes, the surviving instance's sweep releases them, records each call as
-// ABANDONED billed its prompt estimate (docs/drain.md), and the user is no longer blocked.
-// Real processes on real Postgres and Redis.
+// Fault: an instance SIGKILLed with 20 open streams (docs/drain.md "Reservations are leases"). Its
+// reservations are leases: once their deadline passes, the surviving instance's sweep releases
+// them, records each call as ABANDONED billed its prompt estimate (docs/drain.md), and the user is
+// no longer blocked. Real processes on real Postgres and Redis.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { completionWithUsage, readUntilClosed } from '../helpers/chat.ts'
@@ -90,7 +90,8 @@ describeServices('fault: an instance SIGKILLed with 20 open streams', () => {
     const books = await booksOf(db.url, user.userId)
     const abandoned = books.logs.filter((l) => ids.includes(l.id))
     expect(abandoned.map((l) => [l.status, l.errorCode])).toEqual(Array(20).fill([500, 'ABANDONED']))
-    // Billed its prompt estimate: more than nothing, far less than the reservation (1/20 of `held`).
+    // Billed its prompt estimate: more than nothing, far less than the reservation (1/20 of
+    // `held`).
     for (const l of abandoned) {
       expect(l.cost).toBeGreaterThan(0n)
       expect(l.cost).toBeLessThan(held / 20n / 100n)

@@ -1,6 +1,6 @@
-// Issue 7, "the ledger writer never stalls": text that Postgres refuses (NUL, a lone surrogate,
-// an emoji cut at character 200) is made safe before it is bound; a record Postgres still
-// refuses is isolated by bisection, dead-lettered with its raw form and error, counted, and
+// docs/operations.md "Ledger writer", it never stalls: text that Postgres refuses (NUL, a lone
+// surrogate, an emoji cut at character 200) is made safe before it is bound; a record Postgres
+// still refuses is isolated by bisection, dead-lettered with its raw form and error, counted, and
 // every other record of its batch is written; NOGROUP after Redis lost its data is repaired.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq, inArray } from 'drizzle-orm'
@@ -48,8 +48,8 @@ for (const backends of ALL_BACKENDS) {
           expect(bad.status).toBe(503)
           rejected.push(bad.headers.get('x-request-id')!)
         } else {
-          // The edge refuses NUL and lone surrogates (docs/security.md); the writer's repair is
-          // the defence behind it, so such a record is put in the outbox directly, as a rejected call.
+          // The edge refuses NUL and lone surrogates (docs/security.md); the writer's repair is the
+          // defence behind it, so such a record is put in the outbox directly, as a rejected call.
           expect(bad.status).toBe(400)
           const requestId = `req_poison_${i}_${crypto.randomUUID()}`
           await gw.runtime.deps.store.appendOutbox(

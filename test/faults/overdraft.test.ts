@@ -1,4 +1,4 @@
-// Issue 7, "overdraft is bounded and explained" (docs/operations.md "Overdraft"): an upstream
+// Overdraft is bounded and explained (docs/operations.md "Overdraft"): an upstream
 // that bills more than was reserved may take the balance below zero by exactly the difference
 // (cost − reservation) per call — never more — and the next call is refused with 402 without
 // reaching the upstream. A reservation prices prompt tokens as cache writes (the dearest input).

@@ -1,4 +1,4 @@
-// Issue 7, "outages degrade cleanly" — Postgres unreachable (a TCP proxy in front of it is
+// docs/operations.md "Postgres unreachable": outages degrade cleanly (a TCP proxy in front of it is
 // blackholed, or cut): warm keys and accounts keep being served (expired key-cache entries are
 // served stale, the catalog and the account mirror live in memory and Redis), a key or account
 // never loaded gets a fast 503 with Retry-After, and when Postgres returns the outbox backlog
@@ -33,7 +33,8 @@ describeServices('Postgres unreachable (postgres behind a TCP proxy + redis)', (
   }, 30_000)
   afterAll(async () => {
     proxy.restore()
-    // postgres.js on Bun waits out end()'s 5 s timeout once a connection was reset: slow, not stuck.
+    // postgres.js on Bun waits out end()'s 5 s timeout once a connection was reset: slow, not
+    // stuck.
     await gw.stop()
     up.stop()
     proxy.stop()

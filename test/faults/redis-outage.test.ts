@@ -1,7 +1,8 @@
-// Issue 7, "outages degrade cleanly" — Redis down: every protocol answers 503 in its own
-// envelope with Retry-After (no 500, no hang on an offline queue), requests are served again
-// once Redis is back, and the books stay exact (503s bill nothing; their log rows still reach
-// Postgres through the settlement fallback). A paused Redis (SIGSTOP) hits the command timeout.
+// docs/operations.md "Redis: settings and failure behaviour", outages degrade cleanly — Redis down:
+// every protocol answers 503 in its own envelope with Retry-After (no 500, no hang on an offline
+// queue), requests are served again once Redis is back, and the books stay exact (503s bill
+// nothing; their log rows still reach Postgres through the settlement fallback). A paused Redis
+// (SIGSTOP) hits the command timeout.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { eq, inArray } from 'drizzle-orm'
 import { ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'

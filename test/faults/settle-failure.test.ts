@@ -1,9 +1,9 @@
-// Issue 7, "no settlement is dropped": when the store's settle round trip fails, the answered
-// call is still billed exactly once (written straight to Postgres through the writer's
-// idempotent statement) and the account's mirror is dropped, so the next admission reloads
-// balance and reservations from Postgres. Covered: Redis killed while calls wait for the
-// upstream (AOF keeps the stale reservations: they go with the mirror), a settle whose reply
-// is lost after it ran (the outbox copy then inserts nothing), and one that never ran.
+// docs/operations.md "Settlement fallback", no settlement is dropped: when the store's settle round
+// trip fails, the answered call is still billed exactly once (written straight to Postgres through
+// the writer's idempotent statement) and the account's mirror is dropped, so the next admission
+// reloads balance and reservations from Postgres. Covered: Redis killed while calls wait for the
+// upstream (AOF keeps the stale reservations: they go with the mirror), a settle whose reply is
+// lost after it ran (the outbox copy then inserts nothing), and one that never ran.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { SettleInput } from '../../src/store/types.ts'
 import { completionWithUsage, postChat } from '../helpers/chat.ts'

@@ -1,9 +1,10 @@
-// Fault: 200 clients that stop reading 23 MB streams (issue 7). Backpressure holds the upstream
-// to the client's pace, so the gateway's memory stays bounded; other clients keep being served;
-// a client idle longer than CLIENT_IDLE_TIMEOUT_MS is cut, its upstream aborted and the call
-// billed for what was delivered. The gateway runs with UPSTREAM_STREAM_CLIENT=paced, the default,
-// set here so that the test holds whatever the environment (with Bun's fetch the unread bodies are read ahead: ~840 MB here). A real gateway process (its peak RSS is measured) on real
-// Postgres and Redis; the clients are raw sockets that stop reading after their first bytes.
+// Fault: 200 clients that stop reading 23 MB streams (docs/drain.md "Slow clients"). Backpressure
+// holds the upstream to the client's pace, so the gateway's memory stays bounded; other clients
+// keep being served; a client idle longer than CLIENT_IDLE_TIMEOUT_MS is cut, its upstream aborted
+// and the call billed for what was delivered. The gateway runs with UPSTREAM_STREAM_CLIENT=paced,
+// the default, set here so that the test holds whatever the environment (with Bun's fetch the
+// unread bodies are read ahead: ~840 MB here). A real gateway process (its peak RSS is measured) on
+// real Postgres and Redis; the clients are raw sockets that stop reading after their first bytes.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { requestLogs } from '../../src/db/schema/index.ts'

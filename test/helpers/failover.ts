@@ -63,11 +63,5 @@ export async function expectNothingBilled(gw: TestGateway, userId: string, reque
   expect(await logOf(gw, requestId)).toMatchObject({ status, costMicros: 0n })
 }
 
-/** Resolves once `check` holds (state that arrives asynchronously: board messages, aborts). */
-export async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 1_000; i++) {
-    if (await check()) return
-    await Bun.sleep(10)
-  }
-  throw new Error(`never: ${what}`)
-}
+/** @deprecated `until` from ./until.ts, re-exported for the failover suites that still import it from here. */
+export { until } from './until.ts'

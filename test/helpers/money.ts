@@ -1,20 +1,14 @@
-// The money invariants every fault test ends with (issue 7): Postgres balance == credit − Σ
-// completed ledger entries == credit − Σ what the answered calls cost; each answered call has
+// The money invariants every fault test ends with (docs/operations.md): Postgres balance == credit
+// − Σ completed ledger entries == credit − Σ what the answered calls cost; each answered call has
 // exactly one usage entry; nothing is left reserved.
 import { expect } from 'bun:test'
 import { inArray } from 'drizzle-orm'
 import { ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
 import type { GatewayInstance, TestGateway } from './gateway.ts'
+import { until } from './until.ts'
 
-/** Resolves once `ok()` holds (checked every 25 ms); throws after `timeoutMs`. */
-export async function eventually(ok: () => Promise<boolean> | boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs
-  while (Date.now() < end) {
-    if (await ok()) return
-    await Bun.sleep(25)
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
+/** @deprecated `until` from ./until.ts, under the name the fault suites still import. */
+export const eventually = until
 
 /** Books of one user after settlement: exact, with one usage entry per billed request id. */
 export async function expectExactBooks(
@@ -49,7 +43,7 @@ export async function untilLogged(
   requestIds: string[],
   what = 'the ledger writer to write the backlog',
 ): Promise<void> {
-  await eventually(
+  await until(
     async () =>
       (await gw.runtime.deps.db.select({ id: requestLogs.id }).from(requestLogs).where(inArray(requestLogs.id, requestIds))).length ===
       requestIds.length,

@@ -4,6 +4,7 @@
 import type { Subprocess } from 'bun'
 import postgres from 'postgres'
 import { createRedisStore } from '../../src/store/redis.ts'
+import { until as poll } from './until.ts'
 
 const ENTRY = new URL('../../src/index.ts', import.meta.url).pathname
 export const PROC_ADMIN = 'process-admin-token-0123456789'
@@ -135,11 +136,5 @@ export async function reservedIn(redisUrl: string, prefix: string, userId: strin
   }
 }
 
-/** Polls `check` until it returns true (or throws after `ms`): for conditions in another process. */
-export async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await Bun.sleep(100)
-  }
-}
+/** @deprecated `until` from ./until.ts (check, what, timeout), in the argument order the fault suites still use. */
+export const until = (check: () => Promise<boolean>, ms: number, what: string): Promise<void> => poll(check, what, ms)

@@ -1,10 +1,12 @@
 // A throwaway local Redis Cluster for scale tests: `masters` masters with one replica each, on
-// consecutive ports from `basePort` (issue 14 owns 7000–7009), data in a temp dir, joined with
-// `redis-cli --cluster create`. stop() kills exactly the servers it started and removes the dir.
+// consecutive ports from `basePort` (test/scale/redis-cluster.test.ts takes 7000–7009), data in a
+// temp dir, joined with `redis-cli --cluster create`. stop() kills exactly the servers it started
+// and removes the dir.
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
+import { until } from './until.ts'
 
 export interface LocalCluster {
   /** Seed node URLs, as REDIS_CLUSTER_NODES takes them. */
@@ -21,14 +23,6 @@ async function run(cmd: string[]): Promise<string> {
   const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited])
   if (code !== 0) throw new Error(`${cmd.join(' ')} failed (${code}): ${err || out}`)
   return out
-}
-
-async function until(what: string, ok: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const end = Date.now() + timeoutMs
-  while (!(await ok().catch(() => false))) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await Bun.sleep(100)
-  }
 }
 
 export async function startLocalCluster(basePort: number, masters = 3): Promise<LocalCluster> {
@@ -61,21 +55,27 @@ export async function startLocalCluster(basePort: number, masters = 3): Promise<
     ),
   )
   const cli = (port: number, ...args: string[]) => run(['redis-cli', '-p', String(port), ...args])
+  /** Whether the node on `port` answers `args` with `expected` in its reply (one still starting does not). */
+  const answers = (port: number, args: string[], expected: string) =>
+    cli(port, ...args)
+      .then((out) => out.includes(expected))
+      .catch(() => false)
   const stop = async () => {
     for (const p of procs) p.kill()
     await Promise.all(procs.map((p) => p.exited))
     await rm(dir, { recursive: true, force: true })
   }
   try {
-    for (const port of ports) await until(`redis on ${port}`, async () => (await cli(port, 'ping')).trim() === 'PONG', 20_000)
+    for (const port of ports) await until(() => answers(port, ['ping'], 'PONG'), `redis on ${port}`, 20_000)
     await run(['redis-cli', '--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes'])
     for (const port of ports)
-      await until(`cluster state ok on ${port}`, async () => (await cli(port, 'cluster', 'info')).includes('cluster_state:ok'))
+      await until(() => answers(port, ['cluster', 'info'], 'cluster_state:ok'), `cluster state ok on ${port}`, 60_000)
     // Every replica attached and in sync, so a manual failover can be coordinated.
-    await until('replicas in sync', async () => {
+    const inSync = async () => {
       const roles = await Promise.all(ports.map((p) => cli(p, 'info', 'replication')))
       return roles.filter((r) => r.includes('role:slave') && r.includes('master_link_status:up')).length === masters
-    })
+    }
+    await until(() => inSync().catch(() => false), 'replicas in sync', 60_000)
   } catch (e) {
     await stop()
     throw e

@@ -1,10 +1,12 @@
-// A throwaway redis-server for fault tests (ports 6390–6394 belong to test/faults): it can be
-// killed (SIGKILL, as a crash) and started again on the same port and data directory, with or
-// without its data (AOF). Never point these helpers at the shared Redis.
+// A throwaway redis-server for fault tests (ports 6390–6394 belong to test/faults, 6417–6418 to
+// test/store/append-only.test.ts): it can be killed (SIGKILL, as a crash) and started again on
+// the same port and data directory, with or without its data (AOF). Never point these helpers at
+// the shared Redis.
 import Redis from 'ioredis'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { until } from './until.ts'
 
 export interface ThrowawayRedis {
   url: string
@@ -17,15 +19,6 @@ export interface ThrowawayRedis {
   /** Send a signal (SIGSTOP / SIGCONT: a hung Redis). */
   signal(sig: 'SIGSTOP' | 'SIGCONT'): void
   stop(): Promise<void>
-}
-
-async function waitUntil(ok: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs
-  while (Date.now() < end) {
-    if (await ok()) return
-    await Bun.sleep(25)
-  }
-  throw new Error(`timed out waiting for ${what}`)
 }
 
 async function answersPing(port: number): Promise<boolean> {
@@ -69,7 +62,7 @@ export async function startThrowawayRedis(port: number, opts: { aof: boolean } =
     // A leftover server on the port would answer in place of ours: refuse rather than test it.
     if (await answersPing(port)) throw new Error(`port ${port} already has a Redis: stop it first`)
     proc = Bun.spawn(args(), { stdout: 'ignore', stderr: 'ignore' })
-    await waitUntil(() => answersPing(port), `redis-server on ${port}`)
+    await until(() => answersPing(port), `redis-server on ${port}`, 20_000)
   }
   const kill = async () => {
     if (!proc) return
@@ -90,5 +83,3 @@ export async function startThrowawayRedis(port: number, opts: { aof: boolean } =
     },
   }
 }
-
-export { waitUntil }

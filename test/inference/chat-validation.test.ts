@@ -39,7 +39,7 @@ const INVALID: [string, Record<string, unknown>, string][] = [
   ['a role of the wrong type', { messages: [{ role: 42, content: 'x' }] }, 'messages[0].role'],
   ['the second message wrong', { messages: [...hello, { role: 'user', content: 42 }] }, 'messages[1].content'],
   ['content of the wrong type', { messages: [{ role: 'user', content: 42 }] }, 'messages[0].content'],
-  ['content parts without a type', { messages: [{ role: 'user', content: [{ text: 'x' }] }] }, 'messages[0].content'],
+  ['content parts without a type', { messages: [{ role: 'user', content: [{ text: 'x' }] }] }, 'messages[0].content[0].type'],
   ['a user message without content', { messages: [{ role: 'user' }] }, 'messages[0].content'],
   ['a system message with null content', { messages: [{ role: 'system', content: null }, ...hello] }, 'messages[0].content'],
   ['name of the wrong type', { messages: [{ role: 'user', content: 'x', name: 7 }] }, 'messages[0].name'],

@@ -29,7 +29,7 @@ function line(e: CEvent): string {
       return `tool_call_args ${e.index} ${e.delta}`
     case 'usage': {
       const u = e.usage
-      return `usage in ${u.inputTokens} out ${u.outputTokens} cache ${u.cacheReadTokens}/${u.cacheWriteTokens} reasoning ${u.reasoningTokens}`
+      return `${e.final ? 'usage' : 'placeholder usage'} in ${u.inputTokens} out ${u.outputTokens} cache ${u.cacheReadTokens}/${u.cacheWriteTokens} reasoning ${u.reasoningTokens}`
     }
     case 'finish':
       return `finish ${e.stopReason}${e.stopSequence ? ` ${e.stopSequence}` : ''}`

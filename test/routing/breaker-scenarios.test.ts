@@ -104,14 +104,16 @@ for (const backends of ALL_BACKENDS) {
       expect(flap.seen.length).toBe(seen + 5)
     })
 
-    test('every route of a model open → 502 at once, without an upstream call; nothing billed', async () => {
+    test('every route of a model open → 503 with Retry-After at once, without an upstream call; nothing billed', async () => {
       flap.fallback = { kind: 'status', status: 503 }
       for (let i = 0; i < 2; i++) await call('acme/flap-only')
       const seen = flap.seen.length
       const c = await call('acme/flap-only')
-      await expectChatError(c.res, 502, 'UPSTREAM_ERROR')
+      await expectChatError(c.res, 503, 'UPSTREAM_UNAVAILABLE')
+      // The cool-down (500 ms) rounded up to whole seconds: when the first route may be probed.
+      expect(c.res.headers.get('retry-after')).toBe('1')
       expect(flap.seen.length).toBe(seen)
-      await expectNothingBilled(gw, c.u.userId, c.requestId, 502)
+      await expectNothingBilled(gw, c.u.userId, c.requestId, 503)
     })
 
     if (backends.store === 'redis')

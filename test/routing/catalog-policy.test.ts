@@ -24,10 +24,10 @@ describe('catalog policy', () => {
   test('a bad policy refuses the catalog, naming the field', () => {
     const base = scenarioCatalog([{ id: 'gw', url: 'http://x', timeoutMs: 1_000, policy: {} }], [{ id: 'm', routes: ['gw'] }])
     for (const [policy, path] of [
-      [{ retries: -1 }, '/gateways/0/policy/retries'],
-      [{ retrys: 2 }, '/gateways/0/policy'],
-      [{ breaker: { failureRate: 1.5 } }, '/gateways/0/policy/breaker/failureRate'],
-      [{ firstTokenMs: 0 }, '/gateways/0/policy/firstTokenMs'],
+      [{ retries: -1 }, 'gateways[0].policy.retries: '],
+      [{ retrys: 2 }, 'gateways[0].policy.retrys: unknown field; did you mean retries?'],
+      [{ breaker: { failureRate: 1.5 } }, 'gateways[0].policy.breaker.failureRate: '],
+      [{ firstTokenMs: 0 }, 'gateways[0].policy.firstTokenMs: '],
     ] as const) {
       const bad = { ...base, gateways: [{ ...base.gateways[0]!, policy }] }
       expect(() => parseCatalogFile(bad)).toThrow(CatalogFileError)

@@ -1,10 +1,11 @@
 // The failover loop (src/routing/failover.ts) without HTTP: scripted attempt outcomes, a recorded
 // sleep instead of real waits, and the log lines and counters an operator reads afterwards.
 import { describe, expect, test } from 'bun:test'
+import { CallEnded, type EndCause } from '../../src/core/call-end.ts'
 import { GatewayError, type UpstreamFailure } from '../../src/core/errors.ts'
 import type { Route } from '../../src/core/gateway.ts'
 import type { Logger } from '../../src/lib/log.ts'
-import { withFailover } from '../../src/routing/failover.ts'
+import { type CallView, withFailover } from '../../src/routing/failover.ts'
 import { resolvePolicy, type PolicyFile } from '../../src/routing/policy.ts'
 import { Router } from '../../src/routing/router.ts'
 import { createMemoryBoard } from '../../src/store/breaker-board.ts'
@@ -103,14 +104,109 @@ describe('failover loop', () => {
     expect(h.router.counters.snapshot()).toMatchObject({ breakerOpened: 1, breakerSkips: 1, attempts: 5 })
   })
 
-  test('every route skipped → 502 without an attempt', async () => {
+  test('every route skipped → 503 without an attempt, Retry-After the time until the next probe', async () => {
     const h = harness()
     const a = route('a', { retries: 0, breaker: { failures: 1, cooldownMs: 60_000 } })
     h.router.breakers.record(a, fail({ kind: 'connect' }))
     const s = scripted({ a: [undefined] })
     const err = await withFailover(h.router, [a], s.attempt, 'req_x').catch((e) => e)
     expect(err).toBeInstanceOf(GatewayError)
-    expect(err).toMatchObject({ code: 'UPSTREAM_ERROR', status: 502 })
+    expect(err).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', status: 503 })
+    expect(err.extra.headers).toEqual({ 'retry-after': '60' })
     expect(s.calls).toEqual([])
+  })
+})
+
+/** A call whose end the test decides: `leave()` ends it as a client that went away would. */
+function callOf(): CallView & { leave(): CallEnded } {
+  let ended: EndCause | undefined
+  let wake: (() => void) | undefined
+  return {
+    get ended() {
+      return ended
+    },
+    pause: (wait) => new Promise<void>((resolve) => ((wake = resolve), wait.then(resolve))),
+    leave() {
+      ended = { kind: 'client_left' }
+      wake?.()
+      return new CallEnded(ended)
+    },
+  }
+}
+
+describe('failover when the call itself ends (docs/failover.md "Who ended the call")', () => {
+  test('an attempt cut by its client leaving is no failure: no breaker, no retry, no next route', async () => {
+    const h = harness()
+    const a = route('a', { retries: 2, breaker: { failures: 1, cooldownMs: 60_000 } })
+    const b = route('b', {})
+    const call = callOf()
+    const calls: string[] = []
+    const attempt = async (r: Route) => {
+      calls.push(r.gateway.id)
+      throw call.leave()
+    }
+    const err = await withFailover(h.router, [a, b], attempt, 'req_c', call).catch((e) => e)
+    expect(err).toBeInstanceOf(CallEnded)
+    expect(calls).toEqual(['a'])
+    expect(h.router.breakers.phase('gw:a')).toBe('closed')
+    expect(h.router.counters.snapshot()).toMatchObject({ attempts: 1, retries: 0, failovers: 0, breakerOpened: 0 })
+    expect(h.msgs()).not.toContain('upstream attempt failed')
+  })
+
+  test('a client leaving during a backoff ends the wait at once; the retry is neither made nor counted', async () => {
+    const lines: string[] = []
+    const log = Object.fromEntries(
+      ['debug', 'info', 'warn', 'error'].map((l) => [l, (msg: string) => void lines.push(msg)]),
+    ) as unknown as Logger
+    const call = callOf()
+    // A sleep that never ends by itself: only the call's end can cut it short.
+    const router = new Router(createMemoryBoard(), log, Date.now, () => new Promise<void>(() => {}))
+    const a = route('a', { retries: 2, backoffMs: 100, breaker: { enabled: false } })
+    const s = scripted({ a: [fail({ kind: 'status', status: 503 }), undefined] })
+    const pending = withFailover(router, [a], s.attempt, 'req_d', call).catch((e) => e)
+    while (router.counters.backingOff === 0) await Bun.sleep(1)
+    call.leave()
+    expect(await pending).toBeInstanceOf(CallEnded)
+    expect(s.calls).toEqual(['a'])
+    expect(router.counters.snapshot()).toMatchObject({ attempts: 1, retries: 0, backingOff: 0 })
+  })
+
+  test('a half-open probe whose client left frees the probe: the next call probes at once', async () => {
+    let now = 1_000_000
+    const router = new Router(
+      createMemoryBoard(() => now),
+      harness().router.log,
+      () => now,
+      async () => {},
+    )
+    const a = route('a', { retries: 0, breaker: { failures: 1, cooldownMs: 1_000 } })
+    router.breakers.record(a, fail({ kind: 'connect' }))
+    now += 1_001
+    const call = callOf()
+    const left = await withFailover(router, [a], async () => Promise.reject(call.leave()), 'req_p1', call).catch((e) => e)
+    expect(left).toBeInstanceOf(CallEnded)
+    expect(router.breakers.phase('gw:a')).toBe('half-open')
+    const served = await withFailover(router, [a], async () => 'ok', 'req_p2')
+    expect(served.value).toBe('ok')
+    expect(router.breakers.phase('gw:a')).toBe('closed')
+    expect(router.counters.probes).toBe(2)
+  })
+
+  test('a request that cannot be built for a route (its own fault) is neither success nor failure for the breaker', async () => {
+    let now = 1_000_000
+    const router = new Router(
+      createMemoryBoard(() => now),
+      harness().router.log,
+      () => now,
+      async () => {},
+    )
+    const a = route('a', { retries: 0, breaker: { failures: 1, cooldownMs: 1_000 } })
+    router.breakers.record(a, fail({ kind: 'connect' }))
+    now += 1_001
+    const refused = new GatewayError('BAD_REQUEST', 'messages[1].content[0].type: unknown block')
+    expect(await withFailover(router, [a], async () => Promise.reject(refused), 'req_v').catch((e) => e)).toBe(refused)
+    expect(router.breakers.phase('gw:a')).toBe('half-open')
+    expect((await withFailover(router, [a], async () => 'ok', 'req_w')).value).toBe('ok')
+    expect(router.breakers.phase('gw:a')).toBe('closed')
   })
 })

@@ -3,6 +3,7 @@
 // response.created) are not a first token; the first delta is; what was read is replayed
 // byte for byte ahead of the rest.
 import { describe, expect, test } from 'bun:test'
+import { CallEnded } from '../../src/core/call-end.ts'
 import { GatewayError } from '../../src/core/errors.ts'
 import { anthropicStreamDecoder } from '../../src/providers/anthropic-messages/stream-decoder.ts'
 import { chatStreamDecoder } from '../../src/providers/openai-chat/stream-decoder.ts'
@@ -17,8 +18,11 @@ function upstream(head: string, tail: string) {
   let release!: () => void
   let aborted = false
   const gate = new Promise<void>((r) => (release = r))
+  // The attempt's controller: the call aborts it with a CallEnded reason, which fails the body's read.
+  const attempt = new AbortController()
   const body = new ReadableStream<Uint8Array>({
     async start(c) {
+      attempt.signal.addEventListener('abort', () => c.error(attempt.signal.reason))
       c.enqueue(enc.encode(head))
       await gate
       if (!aborted) {
@@ -28,8 +32,9 @@ function upstream(head: string, tail: string) {
     },
   })
   return {
-    call: { response: new Response(null), body: body.getReader(), abort: () => void (aborted = true) },
+    call: { response: new Response(null), body: body.getReader(), abort: () => void (aborted = true), signal: attempt.signal },
     release,
+    attempt,
     wasAborted: () => aborted,
   }
 }
@@ -54,6 +59,15 @@ for (const [protocol, sse, marker, decoder] of CASES) {
       expect(err.retryable).toBe(true)
       expect(err.extra.upstream).toEqual({ kind: 'first-token' })
       expect(u.wasAborted()).toBe(true)
+      u.release()
+    })
+
+    test('the call ending while it waits (client gone) rejects with its CallEnded, no upstream failure', async () => {
+      const u = upstream(head, sse.slice(head.length))
+      const pending = awaitFirstContent(u.call, decoder(), 5_000, 'gw').catch((e) => e)
+      const ended = new CallEnded({ kind: 'client_left' })
+      u.attempt.abort(ended)
+      expect(await pending).toBe(ended)
       u.release()
     })
 

@@ -13,6 +13,7 @@ import { simpleCatalog } from '../helpers/gateway.ts'
 import { startInstance, type InstanceProcess } from '../helpers/instance-process.ts'
 import { startLbProxy, type LbProxy } from '../helpers/lb-proxy.ts'
 import { freshDatabase, freshKeyPrefix, REDIS_URL, describeServices } from '../helpers/services.ts'
+import { until } from '../helpers/until.ts'
 
 const ADMIN = 'scale-admin-token-0123456789'
 const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }
@@ -24,14 +25,6 @@ const SLOW_STREAM = [
   chunk({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 100, total_tokens: 105 } }),
   'data: [DONE]\n\n',
 ].join('')
-
-async function until(what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const end = Date.now() + timeoutMs
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await Bun.sleep(50)
-  }
-}
 
 describeServices('three instances behind a proxy', () => {
   let up: FakeUpstream
@@ -121,10 +114,11 @@ describeServices('three instances behind a proxy', () => {
 
   /** Waits until every answered call is in Postgres, then checks the books and that nothing stays reserved. */
   async function expectBooks(userId: string, credit: bigint, answered: string[]) {
-    await until('usage entries written', async () => {
+    const written = async () => {
       const [r] = await sql`select count(*)::int as n from ledger_entries where user_id = ${userId} and kind = 'usage'`
       return r!.n >= answered.length
-    })
+    }
+    await until(written, 'usage entries written', 60_000)
     const usage =
       await sql`select request_id, amount_micros::text as amount from ledger_entries where user_id = ${userId} and kind = 'usage'`
     expect(usage.map((e) => e.request_id).sort()).toEqual([...answered].sort())
@@ -183,15 +177,11 @@ describeServices('three instances behind a proxy', () => {
     // Until an instance's cache expires, it still serves (and bills) the key: those calls count.
     const billed = before.map((r) => r.id)
     for (const i of instances)
-      await until(
-        'revocation seen',
-        async () => {
-          const r = await call(i.url, u.key)
-          if (r.status === 200) billed.push(r.headers.get('x-request-id')!)
-          return r.status === 401
-        },
-        30_000,
-      )
+      await until(async () => {
+        const r = await call(i.url, u.key)
+        if (r.status === 200) billed.push(r.headers.get('x-request-id')!)
+        return r.status === 401
+      }, 'revocation seen')
     const after = await Promise.all(Array.from({ length: 9 }, () => call(lb.url, u.key).then((r) => r.status)))
     expect(after).toEqual(Array(9).fill(401))
     await expectBooks(u.userId, 5_000_000n, billed)
@@ -209,13 +199,13 @@ describeServices('three instances behind a proxy', () => {
     await db.close()
     for (const i of instances) {
       await until(
-        'model listed',
         async () =>
           (
             (await (await fetch(`${i.url}/v1/models`, { headers: { authorization: `Bearer ${u.key}` } })).json()) as {
               data: { id: string }[]
             }
           ).data.some((m) => m.id === 'acme/chat-2'),
+        'model listed',
         60_000,
       )
       expect((await call(i.url, u.key, { model: 'acme/chat-2' })).status).toBe(200)
@@ -251,7 +241,7 @@ describeServices('three instances behind a proxy', () => {
     expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true)
     expect(await victim.proc.exited).toBe(0)
     await load
-    await until('proxy dropped the drained instance', () => lb.healthy().length === 2)
+    await until(() => lb.healthy().length === 2, 'proxy dropped the drained instance', 60_000)
     const tail = await Promise.all(
       Array.from({ length: 6 }, () => call(lb.url, u.key).then(async (r) => ({ status: r.status, id: r.headers.get('x-request-id')! }))),
     )

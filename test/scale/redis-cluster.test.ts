@@ -15,6 +15,7 @@ import { bearer, chatBody, simpleCatalog, startTestGateway, type TestGateway } f
 import { startLocalCluster, type LocalCluster } from '../helpers/redis-cluster.ts'
 import { storeContract } from '../store/contract.ts'
 import { describeServices, SERVICES } from '../helpers/services.ts'
+import { until } from '../helpers/until.ts'
 
 // The cluster is started only where the suites that need it run (with the services, README "Tests").
 let cluster: LocalCluster
@@ -88,11 +89,11 @@ describeServices('gateway on the cluster: failover under load', () => {
       }
     }
     const workers = users.flatMap((u) => [worker(u), worker(u)])
-    await until(() => results.length >= 60)
+    await until(() => results.length >= 60, 'calls before the failover', 90_000)
     expect((await cluster.cli(replica, 'cluster', 'failover')).trim()).toBe('OK')
-    await until(async () => (await cluster.cli(replica, 'info', 'replication')).includes('role:master'))
+    await until(async () => (await cluster.cli(replica, 'info', 'replication')).includes('role:master'), 'the replica promoted', 90_000)
     const atFailover = results.length
-    await until(() => results.length >= atFailover + 120)
+    await until(() => results.length >= atFailover + 120, 'calls after the failover', 90_000)
     running = false
     await Promise.all(workers)
     expect((await cluster.cli(master, 'info', 'replication')).includes('role:slave')).toBe(true)
@@ -124,11 +125,3 @@ describeServices('gateway on the cluster: failover under load', () => {
     expect(logs!.n).toBe(results.filter((r) => r.id).length)
   }, 180_000)
 })
-
-async function until(ok: () => boolean | Promise<boolean>, timeoutMs = 90_000): Promise<void> {
-  const end = Date.now() + timeoutMs
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error('condition not reached in time')
-    await Bun.sleep(20)
-  }
-}

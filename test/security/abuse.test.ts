@@ -1,6 +1,6 @@
-// Issue 8 table tests over HTTP, on both backend pairs: vendor members dropped from chat
-// pass-through, count_tokens bounded and cached, Stripe's tolerance both ways and signed events
-// without an id, security headers, the admin API's rate limit, CORS for /v1.
+// Table tests of docs/security.md over HTTP, on both backend pairs: vendor members dropped from
+// chat pass-through, count_tokens bounded and cached, Stripe's tolerance both ways and signed
+// events without an id, security headers, the admin API's rate limit, CORS for /v1.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import Stripe from 'stripe'
 import { ADMIN_TOKEN, ALL_BACKENDS, bearer, chatBody, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'

@@ -1,7 +1,7 @@
-// Issue 8 table tests over HTTP, on both backend pairs: NUL and lone surrogates refused at the
-// edge of every console and admin input, overflowing cursors, non-object bodies, authentication
-// before validation, one body limit with its 413 in each envelope, strict dates. Each refusal
-// leaves the books as they were.
+// Table tests of docs/security.md "Input: one rule at every edge" over HTTP, on both backend pairs:
+// NUL and lone surrogates refused at the edge of every console and admin input, overflowing
+// cursors, non-object bodies, authentication before validation, one body limit with its 413 in each
+// envelope, strict dates. Each refusal leaves the books as they were.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { ADMIN_TOKEN, ALL_BACKENDS, bearer, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { CONSOLE_ENV, json, signUp, type SignedIn } from '../console/helpers.ts'

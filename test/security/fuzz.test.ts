@@ -1,9 +1,10 @@
-// Fuzz (issue 8): every endpoint driven with generated hostile input — invalid JSON, non-object
-// bodies, wrong types, NUL, lone surrogates, huge numbers, deep nesting, 10k messages/tools,
-// prototype-pollution keys, oversize bodies, hostile query strings and path parameters. Every
-// answer is a 4xx in the surface's envelope with x-request-id (never a 5xx, never a hang), and
-// the books (users, keys, ledger, balances, payment events) are exactly as before.
-// Both backend pairs (Postgres is where a NUL really fails; PGlite must refuse the same way).
+// Fuzz (docs/security.md "Input: one rule at every edge"): every endpoint driven with generated
+// hostile input — invalid JSON, non-object bodies, wrong types, NUL, lone surrogates, huge numbers,
+// deep nesting, 10k messages/tools, prototype-pollution keys, oversize bodies, hostile query
+// strings and path parameters. Every answer is a 4xx in the surface's envelope with x-request-id
+// (never a 5xx, never a hang), and the books (users, keys, ledger, balances, payment events) are
+// exactly as before. Both backend pairs (Postgres is where a NUL really fails; PGlite must refuse
+// the same way).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { ADMIN_TOKEN, ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'

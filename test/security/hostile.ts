@@ -1,5 +1,6 @@
-// Shared pieces of the hostile-input suites (issue 8): a gateway whose every refusal can be
-// checked for its envelope, and the books that must not move while hostile input is refused.
+// Shared pieces of the hostile-input suites (docs/security.md "Input: one rule at every edge"): a
+// gateway whose every refusal can be checked for its envelope, and the books that must not move
+// while hostile input is refused.
 import { sql } from 'drizzle-orm'
 import { expect } from 'bun:test'
 import type { TestGateway } from '../helpers/gateway.ts'

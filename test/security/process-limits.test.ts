@@ -1,6 +1,7 @@
-// The real process (src/index.ts): Bun's own body limit never answers in place of the app's, so
-// a body far above MAX_BODY_BYTES — declared or chunked, on the console or /v1 — still gets the
-// 413 in its surface's envelope with x-request-id (issue 8: above 8 MiB Bun answered a bare 413).
+// The real process (src/index.ts): Bun's own body limit never answers in place of the app's, so a
+// body far above MAX_BODY_BYTES — declared or chunked, on the console or /v1 — still gets the 413
+// in its surface's envelope with x-request-id (above 8 MiB Bun's own limit would answer a bare 413;
+// docs/security.md "Limits").
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { connect } from 'node:net'
 import { expectRefusal } from './hostile.ts'

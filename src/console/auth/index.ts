@@ -1,6 +1,7 @@
 // POST /api/auth/register, /login, /logout; GET /api/auth/me (docs/console.md "Sessions"). Every POST
 // here counts against the 30 attempts / 15 min / IP limit (docs/console.md "Limits").
 import { Elysia } from 'elysia'
+import { strictBody } from '../../http/strict-body.ts'
 import { type ContextDeps, consoleContext } from '../http/context.ts'
 import { SESSION_SECURITY } from '../http/models.ts'
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from '../http/cookies.ts'
@@ -29,11 +30,16 @@ export function authFeature(deps: ContextDeps) {
         set.status = 201
         return signIn(user, request, client.https, set)
       },
-      { parse: 'json', body: Registration, response: { 201: Me }, detail: detail('Create an account and sign in (sets svc_session)') },
+      {
+        parse: 'json',
+        ...strictBody(Registration),
+        response: { 201: Me },
+        detail: detail('Create an account and sign in (sets svc_session)'),
+      },
     )
     .post('/login', async ({ body, request, client, set }) => signIn(await verifyLogin(deps.db, body), request, client.https, set), {
       parse: 'json',
-      body: Login,
+      ...strictBody(Login),
       response: { 200: Me },
       detail: detail('Sign in (sets svc_session); a wrong password and an unknown email get the same 401'),
     })

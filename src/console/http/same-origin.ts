@@ -1,6 +1,6 @@
-// Cross-site request refusal for state-changing console calls (issue 4 "Accounts and
-// sessions"). The session cookie is SameSite=Lax, which already keeps it off cross-site POSTs in
-// current browsers; this check is the second, explicit line.
+// Cross-site request refusal for state-changing console calls (docs/console.md "Sessions"). The
+// session cookie is SameSite=Lax, which already keeps it off cross-site POSTs in current browsers;
+// this check is the second, explicit line.
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 

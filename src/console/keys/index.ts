@@ -1,5 +1,6 @@
 // GET/POST /api/keys, DELETE /api/keys/:id (docs/console.md "API keys"): the signed-in user's API keys.
 import { Elysia, t } from 'elysia'
+import { strictBody } from '../../http/strict-body.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { type ContextDeps, consoleContext, sessionRequired } from '../http/context.ts'
 import { SESSION_SECURITY } from '../http/models.ts'
@@ -23,7 +24,12 @@ export function keysFeature(deps: ContextDeps & Pick<ConsoleDeps, 'auth'>) {
         set.status = 201
         return createKey(deps, user.id, body)
       },
-      { parse: 'json', body: CreateKey, response: { 201: CreatedKey }, detail: detail('Create a key; the secret is in this answer only') },
+      {
+        parse: 'json',
+        ...strictBody(CreateKey),
+        response: { 201: CreatedKey },
+        detail: detail('Create a key; the secret is in this answer only'),
+      },
     )
     .delete('/:id', ({ user, params }) => revokeKey(deps, user.id, params.id), {
       params: t.Object({ id: t.String({ maxLength: 100 }) }),

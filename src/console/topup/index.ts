@@ -1,5 +1,6 @@
 // POST /api/wallet/topup (docs/console.md "Top-ups": answers { transactionId, checkoutUrl, … }).
 import { Elysia } from 'elysia'
+import { strictBody } from '../../http/strict-body.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { type ContextDeps, consoleContext, sessionRequired } from '../http/context.ts'
 import { SESSION_SECURITY } from '../http/models.ts'
@@ -22,7 +23,7 @@ export function topupFeature(deps: ContextDeps & Pick<ConsoleDeps, 'payments' | 
       },
       {
         parse: 'json',
-        body: TopupRequest,
+        ...strictBody(TopupRequest),
         response: { 201: TopupStarted },
         detail: {
           tags: ['wallet'],

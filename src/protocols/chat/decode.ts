@@ -1,7 +1,9 @@
 // Chat-completions body → canonical request (used when the upstream speaks another protocol).
-// System and developer messages are hoisted into `system`; tool messages become tool results
-// in the user turn; OpenRouter-style `cache_control` on parts is kept as a cache hint.
-import { argsText, type CMessage, type CPart, type CRequest, type CTool, type CToolChoice, type TextPart } from '../../core/canonical.ts'
+// Leading system and developer messages become `system`, later ones stay at their position;
+// tool messages become tool results in the user turn; OpenRouter-style `cache_control` on parts
+// is kept as a cache hint.
+import { argsText, type CPart, type CRequest, type CTool, type CToolChoice, type TextPart } from '../../core/canonical.ts'
+import { conversation } from '../../core/conversation.ts'
 import { cacheFrom, effortFrom } from '../../core/effort.ts'
 import { fromUrl } from '../../core/media.ts'
 import type { ChatMessageWire, ChatPartWire, ChatRequest, ChatRequestExtras } from './schema.ts'
@@ -66,15 +68,10 @@ function reasoning(body: ChatRequestExtras): CRequest['reasoning'] {
 }
 
 export function decodeChat(body: ChatRequest): CRequest {
-  const system: TextPart[] = []
-  const messages: CMessage[] = []
-  const push = (role: 'user' | 'assistant', content: CPart[]) => {
-    const last = messages.at(-1)
-    if (last && last.role === role) last.content.push(...content)
-    else messages.push({ role, content })
-  }
+  const c = conversation()
+  const push = c.turn
   for (const m of body.messages as ChatMessageWire[]) {
-    if (m.role === 'system' || m.role === 'developer') system.push(...parts(m.content).filter((p): p is TextPart => p.type === 'text'))
+    if (m.role === 'system' || m.role === 'developer') c.instruct(parts(m.content).filter((p): p is TextPart => p.type === 'text'))
     else if (m.role === 'tool') {
       const content = parts(m.content).filter((p): p is TextPart => p.type === 'text')
       push('user', [{ type: 'tool_result', toolCallId: String(m.tool_call_id ?? ''), content }])
@@ -94,8 +91,8 @@ export function decodeChat(body: ChatRequest): CRequest {
   const b = body as Omit<ChatRequest, 'tools'> & ChatRequestExtras
   const rf = b.response_format
   return {
-    system: system.length ? system : undefined,
-    messages,
+    system: c.system.length ? c.system : undefined,
+    messages: c.messages,
     tools: b.tools
       ?.filter((t) => t.type === 'function' && t.function?.name)
       .map(

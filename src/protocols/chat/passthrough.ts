@@ -12,7 +12,7 @@
 // The message/delta inside a choice is the model's output and passes as sent.
 import { GatewayError } from '../../core/errors.ts'
 import type { FrameTransform } from '../../core/frames.ts'
-import { fromOpenAiChatUsage, type Usage } from '../../core/usage.ts'
+import { fromOpenAiChatUsage, type ReportedUsage, type Usage } from '../../core/usage.ts'
 import { chatStreamError } from './error.ts'
 import type { ChatChunkWire } from './schema.ts'
 
@@ -117,7 +117,8 @@ export function chatTee(slug: string): FrameTransform {
     close: (svc) =>
       `data: {"id":${JSON.stringify(lastId)},"object":"chat.completion.chunk","created":${lastCreated},"model":${JSON.stringify(slug)},"choices":[],"svc":${svc}}\n\ndata: [DONE]\n\n`,
     error: (err) => `data: ${chatStreamError(err)}\n\n`,
-    usage: () => usage,
+    // Chat sends one usage chunk, at the end: final.
+    usage: (): ReportedUsage | undefined => usage && { usage, final: true },
     deliveredChars: () => chars,
     upstreamId: () => lastId,
   }

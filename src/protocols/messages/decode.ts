@@ -1,7 +1,11 @@
-// Anthropic messages body → canonical request. cache_control becomes a cache hint; thinking
-// signatures are unwrapped (reasoning-carrier) so each proof returns to its own vendor.
+// Anthropic messages body → canonical request (a translated route's; the same-protocol route
+// passes the body on). cache_control becomes a cache hint; thinking signatures are unwrapped
+// (reasoning-carrier) so each proof returns to its own vendor; a system message keeps its
+// position. A block type this decoder does not know is refused, naming it: left out, its
+// meaning would be lost without a word.
 import type { CMessage, CPart, CRequest, CTool, CToolChoice, ImagePart, TextPart } from '../../core/canonical.ts'
 import { cacheFrom, effortFrom } from '../../core/effort.ts'
+import { GatewayError } from '../../core/errors.ts'
 import { promptChars } from '../../core/prompt-size.ts'
 import { fromSignature } from '../../core/reasoning-carrier.ts'
 import type { MessagesBlockWire, MessagesRequest, MessagesRequestExtras, MessagesToolWire } from './schema.ts'
@@ -48,8 +52,28 @@ function resultContent(c: unknown): (TextPart | ImagePart)[] {
   )
 }
 
-/** Server-tool blocks (web search, code execution, …) belong to Anthropic and are left out. */
-function part(b: MessagesBlockWire | undefined): CPart | undefined {
+/**
+ * Blocks of Anthropic's server tools (web search, code execution, MCP, …), their uploads and
+ * search results: they belong to Anthropic and are left out (docs/translation.md).
+ */
+const anthropicOnly = (type: string): boolean =>
+  type === 'server_tool_use' ||
+  type === 'mcp_tool_use' ||
+  type === 'container_upload' ||
+  type === 'search_result' ||
+  type.endsWith('_tool_result')
+
+const unknownBlock = (type: unknown, path: string) =>
+  new GatewayError(
+    'VALIDATION_FAILED',
+    `${path}: content block type ${JSON.stringify(type)} cannot be translated for this model's upstream`,
+    {
+      param: path,
+      issues: [{ path, message: `unknown content block type ${JSON.stringify(type)}` }],
+    },
+  )
+
+function part(b: MessagesBlockWire | undefined, path: string): CPart | undefined {
   switch (b?.type) {
     case 'text':
       return withCache({ type: 'text', text: String(b.text ?? '') }, b.cache_control)
@@ -74,7 +98,8 @@ function part(b: MessagesBlockWire | undefined): CPart | undefined {
     case 'redacted_thinking':
       return { type: 'reasoning', text: '', redacted: String(b.data ?? ''), origin: 'anthropic-messages' }
     default:
-      return undefined
+      if (typeof b?.type === 'string' && anthropicOnly(b.type)) return undefined
+      throw unknownBlock(b?.type, `${path}.type`)
   }
 }
 
@@ -86,11 +111,17 @@ function toolChoice(c: MessagesRequestExtras['tool_choice']): CToolChoice | unde
   return 'auto'
 }
 
+/**
+ * A budget, or an effort level: adaptive thinking or `output_config.effort` alone (which asks for
+ * that effort with or without thinking); Anthropic's effort is high when not given.
+ */
 function reasoning(b: MessagesRequestExtras): CRequest['reasoning'] {
   const t = b.thinking
   if (t?.type === 'enabled') return { budgetTokens: t.budget_tokens }
-  if (t?.type !== 'adaptive') return undefined
-  const e = effortFrom(b.output_config?.effort)
+  if (t?.type === 'disabled') return undefined
+  const effort = b.output_config?.effort
+  if (t?.type !== 'adaptive' && effort == null) return undefined
+  const e = effortFrom(effort ?? 'high')
   return e === 'none' ? undefined : { effort: e }
 }
 
@@ -106,15 +137,19 @@ const systemParts = (s: unknown): TextPart[] | undefined => {
 /** Custom (client) tools only; Anthropic's server tools have a versioned `type`. */
 const clientTool = (t: MessagesToolWire): boolean => t.input_schema !== undefined || t.type === undefined || t.type === 'custom'
 
+/** A message whose role the spoke checked (rolesIssue, schema.ts): user, assistant, or a placed system message. */
+function message(m: MessagesRequest['messages'][number], i: number): CMessage {
+  if (m.role === 'system') return { role: 'system', content: systemParts(m.content) ?? [] }
+  const content =
+    typeof m.content === 'string'
+      ? [{ type: 'text' as const, text: m.content }]
+      : (m.content as MessagesBlockWire[]).map((b, j) => part(b, `messages[${i}].content[${j}]`)).filter((p): p is CPart => p !== undefined)
+  return { role: m.role === 'assistant' ? 'assistant' : 'user', content }
+}
+
 export function decodeMessages(body: MessagesRequest): CRequest {
-  const messages: CMessage[] = body.messages.map((m) => ({
-    role: m.role,
-    content:
-      typeof m.content === 'string'
-        ? [{ type: 'text', text: m.content }]
-        : (m.content as MessagesBlockWire[]).map(part).filter((p): p is CPart => p !== undefined),
-  }))
-  const b = body as Omit<MessagesRequest, 'tools' | 'tool_choice' | 'thinking' | 'metadata'> & MessagesRequestExtras
+  const messages = body.messages.map(message)
+  const b = body as Omit<MessagesRequest, 'tools' | 'tool_choice' | 'thinking' | 'output_config' | 'metadata'> & MessagesRequestExtras
   const format = b.output_config?.format ?? b.output_format
   return {
     system: systemParts(body.system),

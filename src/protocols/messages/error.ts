@@ -28,6 +28,10 @@ export function messagesErrorType(err: GatewayError): { type: string; status: nu
     case 'SERVICE_UNAVAILABLE':
     case 'SHUTTING_DOWN':
       return { type: 'api_error', status: 503 }
+    case 'UPSTREAM_UNAVAILABLE':
+      return { type: 'overloaded_error', status: 503 }
+    case 'CLIENT_CLOSED':
+      return { type: 'api_error', status: 499 }
     default:
       return { type: 'api_error', status: 500 }
   }

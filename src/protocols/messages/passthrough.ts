@@ -3,7 +3,7 @@
 // message_stop — the last two events — are held so message_delta can carry svc.
 import { GatewayError } from '../../core/errors.ts'
 import type { FrameTransform } from '../../core/frames.ts'
-import { fromAnthropicUsage, type Usage } from '../../core/usage.ts'
+import { fromAnthropicUsage, type ReportedUsage, type Usage } from '../../core/usage.ts'
 import { appendMemberJson } from '../../lib/json-tokens.ts'
 import { messagesStreamError } from './error.ts'
 
@@ -18,6 +18,7 @@ interface MessagesEventWire {
 
 export function messagesTee(slug: string): FrameTransform {
   let usage: Usage | undefined
+  let final = false
   let chars = 0
   let held: string | undefined
   let stopped = false
@@ -27,6 +28,7 @@ export function messagesTee(slug: string): FrameTransform {
       const data = JSON.parse(ev.data) as MessagesEventWire
       switch (data.type) {
         case 'message_start':
+          // A placeholder count (output_tokens: 1): final only once message_delta says so.
           usage = fromAnthropicUsage(data.message?.usage)
           // The one event that names the model: re-serialised with the public slug.
           return `event: message_start\ndata: ${JSON.stringify({ ...data, message: { ...data.message, model: slug } })}\n\n`
@@ -43,7 +45,9 @@ export function messagesTee(slug: string): FrameTransform {
                 cache_creation_input_tokens: usage.cacheWriteTokens,
               }
             : {}
-          usage = fromAnthropicUsage({ ...base, ...data.usage }) ?? usage
+          const counted = fromAnthropicUsage({ ...base, ...data.usage })
+          if (counted) final = true
+          usage = counted ?? usage
           held = ev.data
           return ''
         }
@@ -59,7 +63,7 @@ export function messagesTee(slug: string): FrameTransform {
     close: (svc) =>
       `event: message_delta\ndata: ${appendMemberJson(held!, 'svc', svc)}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n`,
     error: messagesStreamError,
-    usage: () => usage,
+    usage: (): ReportedUsage | undefined => usage && { usage, final },
     deliveredChars: () => chars,
   }
 }

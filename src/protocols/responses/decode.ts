@@ -1,16 +1,9 @@
 // Responses body → canonical request. Stateless: history comes in `input` (messages, earlier
-// output items, function_call_output); reasoning items are unwrapped (reasoning-carrier) so
-// each proof returns to its own vendor.
-import {
-  argsText,
-  type CMessage,
-  type CPart,
-  type CRequest,
-  type CTool,
-  type CToolChoice,
-  type ImagePart,
-  type TextPart,
-} from '../../core/canonical.ts'
+// output items, function_call_output); `instructions` and leading system / developer items are
+// the system text, later ones stay at their position; reasoning items are unwrapped
+// (reasoning-carrier) so each proof returns to its own vendor.
+import { argsText, type CPart, type CRequest, type CTool, type CToolChoice, type ImagePart, type TextPart } from '../../core/canonical.ts'
+import { conversation } from '../../core/conversation.ts'
 import { effortFrom } from '../../core/effort.ts'
 import { fromUrl } from '../../core/media.ts'
 import { promptChars } from '../../core/prompt-size.ts'
@@ -78,20 +71,16 @@ function reasoning(r: ResponsesRequest['reasoning']): CRequest['reasoning'] {
 }
 
 export function decodeResponses(body: ResponsesRequest): CRequest {
-  const system: TextPart[] = body.instructions ? [{ type: 'text', text: body.instructions }] : []
-  const messages: CMessage[] = []
-  const push = (role: 'user' | 'assistant', parts: CPart[]) => {
-    const last = messages.at(-1)
-    if (last && last.role === role) last.content.push(...parts)
-    else messages.push({ role, content: parts })
-  }
+  const c = conversation()
+  if (body.instructions) c.instruct([{ type: 'text', text: body.instructions }])
+  const push = c.turn
   const items: ResponsesItemWire[] =
     typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : (body.input as ResponsesItemWire[])
   for (const item of items) {
     const type = item.type ?? (item.role ? 'message' : undefined)
     if (type === 'message') {
       if (item.role === 'system' || item.role === 'developer')
-        system.push(...contentParts(item.content).filter((p): p is TextPart => p.type === 'text'))
+        c.instruct(contentParts(item.content).filter((p): p is TextPart => p.type === 'text'))
       else push(item.role === 'assistant' ? 'assistant' : 'user', contentParts(item.content))
     } else if (type === 'function_call')
       push('assistant', [
@@ -113,8 +102,8 @@ export function decodeResponses(body: ResponsesRequest): CRequest {
   const b = body as Omit<ResponsesRequest, 'tools' | 'text'> & ResponsesRequestExtras
   const format = b.text?.format
   return {
-    system: system.length ? system : undefined,
-    messages,
+    system: c.system.length ? c.system : undefined,
+    messages: c.messages,
     tools: b.tools
       ?.filter((t) => t.type === 'function' && t.name)
       .map(

@@ -27,7 +27,10 @@ function classify(err: GatewayError): { status: number; type: string; code: stri
       return { status: 502, type: 'server_error', code: 'upstream_error' }
     case 'SERVICE_UNAVAILABLE':
     case 'SHUTTING_DOWN':
+    case 'UPSTREAM_UNAVAILABLE':
       return { status: 503, type: 'server_error', code: 'service_unavailable' }
+    case 'CLIENT_CLOSED':
+      return { status: 499, type: 'server_error', code: null }
     default:
       return { status: 500, type: 'server_error', code: 'internal_error' }
   }

@@ -3,7 +3,7 @@
 // response.incomplete is held so its response can carry svc.
 import { GatewayError } from '../../core/errors.ts'
 import type { FrameTransform } from '../../core/frames.ts'
-import { fromResponsesUsage, type Usage } from '../../core/usage.ts'
+import { fromResponsesUsage, type ReportedUsage, type Usage } from '../../core/usage.ts'
 import { appendMemberJson } from '../../lib/json-tokens.ts'
 import { responsesStreamError } from './error.ts'
 
@@ -61,7 +61,8 @@ export function responsesTee(ours: { id: string; model: string }): FrameTransfor
       return `event: ${held!.event}\ndata: ${appendMemberJson(JSON.stringify(rest), 'response', mine)}\n\n`
     },
     error: (err) => responsesStreamError(err, seq),
-    usage: () => usage,
+    // Only the terminal event's response carries the count (response.created's is a placeholder).
+    usage: (): ReportedUsage | undefined => usage && { usage, final: true },
     deliveredChars: () => chars,
   }
 }

@@ -1,6 +1,7 @@
 // Canonical request → Anthropic messages body. Thinking blocks go back only when they came from
 // an Anthropic upstream with their proof (signature or redacted data); tool arguments cross as
-// JSON text → `input` objects; cache hints become `cache_control`.
+// JSON text → `input` objects; cache hints become `cache_control`; mid-conversation instructions
+// become system messages where Anthropic's placement rules allow them.
 import type { CacheHint, CMessage, CPart, CRequest, CTool, CToolChoice, ImagePart, TextPart } from '../../core/canonical.ts'
 import { parseDataUrl } from '../../core/media.ts'
 import { sha256Hex } from '../../lib/ids.ts'
@@ -66,18 +67,44 @@ function block(p: CPart): Block | undefined {
   }
 }
 
-/** Consecutive same-role turns merge; in a user turn, tool results come first (Anthropic's rule). */
-export function anthropicMessages(messages: CMessage[]): Block[] {
-  const out: { role: string; content: Block[] }[] = []
+type Turn = { role: 'user' | 'assistant'; content: Block[] }
+/** A system message in `messages`: a string, or blocks when a cache breakpoint must be kept. */
+type Instruction = { role: 'system'; content: unknown }
+
+/**
+ * Consecutive same-role turns merge; in a user turn, tool results come first (Anthropic's rule).
+ * A system message keeps its place where Anthropic allows one — after a user turn, before an
+ * assistant turn or last (docs/translation.md "Mid-conversation system messages"): one that
+ * precedes every turn is hoisted into `system`, one elsewhere waits for the end of the next user
+ * turn (so one between a tool call and its result follows the result), and one that no user turn
+ * follows is hoisted too. Waiting instructions merge.
+ */
+export function anthropicMessages(messages: CMessage[]): { messages: (Turn | Instruction)[]; hoisted: TextPart[] } {
+  const out: (Turn | Instruction)[] = []
+  const hoisted: TextPart[] = []
+  let held: TextPart[] = []
+  const release = () => {
+    if (held.length) out.push({ role: 'system', content: systemContent(held) })
+    held = []
+  }
   for (const m of messages) {
+    if (m.role === 'system') {
+      const parts = m.content.filter((p) => p.text)
+      if (out.length) held.push(...parts)
+      else hoisted.push(...parts)
+      continue
+    }
     const blocks = m.content.map(block).filter((b): b is Block => b !== undefined)
     if (blocks.length === 0) continue
+    if (m.role === 'assistant' && out.at(-1)?.role === 'user') release()
     const last = out.at(-1)
     if (last && last.role === m.role) last.content.push(...blocks)
     else out.push({ role: m.role, content: blocks })
   }
+  if (out.at(-1)?.role === 'user') release()
+  else hoisted.push(...held)
   for (const m of out) if (m.role === 'user') m.content.sort((a, b) => Number(b.type === 'tool_result') - Number(a.type === 'tool_result'))
-  return out
+  return { messages: out, hoisted }
 }
 
 function toolChoice(c: CToolChoice | undefined, parallel: boolean | undefined): Block | undefined {
@@ -97,9 +124,9 @@ const tool = (t: CTool): Block => ({
 })
 
 /** System text: a plain string, or blocks when a cache breakpoint must be kept. */
-function system(req: CRequest): unknown {
-  const parts = req.system?.filter((p) => p.text)
-  if (!parts?.length) return undefined
+function systemContent(system: TextPart[]): unknown {
+  const parts = system.filter((p) => p.text)
+  if (!parts.length) return undefined
   return parts.some((p) => p.cache) ? parts.map(textBlock) : parts.map((p) => p.text).join('\n\n')
 }
 
@@ -108,14 +135,14 @@ function system(req: CRequest): unknown {
  * its (signed) thinking block — which a client of another protocol could not send back. Such a
  * turn is served without thinking rather than refused.
  */
-function thinkingAllowed(messages: Block[]): boolean {
-  const last = messages.findLast((m) => m.role === 'assistant') as { content: Block[] } | undefined
+function thinkingAllowed(messages: (Turn | Instruction)[]): boolean {
+  const last = messages.findLast((m): m is Turn => m.role === 'assistant')
   if (!last?.content.some((b) => b.type === 'tool_use')) return true
   return last.content[0]?.type === 'thinking' || last.content[0]?.type === 'redacted_thinking'
 }
 
 export function anthropicBody(req: CRequest, model: string, defaultMaxTokens: number): string {
-  const messages = anthropicMessages(req.messages)
+  const { messages, hoisted } = anthropicMessages(req.messages)
   const budget =
     req.reasoning && thinkingAllowed(messages)
       ? Math.max(1_024, req.reasoning.budgetTokens ?? EFFORT_BUDGET[req.reasoning.effort ?? 'medium'])
@@ -127,7 +154,7 @@ export function anthropicBody(req: CRequest, model: string, defaultMaxTokens: nu
   return JSON.stringify({
     model,
     max_tokens: maxTokens,
-    system: system(req),
+    system: systemContent([...(req.system ?? []), ...hoisted]),
     messages,
     stream: req.stream || undefined,
     // Extended thinking refuses temperature, top_p and top_k; Anthropic's temperature tops at 1.

@@ -32,6 +32,8 @@ export function anthropicStreamDecoder(): StreamDecoder {
       switch (data.type) {
         case 'message_start':
           usage = fromAnthropicUsage(data.message?.usage)
+          // The prompt's count is real; output_tokens is a placeholder until message_delta.
+          if (usage) out.push({ type: 'usage', usage, final: false })
           if (typeof data.message?.id === 'string') id = data.message.id
           break
         case 'content_block_start': {
@@ -59,7 +61,7 @@ export function anthropicStreamDecoder(): StreamDecoder {
           const next = fromAnthropicUsage({ ...usageBase(usage), ...data.usage })
           if (next) {
             usage = next
-            out.push({ type: 'usage', usage: next })
+            out.push({ type: 'usage', usage: next, final: true })
           }
           stop = { reason: data.delta?.stop_reason, sequence: data.delta?.stop_sequence ?? undefined }
           break

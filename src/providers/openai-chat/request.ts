@@ -1,6 +1,7 @@
 // Canonical request → OpenAI chat-completions body (when the caller speaks another protocol).
 // Reasoning cannot be sent back to a chat upstream and is dropped from history; images inside
-// tool results follow the tool messages as a user message (tool messages carry text only).
+// tool results follow the tool messages as a user message (tool messages carry text only); a
+// mid-conversation instruction is a `system` message at its position.
 import { systemText, type CMessage, type CPart, type CRequest, type CToolChoice, type ImagePart } from '../../core/canonical.ts'
 import { toDataUrl } from '../../core/media.ts'
 
@@ -29,6 +30,10 @@ function userPart(p: CPart): Msg | undefined {
 }
 
 function chatMessage(m: CMessage): Msg[] {
+  if (m.role === 'system') {
+    const text = systemText({ system: m.content })
+    return text ? [{ role: 'system', content: text }] : []
+  }
   if (m.role === 'assistant') {
     const text = m.content.map((p) => (p.type === 'text' ? p.text : '')).join('')
     const calls = m.content.flatMap((p) =>

@@ -31,7 +31,7 @@ export function chatStreamDecoder(): StreamDecoder {
       if (chunk.error) {
         failed = true
         return [
-          ...(usage ? [{ type: 'usage' as const, usage }] : []),
+          ...(usage ? [{ type: 'usage' as const, usage, final: true }] : []),
           { type: 'error', message: String(chunk.error.message ?? 'upstream error') },
         ]
       }
@@ -56,7 +56,7 @@ export function chatStreamDecoder(): StreamDecoder {
         }
         if (c.finish_reason) finish = c.finish_reason
       }
-      if (usage) out.push({ type: 'usage', usage })
+      if (usage) out.push({ type: 'usage', usage, final: true })
       return out
     },
     end() {

@@ -1,7 +1,16 @@
 // Canonical request → OpenAI responses body. Stateless (store false): history is sent as input
 // items; reasoning items (with encrypted_content) go back only when they came from a responses
-// upstream; stop sequences and top_k have no field here.
-import { systemText, type CMessage, type CPart, type CRequest, type ImagePart } from '../../core/canonical.ts'
+// upstream; a mid-conversation instruction is a `developer` message item at its position; stop
+// sequences and top_k have no field here.
+import {
+  systemText,
+  type CMessage,
+  type CPart,
+  type CRequest,
+  type CSystemMessage,
+  type CTurn,
+  type ImagePart,
+} from '../../core/canonical.ts'
 import { toDataUrl } from '../../core/media.ts'
 
 type Item = Record<string, unknown>
@@ -12,7 +21,7 @@ const inputImage = (p: ImagePart): Item => ({
   detail: p.detail ?? 'auto',
 })
 
-function contentPart(p: CPart, role: CMessage['role']): Item | undefined {
+function contentPart(p: CPart, role: CTurn['role']): Item | undefined {
   if (p.type === 'text')
     return role === 'assistant'
       ? p.refusal
@@ -29,9 +38,18 @@ function contentPart(p: CPart, role: CMessage['role']): Item | undefined {
   return undefined
 }
 
+const developerItem = (m: CSystemMessage): Item[] => {
+  const content = m.content.filter((p) => p.text).map((p) => ({ type: 'input_text', text: p.text }))
+  return content.length ? [{ type: 'message', role: 'developer', content }] : []
+}
+
 export function inputItems(messages: CMessage[]): Item[] {
   const items: Item[] = []
   for (const m of messages) {
+    if (m.role === 'system') {
+      items.push(...developerItem(m))
+      continue
+    }
     let parts: Item[] = []
     const flush = () => {
       if (parts.length) items.push({ type: 'message', role: m.role, content: parts })

@@ -62,7 +62,7 @@ export function responsesStreamDecoder(): StreamDecoder {
           const r = data.response ?? {}
           const usage = fromResponsesUsage(r.usage)
           const stopReason = refusal ? 'refusal' : fromResponsesStatus(r.status, r.incomplete_details?.reason, tools.size > 0)
-          const out: CEvent[] = usage ? [{ type: 'usage', usage }] : []
+          const out: CEvent[] = usage ? [{ type: 'usage', usage, final: true }] : []
           return [...out, { type: 'finish', stopReason }]
         }
         case 'response.failed':

@@ -3,6 +3,9 @@
 // retry policy decides whether on the same route or the next, docs/failover.md); a 400/413/422
 // means the request itself was refused and is not — a "context too long" answer among them is
 // CONTEXT_LENGTH_EXCEEDED. Upstream bodies and hosts go to `cause` (logged), never to the message.
+// An attempt aborted by its call (client gone, drain: a CallEnded reason) rejects with that
+// CallEnded, never with an upstream failure (docs/failover.md "Who ended the call").
+import { CallEnded } from '../../core/call-end.ts'
 import { isContextLengthAnswer } from '../../core/context-window.ts'
 import { GatewayError } from '../../core/errors.ts'
 import type { Gateway } from '../../core/gateway.ts'
@@ -12,8 +15,10 @@ import { streamingPost } from './h1-stream.ts'
 
 export interface UpstreamCall {
   response: Response
-  /** Aborts the upstream request (client gone, idle timeout). */
+  /** Aborts the upstream request for a deadline of the attempt's own (idle, first token). */
   abort: () => void
+  /** The attempt's signal: its reason says who aborted it (a CallEnded: the call itself). */
+  signal: AbortSignal
 }
 
 /** A streaming call whose answer began: `response` for its status and headers, `body` to read it. */
@@ -22,6 +27,20 @@ export interface UpstreamStream extends UpstreamCall {
 }
 
 const RETRYABLE_4XX = new Set([401, 403, 404, 408, 409, 429])
+
+/** The reason this module's own deadline aborts an attempt with (one object: nothing built per call). */
+const TIMED_OUT = new Error('upstream deadline')
+
+/** Why an attempt's request failed: the call's own end, the attempt's deadline, or the network. */
+function attemptFailure(gw: Gateway, signal: AbortSignal, cause: unknown): Error {
+  if (signal.reason instanceof CallEnded) return signal.reason
+  const timedOut = signal.aborted && signal.reason === TIMED_OUT
+  return new GatewayError(
+    timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR',
+    timedOut ? 'The upstream model timed out.' : 'The upstream model could not be reached.',
+    { cause: { gateway: gw.id, error: String(cause) }, retryable: true, upstream: { kind: timedOut ? 'timeout' : 'connect' } },
+  )
+}
 
 type Send = (url: string, headers: Record<string, string>, body: string, signal: AbortSignal) => Promise<Response>
 const viaFetch: Send = (url, headers, body, signal) => fetch(url, { method: 'POST', headers, body, signal })
@@ -77,24 +96,15 @@ async function openCall(
   opts: FetchOptions,
 ): Promise<{ call: UpstreamCall; timer: Timer }> {
   const { timeoutMs = gw.timeoutMs, controller = new AbortController(), send = viaFetch } = opts
-  const timer = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs)
+  const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs)
   let response: Response
   try {
     response = await send(gw.baseUrl + path, headers, body, controller.signal)
   } catch (cause) {
     clearTimeout(timer)
-    const timedOut = controller.signal.aborted
-    throw new GatewayError(
-      timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR',
-      timedOut ? 'The upstream model timed out.' : 'The upstream model could not be reached.',
-      {
-        cause: { gateway: gw.id, error: String(cause) },
-        retryable: true,
-        upstream: { kind: timedOut ? 'timeout' : 'connect' },
-      },
-    )
+    throw attemptFailure(gw, controller.signal, cause)
   }
-  if (response.ok) return { call: { response, abort: () => controller.abort(new Error('aborted')) }, timer }
+  if (response.ok) return { call: { response, abort: () => controller.abort(TIMED_OUT), signal: controller.signal }, timer }
   clearTimeout(timer)
   const text = await response.text().catch(() => '')
   const status = response.status
@@ -133,6 +143,7 @@ export async function upstreamJson(
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('answer is not a JSON object')
     return { text, parsed, upstreamRequestId: call.response.headers.get('x-request-id') ?? undefined }
   } catch (cause) {
+    if (controller?.signal.reason instanceof CallEnded) throw controller.signal.reason
     throw new GatewayError('UPSTREAM_ERROR', 'The upstream model sent an incomplete or unreadable answer.', {
       cause: { gateway: gw.id, error: String(cause) },
       retryable: true,

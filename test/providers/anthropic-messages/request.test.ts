@@ -1,7 +1,7 @@
 // Canonical request → Anthropic messages body, as tables: tool choice, tool ids Anthropic
-// accepts, the thinking budget and what it turns off, turn merging.
+// accepts, the thinking budget and what it turns off, turn merging, system message placement.
 import { describe, expect, test } from 'bun:test'
-import type { CToolChoice } from '../../../src/core/canonical.ts'
+import type { CacheHint, CMessage, CToolChoice } from '../../../src/core/canonical.ts'
 import { anthropicBody, anthropicToolId } from '../../../src/providers/anthropic-messages/request.ts'
 import { request, TOOL } from '../canonical.ts'
 
@@ -74,5 +74,59 @@ describe('anthropic-messages request', () => {
         ],
       },
     ])
+  })
+
+  describe('system messages, placed as Anthropic allows (docs/translation.md "Mid-conversation system messages")', () => {
+    const u = (t: string): CMessage => ({ role: 'user', content: [{ type: 'text', text: t }] })
+    const a = (t: string): CMessage => ({ role: 'assistant', content: [{ type: 'text', text: t }] })
+    const s = (t: string, cache?: CacheHint): CMessage => ({
+      role: 'system',
+      content: [{ type: 'text', text: t, ...(cache ? { cache } : {}) }],
+    })
+    const call: CMessage = { role: 'assistant', content: [{ type: 'tool_call', id: 'c1', name: 'f', arguments: '{}' }] }
+    const result: CMessage = { role: 'user', content: [{ type: 'tool_result', toolCallId: 'c1', content: [{ type: 'text', text: 'ok' }] }] }
+    /** The top-level system text (`top` plus anything hoisted) and the roles, system messages with their text. */
+    const shape = (messages: CMessage[]) => {
+      const b = body({ messages, system: [{ type: 'text', text: 'top' }] })
+      return {
+        system: b.system,
+        turns: b.messages.map((m: { role: string; content: unknown }) => (m.role === 'system' ? `system:${m.content}` : m.role)),
+      }
+    }
+
+    test.each<[string, CMessage[], { system: string; turns: string[] }]>([
+      [
+        'after a user turn, before an assistant turn: in place',
+        [u('1'), s('x'), a('2')],
+        { system: 'top', turns: ['user', 'system:x', 'assistant'] },
+      ],
+      ['last, after a user turn: in place', [u('1'), s('x')], { system: 'top', turns: ['user', 'system:x'] }],
+      ['before every turn: hoisted', [s('x'), u('1')], { system: 'top\n\nx', turns: ['user'] }],
+      [
+        'between a tool call and its result: after the result',
+        [u('1'), call, s('x'), result],
+        { system: 'top', turns: ['user', 'assistant', 'user', 'system:x'] },
+      ],
+      [
+        'before a user turn: after it (the two user turns merge)',
+        [u('1'), s('x'), u('2'), a('3')],
+        { system: 'top', turns: ['user', 'system:x', 'assistant'] },
+      ],
+      [
+        'after the last assistant turn: hoisted after the system text',
+        [u('1'), a('2'), s('x')],
+        { system: 'top\n\nx', turns: ['user', 'assistant'] },
+      ],
+      ['two in a row: merged', [u('1'), s('x'), s('y'), a('2')], { system: 'top', turns: ['user', 'system:x\n\ny', 'assistant'] }],
+    ])('%s', (_, messages, expected) => {
+      expect(shape(messages)).toEqual(expected)
+    })
+
+    test('a system message keeps its cache breakpoint as text blocks', () => {
+      expect(body({ messages: [u('1'), s('x', { ttl: '1h' })] }).messages[1]).toEqual({
+        role: 'system',
+        content: [{ type: 'text', text: 'x', cache_control: { type: 'ephemeral', ttl: '1h' } }],
+      })
+    })
   })
 })

@@ -1,5 +1,5 @@
 // The Anthropic stream decoder on recorded events: blocks map one to one onto canonical events,
-// usage is message_delta's over message_start's, and the answer is complete only at message_stop.
+// usage is message_start's placeholder (its prompt count), then message_delta's over it as the final count; and the answer is complete only at message_stop.
 import { describe, expect, test } from 'bun:test'
 import { anthropicStreamDecoder } from '../../../src/providers/anthropic-messages/stream-decoder.ts'
 import { fixtureSse } from '../../helpers/fixtures.ts'
@@ -13,6 +13,7 @@ describe('anthropic-messages stream decoder', () => {
     const file = sse('stream-thinking-signature.sse')
     const d = decode(anthropicStreamDecoder(), file)
     expect(d.lines).toEqual([
+      'placeholder usage in 43 out 1 cache 0/0 reasoning 0',
       'reasoning_start',
       'reasoning',
       'reasoning_signature',
@@ -29,6 +30,7 @@ describe('anthropic-messages stream decoder', () => {
   test('text then two tool uses: tool indexes count tool calls, not content blocks', () => {
     const d = decode(anthropicStreamDecoder(), sse('stream-tool-use-two.sse'))
     expect(d.lines).toEqual([
+      'placeholder usage in 416 out 1 cache 0/0 reasoning 0',
       'text',
       'tool_call_start 0 toolu_015cUijgET79LXjgeYQerN2h secret_retrieval_tool',
       'tool_call_args 0 {"password": "mellon"}',
@@ -41,7 +43,14 @@ describe('anthropic-messages stream decoder', () => {
 
   test('redacted thinking blocks each become one reasoning_redacted event', () => {
     const d = decode(anthropicStreamDecoder(), sse('stream-redacted-thinking.sse'))
-    expect(d.lines).toEqual(['reasoning_redacted', 'reasoning_redacted', 'text', 'usage in 92 out 189 cache 0/0 reasoning 0', 'finish end'])
+    expect(d.lines).toEqual([
+      'placeholder usage in 92 out 88 cache 0/0 reasoning 0',
+      'reasoning_redacted',
+      'reasoning_redacted',
+      'text',
+      'usage in 92 out 189 cache 0/0 reasoning 0',
+      'finish end',
+    ])
   })
 
   test('a stream cut before message_stop is refused at the end', () => {

@@ -43,4 +43,28 @@ describe('openai-chat request', () => {
       { role: 'user', content: 'hi' },
     ])
   })
+
+  test('a mid-conversation system message is a system message at its position', () => {
+    const b = body({
+      system: [{ type: 'text', text: 'top' }],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+        {
+          role: 'system',
+          content: [
+            { type: 'text', text: 'x' },
+            { type: 'text', text: 'y' },
+          ],
+        },
+        { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+        { role: 'system', content: [{ type: 'text', text: '' }] },
+      ],
+    })
+    expect(b.messages).toEqual([
+      { role: 'system', content: 'top' },
+      { role: 'user', content: 'hi' },
+      { role: 'system', content: 'x\n\ny' },
+      { role: 'assistant', content: 'ok' },
+    ])
+  })
 })

@@ -53,4 +53,21 @@ describe('openai-responses request', () => {
       { type: 'function_call_output', call_id: 'call_1', output: 'ok' },
     ])
   })
+
+  test('a mid-conversation system message is a developer message item at its position', () => {
+    const b = body({
+      system: [{ type: 'text', text: 'top' }],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+        { role: 'system', content: [{ type: 'text', text: 'x' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+      ],
+    })
+    expect(b.instructions).toBe('top')
+    expect(b.input).toEqual([
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] },
+      { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'x' }] },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'ok' }] },
+    ])
+  })
 })

@@ -3,11 +3,11 @@
 // from X-Forwarded-For only behind trusted proxies. The clock is pinned, so no window boundary
 // can fall inside a test.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { limitIp, API_LIMIT } from '../../src/console/http/limits.ts'
-import { createRedisStore } from '../../src/store/redis.ts'
-import { ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
-import { freshKeyPrefix, REDIS_URL, describeServices } from '../helpers/services.ts'
-import { browser, CONSOLE_ENV, freshIp, json, signUp } from './helpers.ts'
+import { limitIp, API_LIMIT } from '../../../src/console/http/limits.ts'
+import { createRedisStore } from '../../../src/store/redis.ts'
+import { ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from '../../helpers/gateway.ts'
+import { freshKeyPrefix, REDIS_URL, describeServices } from '../../helpers/services.ts'
+import { browser, CONSOLE_ENV, freshIp, json, signUp } from '../helpers.ts'
 
 const FIFTEEN_MIN = 15 * 60_000
 /** 100 s into a 15-minute window (and 40 s into a minute): both windows have room either side. */

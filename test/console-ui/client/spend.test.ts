@@ -1,7 +1,7 @@
 // The overview chart's numbers (pure): per UTC day and model over the last 30 days, summed in
 // micro-USD so many sub-cent charges add up exactly; old, future, free and failed calls ignored.
 import { describe, expect, test } from 'bun:test'
-import { dailySpend, lastDays } from '../../src/console-ui/client/spend.ts'
+import { dailySpend, lastDays } from '../../../src/console-ui/client/spend.ts'
 
 const now = new Date('2026-03-01T10:00:00Z')
 

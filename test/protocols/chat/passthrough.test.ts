@@ -2,12 +2,11 @@
 // forwarded in order with only `model` rewritten, [DONE] is re-issued after one svc chunk, and a
 // failure ends with exactly one error frame.
 import { describe, expect, test } from 'bun:test'
-import { pipeStream, type PipeOptions, type StreamOutcome } from '../../../src/inference/stream.ts'
 import { chatTee, publicJson } from '../../../src/protocols/chat/passthrough.ts'
+import { pipeHarness } from '../../helpers/pipe.ts'
 
-type ChatStreamOutcome = StreamOutcome
-const chatPassthrough = (upstream: ReadableStream<Uint8Array>, opts: PipeOptions & { slug: string }) =>
-  pipeStream(upstream.getReader(), chatTee(opts.slug), opts)
+const chatPassthrough = (upstream: ReadableStream<Uint8Array>, o: { idleTimeoutMs?: number } = {}) =>
+  pipeHarness(upstream.getReader(), chatTee(SLUG), { svc: SVC, ...o })
 import { SseParser } from '../../../src/lib/sse/parse.ts'
 import { fixtureSse } from '../../helpers/fixtures.ts'
 
@@ -28,19 +27,12 @@ function upstreamOf(text: string, split = 37, opts: { failAfter?: number; neverE
 }
 
 async function run(upstream: ReadableStream<Uint8Array>, idleTimeoutMs = 5_000) {
-  let outcome: ChatStreamOutcome | undefined
-  let aborted = 0
-  const out = chatPassthrough(upstream, {
-    slug: SLUG,
-    idleTimeoutMs,
-    abortUpstream: () => void aborted++,
-    finish: (o) => ((outcome = o), SVC),
-  })
-  const text = await new Response(out).text()
-  return { text, frames: text.split('\n\n').filter(Boolean), outcome: outcome!, aborted }
+  const pipe = chatPassthrough(upstream, { idleTimeoutMs })
+  const text = await new Response(pipe.body).text()
+  return { text, frames: text.split('\n\n').filter(Boolean), outcome: pipe.outcome!, aborted: pipe.upstream.aborted ? 1 : 0 }
 }
 
-/** What a client may see of a chunk (issue 8): OpenAI's members only, vendor additions dropped. */
+/** What a client may see of a chunk (docs/security.md "Chat pass-through"): OpenAI's members only, vendor additions dropped. */
 const openAiShape = (o: Record<string, any>) => {
   const { prompt_filter_results: _p, provider: _v, ...top } = o
   return Array.isArray(top.choices)
@@ -97,7 +89,7 @@ describe('chat pass-through on recorded streams', () => {
     })
     expect(text).not.toContain('[DONE]')
     expect(text.toLowerCase()).not.toMatch(/openrouter|minimax/)
-    expect(outcome).toMatchObject({ end: 'failed', usage: { inputTokens: 43, outputTokens: 10 } })
+    expect(structuredClone(outcome)).toMatchObject({ end: 'upstream_failed', usage: { inputTokens: 43, outputTokens: 10 } })
     expect(aborted).toBe(1)
   })
 
@@ -106,13 +98,13 @@ describe('chat pass-through on recorded streams', () => {
     const { frames, outcome } = await run(upstreamOf(sse.slice(0, sse.indexOf('data:', 900))))
     expect(frames.at(-1)).toStartWith('data: {"error"')
     expect(frames.filter((f) => f.includes('"error"'))).toHaveLength(1)
-    expect(outcome.end).toBe('failed')
+    expect(outcome.end).toBe('upstream_failed')
   })
 
   test('a reset connection mid-stream fails with one error frame', async () => {
     const { frames, outcome } = await run(upstreamOf(fixtureSse('openai-chat', 'stream-text-usage.sse'), 100, { failAfter: 600 }))
     expect(frames.at(-1)).toBe('data: {"error":{"code":"UPSTREAM_ERROR","message":"The upstream connection failed mid-stream."}}')
-    expect(outcome).toMatchObject({ end: 'failed', started: true })
+    expect(structuredClone(outcome)).toMatchObject({ end: 'upstream_failed', started: true })
   })
 
   test('an upstream that goes silent trips the idle timeout', async () => {
@@ -124,34 +116,24 @@ describe('chat pass-through on recorded streams', () => {
         abort = () => c.error(new Error('aborted'))
       },
     })
-    let outcome: ChatStreamOutcome | undefined
-    const out = chatPassthrough(stalled, {
-      slug: SLUG,
-      idleTimeoutMs: 30,
-      abortUpstream: () => abort(),
-      finish: (o) => ((outcome = o), SVC),
-    })
-    const text = await new Response(out).text()
+    const pipe = chatPassthrough(stalled, { idleTimeoutMs: 30 })
+    pipe.upstream.addEventListener('abort', () => abort())
+    const text = await new Response(pipe.body).text()
     expect(text.trimEnd().split('\n\n').at(-1)).toContain('UPSTREAM_ERROR')
-    expect(outcome?.error?.code).toBe('UPSTREAM_TIMEOUT')
+    expect(pipe.outcome?.error?.code).toBe('UPSTREAM_TIMEOUT')
+    expect(pipe.outcome?.cause).toMatchObject({ kind: 'upstream_failed', afterFirstByte: true })
   })
 
   test('a client that cancels aborts the upstream and reports what was delivered', async () => {
-    let outcome: ChatStreamOutcome | undefined
-    let aborted = 0
-    const out = chatPassthrough(upstreamOf(fixtureSse('openai-chat', 'stream-text-usage.sse'), 400, { neverEnd: true }), {
-      slug: SLUG,
-      idleTimeoutMs: 5_000,
-      abortUpstream: () => void aborted++,
-      finish: (o) => ((outcome = o), SVC),
-    })
-    const reader = out.getReader()
+    const pipe = chatPassthrough(upstreamOf(fixtureSse('openai-chat', 'stream-text-usage.sse'), 400, { neverEnd: true }))
+    const reader = pipe.body.getReader()
     await reader.read()
     await reader.read()
     await reader.cancel()
-    expect(aborted).toBe(1)
-    expect(outcome).toMatchObject({ end: 'disconnected', started: true })
-    expect(outcome!.deliveredChars).toBeGreaterThan(0)
+    expect(pipe.upstream.aborted).toBe(true)
+    expect(pipe.outcome?.end).toBe('client_left')
+    expect(pipe.outcome?.started).toBe(true)
+    expect(pipe.outcome!.deliveredChars).toBeGreaterThan(0)
   })
 })
 
@@ -169,5 +151,17 @@ describe('publicJson', () => {
   test('leaves a chunk without model untouched', () => {
     const raw = '{"id":"x","choices":[]}'
     expect(publicJson(raw, JSON.parse(raw), SLUG)).toBe(raw)
+  })
+  test('clean chunks keep their bytes; vendor members are dropped at the top and in choices', () => {
+    const clean =
+      '{"id":"c","object":"chat.completion.chunk","created":1,"model":"up","system_fingerprint":"fp","obfuscation":"ab","choices":[{"index":0,"delta":{"content":"x","reasoning":"r"},"logprobs":null,"finish_reason":null}]}'
+    expect(publicJson(clean, JSON.parse(clean), 'acme/m')).toBe(clean.replace('"up"', '"acme/m"'))
+    const vendor =
+      '{"id":"c","model":"up","x_groq":{"id":"req_1"},"provider":"P","prompt_filter_results":[],"choices":[{"index":0,"delta":{},"native_finish_reason":"x","content_filter_results":{}}]}'
+    expect(JSON.parse(publicJson(vendor, JSON.parse(vendor), 'acme/m'))).toEqual({
+      id: 'c',
+      model: 'acme/m',
+      choices: [{ index: 0, delta: {} }],
+    })
   })
 })

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { readdirSync } from 'node:fs'
-import { SseParser, type SseEvent } from '../../src/lib/sse/parse.ts'
-import { FIXTURES_DIR, fixtureSse, type FixtureProtocol } from '../helpers/fixtures.ts'
+import { SseParser, type SseEvent } from '../../../src/lib/sse/parse.ts'
+import { FIXTURES_DIR, fixtureSse, type FixtureProtocol } from '../../helpers/fixtures.ts'
 
 function parseAll(text: string, split: number): SseEvent[] {
   const bytes = new TextEncoder().encode(text)
