@@ -109,7 +109,7 @@ describeServices('mid-conversation system messages (Postgres + Redis)', () => {
       'must be the last message or be followed by an assistant',
     ],
     ['a system message next to another', turns('user', 'system', 'system'), 'messages[1].role', 'next to another system message'],
-    ['an unknown role', turns('user', 'tool'), 'messages[1].role', 'unknown role "tool"'],
+    ['an unknown role', turns('user', 'tool'), 'messages[1].role', 'must be one of user, assistant, system (got "tool")'],
   ])('%s, on native and translated routes: 400 naming the position, no upstream call', async (_, messages, path, words) => {
     for (const model of ['t/anthropic-messages', 't/openai-chat']) {
       const before = calls()

@@ -68,7 +68,7 @@ function systemIssue(messages: RoleWire[], i: number): string | undefined {
 export function rolesIssue(messages: RoleWire[]): Issue | undefined {
   for (const [i, m] of messages.entries()) {
     if (!ROLES.has(m.role))
-      return { path: `messages[${i}].role`, message: `unknown role ${JSON.stringify(m.role)}; expected user, assistant or system` }
+      return { path: `messages[${i}].role`, message: `must be one of user, assistant, system (got ${JSON.stringify(m.role)})` }
     if (m.role !== 'system') continue
     const placement = systemIssue(messages, i)
     if (placement) return { path: `messages[${i}].role`, message: placement }

@@ -4,6 +4,7 @@ import { describe, expect, test } from 'bun:test'
 import { GatewayError } from '../../../src/core/errors.ts'
 import { ChatRequest } from '../../../src/protocols/chat/schema.ts'
 import { bodyParser } from '../../../src/protocols/common/parse.ts'
+import { messagesSpoke } from '../../../src/protocols/messages/index.ts'
 import { MessagesRequest } from '../../../src/protocols/messages/schema.ts'
 
 const refusal = (parse: (raw: unknown) => unknown, raw: unknown): GatewayError => {
@@ -25,8 +26,10 @@ describe('protocol body parser', () => {
     expect(e.code).toBe('VALIDATION_FAILED')
     expect(e.message).toBe('messages[0].role: must be one of system, developer, user, assistant, tool')
     expect(e.extra.param).toBe('messages[0].role')
-    expect(refusal(messages, { model: 'm', max_tokens: 5, messages: [{ role: 'system', content: 'x' }] }).message).toBe(
-      'messages[0].role: must be one of user, assistant',
+    // The messages protocol checks roles with the system message's placement rules (its spoke's parse).
+    const spoke = messagesSpoke({ creditsPerUsd: 1, creditSymbol: 'C' })
+    expect(refusal(spoke.parse, { model: 'm', max_tokens: 5, messages: [{ role: 'robot', content: 'x' }] }).message).toBe(
+      'messages[0].role: must be one of user, assistant, system (got "robot")',
     )
   })
 

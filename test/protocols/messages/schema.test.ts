@@ -27,7 +27,7 @@ test.each<[string, M[], string, string]>([
   ['before a user turn', [m('user'), m('system'), m('user')], 'messages[1].role', 'followed by an assistant message'],
   ['next to another', [m('user'), m('system'), m('system')], 'messages[1].role', 'next to another system message'],
   ['holding an image', [m('user'), m('system', [{ type: 'text' }, { type: 'image' }])], 'messages[1].content[1].type', 'text blocks only'],
-  ['an unknown role', [m('user'), m('tool')], 'messages[1].role', 'unknown role "tool"'],
+  ['an unknown role', [m('user'), m('tool')], 'messages[1].role', 'must be one of user, assistant, system (got "tool")'],
 ])('refused: %s', (_, messages, path, words) => {
   const issue = rolesIssue(messages)
   expect(issue?.path).toBe(path)
