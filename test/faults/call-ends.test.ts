@@ -36,7 +36,6 @@ const ENDS = [
   'json-client-leaves',
   'json-drain',
 ] as const
-type End = (typeof ENDS)[number]
 const IDLE_MS = 300
 
 function catalog(ups: Record<UpstreamProtocol, FakeUpstream>): CatalogFile {
