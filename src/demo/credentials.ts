@@ -70,7 +70,8 @@ export async function demoSecrets(db: Db, userId: string, file: string | undefin
   const key = keyOk ? kept.key! : (await issueKey({ db }, { userId, name: 'demo' })).key
   const password = passwordOk ? kept.password! : base62(16)
   const passwordHash = passwordOk ? undefined : await Bun.password.hash(password, 'argon2id')
-  await db.update(users).set({ passwordHash, disabledAt: null }).where(eq(users.id, userId))
+  // Enabled and confirmed, so the printed sign-in works whatever REQUIRE_EMAIL_VERIFICATION says.
+  await db.update(users).set({ passwordHash, disabledAt: null, emailVerifiedAt: new Date() }).where(eq(users.id, userId))
   if (file && (!keyOk || !passwordOk)) {
     await mkdir(dirname(file), { recursive: true })
     await Bun.write(file, `${JSON.stringify({ key, password })}\n`)

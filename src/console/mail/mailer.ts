@@ -1,7 +1,7 @@
 // How console emails leave (docs/console.md "Password reset"): through SMTP_URL with nodemailer,
 // or, without SMTP, as a log line for the operator, who passes the link on. Built per app from
-// config; nodemailer connects only when a mail is sent.
-import { createTransport } from 'nodemailer'
+// config; nodemailer is loaded with the first mail and connects only when one is sent.
+import type { Transporter } from 'nodemailer'
 import type { Logger } from '../../lib/log.ts'
 
 export interface Mail {
@@ -29,11 +29,12 @@ export function createMailer(smtp: { url: string; from: string } | undefined, lo
           link: mail.link,
         }),
     }
-  const transport = createTransport(smtp.url)
+  let transport: Promise<Transporter> | undefined
   return {
     delivery: 'email',
     async send(mail) {
-      await transport.sendMail({ from: smtp.from, to: mail.to, subject: mail.subject, text: mail.text })
+      transport ??= import('nodemailer').then((m) => m.createTransport(smtp.url))
+      await (await transport).sendMail({ from: smtp.from, to: mail.to, subject: mail.subject, text: mail.text })
     },
   }
 }
