@@ -184,7 +184,7 @@ describe('REQUIRE_EMAIL_VERIFICATION=true', () => {
 
     const refused = await b.post('/api/auth/login', { email, password: 'verify me please' })
     expect(refused.status).toBe(403)
-    expect((await json(refused)).error.message).toBe(`Confirm your email first: we sent a new link to ${email}.`)
+    expect((await json(refused)).error.message).toBe(`Confirm your email first: open the link we sent to ${email}.`)
     // A wrong password still gets the plain 401 (no hint that the account exists).
     expect((await b.post('/api/auth/login', { email, password: 'not the password' })).status).toBe(401)
 

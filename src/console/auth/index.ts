@@ -7,31 +7,26 @@ import { GatewayError } from '../../core/errors.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { type ContextDeps, consoleContext } from '../http/context.ts'
 import { SESSION_SECURITY } from '../http/models.ts'
-import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from '../http/cookies.ts'
+import { clearedSessionCookie, readCookie, SESSION_COOKIE } from '../http/cookies.ts'
 import { AUTH_LIMIT } from '../http/limits.ts'
 import { LoggedOut, Login, Me, PendingVerification, Registration } from './model.ts'
 import { sendVerification } from './recovery-service.ts'
 import { verifyLogin, register } from './service.ts'
-import { createSession, deleteSession } from './sessions.ts'
+import { deleteSession } from './sessions.ts'
+import { isHttpsUrl, startSession } from './sign-in.ts'
 
 const detail = (summary: string) => ({ tags: ['auth'], summary })
 
 export type AuthDeps = ContextDeps & Pick<ConsoleDeps, 'mailer' | 'log'>
 
 export function authFeature(deps: AuthDeps) {
-  const ttl = deps.config.sessionTtlSeconds
   const mustVerify = deps.config.requireEmailVerification
   const unconfirmed = (user: Me) => {
-    const where = deps.mailer.delivery === 'email' ? `we sent a new link to ${user.email}` : 'ask the operator for your link'
+    const where = deps.mailer.delivery === 'email' ? `open the link we sent to ${user.email}` : 'ask the operator for your link'
     return new GatewayError('FORBIDDEN', `Confirm your email first: ${where}.`)
   }
-  const signIn = async (user: Me, request: Request, https: boolean, set: { headers: Record<string, unknown> }) => {
-    // A sign-in replaces the browser's previous session rather than leaving it alive unseen.
-    await deleteSession(deps.db, readCookie(request.headers, SESSION_COOKIE))
-    const token = await createSession(deps.db, user.id, ttl, deps.now())
-    set.headers['set-cookie'] = sessionCookie(token, ttl, https || isHttpsUrl(deps.config.publicUrl))
-    return { id: user.id, email: user.email }
-  }
+  const signIn = (user: Me, request: Request, https: boolean, set: { headers: Record<string, unknown> }) =>
+    startSession(deps, user, request, https, set)
   return new Elysia({ prefix: '/api/auth' })
     .use(consoleContext(deps, { attempts: AUTH_LIMIT }))
     .post(
@@ -86,5 +81,3 @@ export function authFeature(deps: AuthDeps) {
       detail: { ...detail('The signed-in user'), security: SESSION_SECURITY },
     })
 }
-
-const isHttpsUrl = (url: string | undefined) => url?.startsWith('https:') ?? false

@@ -4,11 +4,10 @@
 import { Elysia } from 'elysia'
 import type { ConsoleDeps } from '../deps.ts'
 import { type ContextDeps, consoleContext } from '../http/context.ts'
-import { sessionCookie } from '../http/cookies.ts'
 import { AUTH_LIMIT, limitIp, RESET_LIMIT } from '../http/limits.ts'
 import { EmailToken, ForgotPassword, LoggedOut, Me, NewPassword, ResetRequested } from './model.ts'
 import { requestReset, resetPassword, verifyEmail } from './recovery-service.ts'
-import { createSession } from './sessions.ts'
+import { startSession } from './sign-in.ts'
 
 const detail = (summary: string) => ({ tags: ['auth'], summary })
 
@@ -45,13 +44,7 @@ export function recoveryFeature(deps: ContextDeps & Pick<ConsoleDeps, 'mailer' |
     )
     .post(
       '/verify',
-      async ({ body, client, set }) => {
-        const user = await verifyEmail(deps, body.token)
-        const ttl = deps.config.sessionTtlSeconds
-        const token = await createSession(deps.db, user.id, ttl, deps.now())
-        set.headers['set-cookie'] = sessionCookie(token, ttl, client.https || Boolean(deps.config.publicUrl?.startsWith('https:')))
-        return user
-      },
+      async ({ body, request, client, set }) => startSession(deps, await verifyEmail(deps, body.token), request, client.https, set),
       {
         parse: 'json',
         body: EmailToken,
