@@ -9,6 +9,7 @@ import type { Db } from '../db/client.ts'
 import { ipMatcher } from '../lib/ip.ts'
 import type { Logger } from '../lib/log.ts'
 import type { Store } from '../store/types.ts'
+import { createMailer, type Mailer } from './mail/mailer.ts'
 import type { PaymentProvider } from './payments/provider.ts'
 import { paymentProviders } from './payments/registry.ts'
 
@@ -19,6 +20,8 @@ export type ConsoleConfig = Pick<
   | 'trustedProxies'
   | 'maxBodyBytes'
   | 'sessionTtlSeconds'
+  | 'smtp'
+  | 'requireEmailVerification'
   | 'defaultRpm'
   | 'topupMinUsd'
   | 'topupMaxUsd'
@@ -42,6 +45,8 @@ export interface ConsoleDeps extends ConsoleInput {
   isTrustedProxy: (ip: string | undefined) => boolean
   /** Configured payment providers by name (`stripe`, `sandbox`). */
   payments: ReadonlyMap<string, PaymentProvider>
+  /** Console emails: SMTP, or the operator's log without it. */
+  mailer: Mailer
 }
 
 export function consoleDeps(input: ConsoleInput): ConsoleDeps {
@@ -56,5 +61,6 @@ export function consoleDeps(input: ConsoleInput): ConsoleDeps {
     now: () => input.now(),
     isTrustedProxy: ipMatcher(input.config.trustedProxies),
     payments: paymentProviders(input.config),
+    mailer: createMailer(input.config.smtp, input.log),
   }
 }

@@ -1,14 +1,15 @@
 // docs/providers.md, as behaviour: the worked catalog's gateways are called at baseUrl + the
 // protocol's endpoint (so baseUrl carries /v1, or /api/v1 for OpenRouter), with the key its
 // env: reference names, read from the instance's environment and sent the protocol's way; a
-// baseUrl without the version segment gets the upstream's 404 and the client a 502.
+// baseUrl without the version segment gets the upstream's 404 and the client a 502. The same for
+// the block of more OpenAI-compatible providers (Groq, DeepSeek, Gemini, Mistral, Together).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { CatalogFile } from '../../src/catalog/file.ts'
-import { readCatalogFile } from '../../src/catalog/file.ts'
+import { parseCatalogFile, readCatalogFile } from '../../src/catalog/file.ts'
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureJson } from '../helpers/fixtures.ts'
-import { ROOT } from './blocks.ts'
+import { blocks, ROOT } from './blocks.ts'
 
 const ENDPOINT = { 'openai-chat': '/chat/completions', 'anthropic-messages': '/messages', 'openai-responses': '/responses' } as const
 const ANSWER = {
@@ -16,7 +17,19 @@ const ANSWER = {
   'anthropic-messages': ['anthropic-messages', 'json-text.json'],
   'openai-responses': ['openai-responses', 'json-text.json'],
 } as const
-const KEYS = { OPENAI_API_KEY: 'sk-openai-test-value', ANTHROPIC_API_KEY: 'sk-ant-test-value', OPENROUTER_API_KEY: 'sk-or-test-value' }
+const KEYS = {
+  OPENAI_API_KEY: 'sk-openai-test-value',
+  ANTHROPIC_API_KEY: 'sk-ant-test-value',
+  OPENROUTER_API_KEY: 'sk-or-test-value',
+  GROQ_API_KEY: 'gsk-test-value',
+  DEEPSEEK_API_KEY: 'sk-deepseek-test-value',
+  GEMINI_API_KEY: 'gemini-test-value',
+  MISTRAL_API_KEY: 'mistral-test-value',
+  TOGETHER_API_KEY: 'together-test-value',
+}
+
+/** The catalog of "More OpenAI-compatible providers": the page's second JSON block. */
+const moreProviders = () => parseCatalogFile(JSON.parse(blocks('docs/providers.md').filter((b) => b.lang === 'json')[1]!.text))
 
 describe('the worked catalog of docs/providers.md', () => {
   let doc: CatalogFile
@@ -72,4 +85,59 @@ describe('the worked catalog of docs/providers.md', () => {
     expect(res.status).toBe(502)
     expect(up.seen[before]!.path).toBe('/chat/completions')
   })
+})
+
+describe('docs/providers.md "More OpenAI-compatible providers"', () => {
+  const doc = moreProviders()
+  let up: FakeUpstream
+  let gw: TestGateway
+  let key: string
+  beforeAll(async () => {
+    up = startFakeUpstream({ kind: 'json', body: fixtureJson('openai-chat', 'json-text.json') })
+    const local: CatalogFile = {
+      models: doc.models,
+      gateways: doc.gateways.map((g) => ({ ...g, baseUrl: `${up.url}${new URL(g.baseUrl).pathname}` })),
+    }
+    gw = await startTestGateway({ db: 'pglite', store: 'memory' }, local, KEYS)
+    key = (await gw.user(5, { rpm: 1_000 })).key
+  }, 30_000)
+  afterAll(async () => {
+    await gw.stop()
+    up.stop()
+  }, 60_000)
+
+  test('names the five providers by their documented base URLs', () => {
+    expect(Object.fromEntries(doc.gateways.map((g) => [g.id, g.baseUrl]))).toEqual({
+      groq: 'https://api.groq.com/openai/v1',
+      deepseek: 'https://api.deepseek.com/v1',
+      gemini: 'https://generativelanguage.googleapis.com/v1beta/openai',
+      mistral: 'https://api.mistral.ai/v1',
+      together: 'https://api.together.xyz/v1',
+    })
+    expect(new Set(doc.gateways.map((g) => g.protocol))).toEqual(new Set(['openai-chat']))
+  })
+
+  test('every route of every model reaches baseUrl + /chat/completions with its Bearer key and upstream model', async () => {
+    const routed = new Set<string>()
+    for (const m of doc.models)
+      for (const [i, route] of m.routes.entries()) {
+        const g = doc.gateways.find((x) => x.id === route.gateway)!
+        // Earlier routes answer 503, so the call fails over to this one.
+        for (let j = 0; j < i; j++) up.script({ kind: 'status', status: 503 })
+        const before = up.seen.length
+        const res = await gw.request('/v1/chat/completions', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: m.id, messages: [{ role: 'user', content: 'hi' }] }),
+        })
+        expect(res.status).toBe(200)
+        const seen = up.seen.at(-1)!
+        expect(up.seen.length - before).toBe(i + 1)
+        expect(seen.path).toBe(`${new URL(g.baseUrl).pathname}/chat/completions`)
+        expect(seen.headers.authorization).toBe(`Bearer ${KEYS[g.apiKey!.slice(4) as keyof typeof KEYS]}`)
+        expect(seen.body.model).toBe(route.model)
+        routed.add(g.id)
+      }
+    expect([...routed].sort()).toEqual(['deepseek', 'gemini', 'groq', 'mistral', 'together'])
+  }, 60_000)
 })

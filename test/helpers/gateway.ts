@@ -8,7 +8,7 @@ import { issueKey } from '../../src/auth/issue-key.ts'
 import { parseCatalogFile, upsertCatalog, type CatalogFile } from '../../src/catalog/file.ts'
 import { loadConfig } from '../../src/config.ts'
 import { accounts, ledgerEntries } from '../../src/db/schema/index.ts'
-import { silentLogger } from '../../src/lib/log.ts'
+import { type Logger, silentLogger } from '../../src/lib/log.ts'
 import { usdToMicros } from '../../src/lib/money.ts'
 import { createRuntime, type Runtime } from '../../src/runtime.ts'
 import { freshDatabase, freshKeyPrefix, REDIS_URL, SERVICES } from './services.ts'
@@ -106,7 +106,12 @@ export function perProtocolCatalog(
  */
 export const SINGLE_ATTEMPT = { retries: 0, breaker: { enabled: false } }
 
-export async function startTestGateway(backends: Backends, catalog: CatalogFile, env: Record<string, string> = {}): Promise<TestGateway> {
+export async function startTestGateway(
+  backends: Backends,
+  catalog: CatalogFile,
+  env: Record<string, string> = {},
+  opts: { log?: Logger } = {},
+): Promise<TestGateway> {
   catalog = { ...catalog, gateways: catalog.gateways.map((g) => ({ ...g, policy: g.policy ?? SINGLE_ATTEMPT })) }
   const database = backends.db === 'postgres' ? await freshDatabase() : undefined
   const keys = backends.store === 'redis' ? freshKeyPrefix() : undefined
@@ -119,7 +124,7 @@ export async function startTestGateway(backends: Backends, catalog: CatalogFile,
     ...env,
   })
   const runtimeOptions = {
-    log: process.env.TEST_LOG_LEVEL ? undefined : silentLogger,
+    log: opts.log ?? (process.env.TEST_LOG_LEVEL ? undefined : silentLogger),
     keySpace: keys ? { prefix: keys.prefix, shards: 4 } : undefined,
     catalogRefreshMs: 0,
     writerBlockMs: 20,

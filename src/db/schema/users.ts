@@ -8,6 +8,8 @@ export const users = pgTable('users', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   /** Set by the admin API: the user's keys are refused and the console refuses the user. */
   disabledAt: timestamp('disabled_at', { withTimezone: true }),
+  /** When the user proved they read this mailbox (a verification or reset link); null = never. */
+  emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
 })
 
 /** One USD credit account per user. balance_micros always equals the sum of completed ledger entries. */
