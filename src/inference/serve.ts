@@ -49,6 +49,7 @@ export interface ServeRequest<Body> {
 
 export async function serve<Body>(deps: ServeDeps, r: ServeRequest<Body>): Promise<Served> {
   let canonical: CRequest | undefined
+  const own = r.spoke.upstream
   const attempt = async (route: Route, where: AttemptContext): Promise<Served> => {
     const gw = route.gateway
     const adapter = adapterFor(gw.protocol)
@@ -59,7 +60,7 @@ export async function serve<Body>(deps: ServeDeps, r: ServeRequest<Body>): Promi
     const headers = adapter.headers(gw.apiKey, r.passHeaders)
     return r.stream
       ? { native, adapter, gateway: gw, stream: await streamAttempt(deps, gw, adapter, headers, upstreamBody, where, r.life.attempt()) }
-      : { native, adapter, gateway: gw, json: await upstreamJson(gw, adapter.path, headers, upstreamBody, r.life.attempt()) }
+      : { native, adapter, gateway: gw, json: await upstreamJson(gw, own?.path ?? adapter.path, headers, upstreamBody, r.life.attempt(), own?.read) }
   }
   const served = await withFailover(
     deps.router,
