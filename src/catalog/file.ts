@@ -74,7 +74,9 @@ export function parseCatalogFile(raw: unknown): CatalogFile {
       const protocol = protocols.get(r.gateway)
       if (!protocol) throw new CatalogFileError(`catalog: model ${m.id} routes to unknown gateway ${r.gateway}`)
       if (!serves(m.kind ?? 'chat', protocol))
-        throw new CatalogFileError(`catalog: embedding model ${m.id} routes to gateway ${r.gateway} (${protocol}); embeddings need an openai-chat gateway`)
+        throw new CatalogFileError(
+          `catalog: embedding model ${m.id} routes to gateway ${r.gateway} (${protocol}); embeddings need an openai-chat gateway`,
+        )
     }
     checkKindPricing(m, i)
     // Checked here, before anything is written, rather than half-way through the upsert.
@@ -86,9 +88,13 @@ export function parseCatalogFile(raw: unknown): CatalogFile {
 /** A chat model names its output price (null: not priced yet); an embedding model has none. */
 function checkKindPricing(m: CatalogFile['models'][number], i: number): void {
   if (m.kind === 'embedding' && m.pricing.output != null)
-    throw new CatalogFileError(`catalog: embedding model ${m.id}: pricing.output must be absent or null (embeddings are billed per input token)`)
+    throw new CatalogFileError(
+      `catalog: embedding model ${m.id}: pricing.output must be absent or null (embeddings are billed per input token)`,
+    )
   if (m.kind !== 'embedding' && m.pricing.output === undefined)
-    throw new CatalogFileError(`catalog: models[${i}].pricing.output: Expected required property (a chat model's output price; null when not priced yet)`)
+    throw new CatalogFileError(
+      `catalog: models[${i}].pricing.output: Expected required property (a chat model's output price; null when not priced yet)`,
+    )
 }
 
 /** Reads and validates a catalog file; file-system, JSON and schema errors are thrown as they are. */

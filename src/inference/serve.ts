@@ -60,7 +60,12 @@ export async function serve<Body>(deps: ServeDeps, r: ServeRequest<Body>): Promi
     const headers = adapter.headers(gw.apiKey, r.passHeaders)
     return r.stream
       ? { native, adapter, gateway: gw, stream: await streamAttempt(deps, gw, adapter, headers, upstreamBody, where, r.life.attempt()) }
-      : { native, adapter, gateway: gw, json: await upstreamJson(gw, own?.path ?? adapter.path, headers, upstreamBody, r.life.attempt(), own?.read) }
+      : {
+          native,
+          adapter,
+          gateway: gw,
+          json: await upstreamJson(gw, own?.path ?? adapter.path, headers, upstreamBody, r.life.attempt(), own?.read),
+        }
   }
   const served = await withFailover(
     deps.router,

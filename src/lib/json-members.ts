@@ -10,6 +10,7 @@ export class RawJson {
 }
 
 const QUOTE = 34
+const STRUCTURAL = /["[\]{}]/g
 const BACKSLASH = 92
 const isSpace = (c: number): boolean => c === 32 || c === 10 || c === 13 || c === 9
 
@@ -39,14 +40,19 @@ function valueEnd(text: string, i: number): number {
     while (j < text.length && !',}]'.includes(text[j]!) && !isSpace(text.charCodeAt(j))) j++
     return j > i ? j : -1
   }
+  // From one structural character to the next in the regex engine's native scan: numbers and
+  // base64 between them are never visited one character at a time.
   let depth = 0
-  for (let j = i; j < text.length; j++) {
+  STRUCTURAL.lastIndex = i
+  while (STRUCTURAL.test(text)) {
+    const j = STRUCTURAL.lastIndex - 1
     const c = text.charCodeAt(j)
     if (c === QUOTE) {
-      j = stringEnd(text, j) - 1
-      if (j < 0) return -1
+      const end = stringEnd(text, j)
+      if (end < 0) return -1
+      STRUCTURAL.lastIndex = end
     } else if (c === 123 || c === 91) depth++
-    else if ((c === 125 || c === 93) && --depth === 0) return j + 1
+    else if (--depth === 0) return j + 1
   }
   return -1
 }

@@ -43,9 +43,9 @@ describe('costMicros', () => {
   })
 
   test('an embedding: input tokens only, rounded up once (2,345 tokens × $0.13/1M = 304.85 → 305 micro-USD)', () =>
-    expect(costMicros(estimateUsage(3 * 2345, { requested: 0, choices: 1, defaultCap: 4096, contextWindow: 8192 }), price(0.13, null))).toBe(
-      305n,
-    ))
+    expect(
+      costMicros(estimateUsage(3 * 2345, { requested: 0, choices: 1, defaultCap: 4096, contextWindow: 8192 }), price(0.13, null)),
+    ).toBe(305n))
 })
 
 describe('money', () => {

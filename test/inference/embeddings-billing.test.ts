@@ -103,7 +103,10 @@ for (const backends of ALL_BACKENDS) {
 
     test('failover before the first byte: a 500 and an unreadable answer move the call on, billed once', async () => {
       const u = await gw.user(1)
-      for (const failure of [{ kind: 'status' as const, status: 500 }, { kind: 'json' as const, body: '{"object":"list","data":[[0.1,' }]) {
+      for (const failure of [
+        { kind: 'status' as const, status: 500 },
+        { kind: 'json' as const, body: '{"object":"list","data":[[0.1,' },
+      ]) {
         a.script(failure)
         const before = b.seen.length
         const res = await embed(gw, u.key, { input: 'abcdefgh' })

@@ -35,7 +35,9 @@ for (const backends of ALL_BACKENDS) {
     })
 
     test('one input: the vector, the public slug, usage and svc; the upstream got its own model at /embeddings', async () => {
-      const { data: r, request_id } = await client.embeddings.create({ model: 'acme/embed-1', input: 'The food was delicious' }).withResponse()
+      const { data: r, request_id } = await client.embeddings
+        .create({ model: 'acme/embed-1', input: 'The food was delicious' })
+        .withResponse()
       expect(r.object).toBe('list')
       expect(r.model).toBe('acme/embed-1')
       expect(r.data).toHaveLength(1)
@@ -69,7 +71,14 @@ for (const backends of ALL_BACKENDS) {
     })
 
     test('token arrays are accepted as input', async () => {
-      const r = await client.embeddings.create({ model: 'acme/embed-1', input: [[1, 2, 3], [4, 5]], encoding_format: 'float' })
+      const r = await client.embeddings.create({
+        model: 'acme/embed-1',
+        input: [
+          [1, 2, 3],
+          [4, 5],
+        ],
+        encoding_format: 'float',
+      })
       expect(r.data).toHaveLength(2)
       expect(r.usage.prompt_tokens).toBe(5)
     })
@@ -98,7 +107,11 @@ for (const backends of ALL_BACKENDS) {
     test('more than 2,048 inputs: a validation error in the chat envelope', async () => {
       const e = await failure(client.embeddings.create({ model: 'acme/embed-1', input: Array.from({ length: 2049 }, () => 'x') }))
       expect(e).toBeInstanceOf(OpenAI.UnprocessableEntityError)
-      expect(e.error).toMatchObject({ code: 'VALIDATION_FAILED', param: 'input', message: 'input: at most 2048 inputs per call (got 2049)' })
+      expect(e.error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        param: 'input',
+        message: 'input: at most 2048 inputs per call (got 2049)',
+      })
     })
   })
 }

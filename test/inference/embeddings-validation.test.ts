@@ -30,7 +30,13 @@ describe('embeddings: bounds, kinds and the public answer', () => {
   const embed = (body: Record<string, unknown>) => post('/v1/embeddings', { model: 'acme/embed-1', ...body })
 
   test.each([
-    ['2,049 texts', { input: Array.from({ length: 2049 }, () => 'x') }, 422, 'VALIDATION_FAILED', 'input: at most 2048 inputs per call (got 2049)'],
+    [
+      '2,049 texts',
+      { input: Array.from({ length: 2049 }, () => 'x') },
+      422,
+      'VALIDATION_FAILED',
+      'input: at most 2048 inputs per call (got 2049)',
+    ],
     ['2,049 token arrays', { input: Array.from({ length: 2049 }, () => [1]) }, 422, 'VALIDATION_FAILED', 'at most 2048 inputs'],
     ['an empty string', { input: '' }, 422, 'VALIDATION_FAILED', 'input'],
     ['an empty list', { input: [] }, 422, 'VALIDATION_FAILED', 'input'],
@@ -60,7 +66,10 @@ describe('embeddings: bounds, kinds and the public answer', () => {
     expect(chat).toMatchObject({ param: 'model', message: "Model 'acme/embed-1' is an embedding model; call POST /v1/embeddings with it." })
     const messages = await post('/v1/messages', { model: 'acme/embed-1', max_tokens: 5, messages: hi })
     expect(messages.status).toBe(400)
-    expect(await messages.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('POST /v1/embeddings') } })
+    expect(await messages.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: expect.stringContaining('POST /v1/embeddings') },
+    })
     const responses = await post('/v1/responses', { model: 'acme/embed-1', input: 'hi' })
     expect(responses.status).toBe(400)
     expect(await responses.json()).toMatchObject({ error: { type: 'invalid_request_error', param: 'model' } })
@@ -83,7 +92,9 @@ describe('embeddings: bounds, kinds and the public answer', () => {
     const text = await res.text()
     const dataJson = JSON.stringify(JSON.parse(sent).data)
     expect(sent).toContain(dataJson)
-    expect(text.startsWith(`{"object":"list","data":${dataJson},"model":"acme/embed-1","usage":{"prompt_tokens":2,"total_tokens":2},"svc":{`)).toBe(true)
+    expect(
+      text.startsWith(`{"object":"list","data":${dataJson},"model":"acme/embed-1","usage":{"prompt_tokens":2,"total_tokens":2},"svc":{`),
+    ).toBe(true)
     expect(Object.keys(JSON.parse(text))).toEqual(['object', 'data', 'model', 'usage', 'svc'])
     // The upstream's id reaches svc.upstreamRequestId only, as on chat (docs/api.md "The svc extension").
     expect(JSON.parse(text).svc.upstreamRequestId).toBe('embd-upstream-secret')

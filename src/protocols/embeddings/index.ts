@@ -24,8 +24,7 @@ export const embeddingsSpoke = (openAi: Pick<Spoke<unknown>, 'errorBody' | 'svc'
   parse(raw) {
     const b = validate(raw)
     const count = inputsOf(b.input).length
-    if (count > MAX_INPUTS)
-      throw invalidBody([{ path: 'input', message: `at most ${MAX_INPUTS} inputs per call (got ${count})` }])
+    if (count > MAX_INPUTS) throw invalidBody([{ path: 'input', message: `at most ${MAX_INPUTS} inputs per call (got ${count})` }])
     return b
   },
   model: (b) => b.model,

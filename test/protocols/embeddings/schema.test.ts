@@ -14,7 +14,12 @@ describe('embeddings inputs', () => {
 
   test('the total and the longest input', () => {
     expect(inputChars(['abc', 'abcdefg', ''])).toEqual({ total: 10, longest: 7 })
-    expect(inputChars([[1, 2], [3, 4, 5, 6]])).toEqual({ total: 18, longest: 12 })
+    expect(
+      inputChars([
+        [1, 2],
+        [3, 4, 5, 6],
+      ]),
+    ).toEqual({ total: 18, longest: 12 })
   })
 
   test('a token array reserves exactly its length in tokens', () => {
