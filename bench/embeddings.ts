@@ -68,5 +68,9 @@ export async function runEmbeddings(stack: Stack, cfg: EmbeddingsConfig): Promis
     }
     ratio[format] = rps.tollgate! / rps.bare!
   }
+  lines.push(
+    '',
+    `Embeddings throughput vs the bare proxy: float ${fmt(ratio.float)}×, base64 ${fmt(ratio.base64)}× (docs/benchmarks.md "Embeddings")`,
+  )
   return { lines, ratio, sameBytes }
 }

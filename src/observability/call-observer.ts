@@ -94,9 +94,9 @@ export class CallObserver {
   async attempt<T>(route: Route, run: () => Promise<T>): Promise<T> {
     const gateway = route.gateway.id
     const span = this.span.child(
-      `chat ${route.upstreamModel}`,
+      `${this.operation} ${route.upstreamModel}`,
       {
-        'gen_ai.operation.name': 'chat',
+        'gen_ai.operation.name': this.operation,
         'gen_ai.request.model': route.upstreamModel,
         'gen_ai.provider.name': PROVIDER[route.gateway.protocol],
         'tollgate.gateway': gateway,
