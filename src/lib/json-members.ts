@@ -4,12 +4,9 @@
 // scan checks the object's structure (strings closed, brackets balanced); scalars are checked by
 // whoever parses them.
 
-/** A member's value kept as its source: its text, and its bytes when the source was ASCII (offsets alike). */
+/** A member's value kept as its source bytes, to be written back verbatim. */
 export class RawJson {
-  constructor(
-    readonly json: string,
-    readonly bytes?: Uint8Array<ArrayBuffer>,
-  ) {}
+  constructor(readonly bytes: Uint8Array<ArrayBuffer>) {}
 }
 
 /** Where a member's value lies in the text: [start, end). */
