@@ -4,7 +4,7 @@
 import { endStatus, type SettlementDeps, settleEnd } from '../billing/settlement.ts'
 import type { Config } from '../config.ts'
 import type { EndCause } from '../core/call-end.ts'
-import { appendMember, bodyInit } from '../lib/json-tokens.ts'
+import { appendMemberJson } from '../lib/json-tokens.ts'
 import { SSE_HEADERS } from '../lib/sse/encode.ts'
 import type { CallContext, Spoke } from '../protocols/spoke.ts'
 import type { Router } from '../routing/router.ts'
@@ -57,7 +57,7 @@ export function jsonAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: ServedJ
   const headers = a.headers
   headers['content-type'] = 'application/json'
   headers['x-model'] = call.model.id
-  return new Response(bodyInit(appendMember(answer.body, 'svc', svc)), { status: 200, headers })
+  return new Response(appendMemberJson(answer.body, 'svc', svc), { status: 200, headers })
 }
 
 /** A translated JSON answer in the client's protocol, and the usage the upstream reported. */

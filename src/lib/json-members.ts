@@ -1,16 +1,13 @@
 // The top-level members of a serialized JSON object, read without parsing their values: each
-// value is handed back as the span of its exact source text, so a large member (an embeddings
-// answer's vectors) passes on byte for byte, never decoded into numbers and encoded again. The
-// scan checks the object's structure (strings closed, brackets balanced); scalars are checked by
+// value is handed back as its exact source text, so a large member (an embeddings answer's
+// vectors) passes on byte for byte, never decoded into numbers and encoded again. The scan
+// checks the object's structure (strings closed, brackets balanced); scalars are checked by
 // whoever parses them.
 
-/** A member's value kept as its source bytes, to be written back verbatim. */
+/** A member's value kept as its source text, to be written back verbatim. */
 export class RawJson {
-  constructor(readonly bytes: Uint8Array<ArrayBuffer>) {}
+  constructor(readonly json: string) {}
 }
-
-/** Where a member's value lies in the text: [start, end). */
-export type Span = readonly [number, number]
 
 const QUOTE = 34
 const STRUCTURAL = /["[\]{}]/g
@@ -60,9 +57,9 @@ function valueEnd(text: string, i: number): number {
   return -1
 }
 
-/** Each top-level member's name and value span, in order; undefined when `text` is not one well-formed object. */
-export function topLevelMembers(text: string): Map<string, Span> | undefined {
-  const members = new Map<string, Span>()
+/** Each top-level member's name and value text, in order; undefined when `text` is not one well-formed object. */
+export function topLevelMembers(text: string): Map<string, string> | undefined {
+  const members = new Map<string, string>()
   let i = skipSpace(text, 0)
   if (text[i] !== '{') return undefined
   i = skipSpace(text, i + 1)
@@ -77,7 +74,7 @@ export function topLevelMembers(text: string): Map<string, Span> | undefined {
     i = skipSpace(text, i + 1)
     const end = valueEnd(text, i)
     if (end < 0) return undefined
-    members.set(name, [i, end])
+    members.set(name, text.slice(i, end))
     i = skipSpace(text, end)
     if (text[i] === '}') return skipSpace(text, i + 1) === text.length ? members : undefined
     if (text[i] !== ',') return undefined

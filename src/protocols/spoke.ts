@@ -6,7 +6,6 @@ import type { GatewayError } from '../core/errors.ts'
 import type { FrameTransform, StreamEncoder } from '../core/frames.ts'
 import type { GatewayProtocol, ModelKind } from '../core/gateway.ts'
 import type { Usage } from '../core/usage.ts'
-import type { SplicedJson } from '../lib/json-tokens.ts'
 
 export type ProtocolName = 'chat' | 'messages' | 'responses' | 'embeddings'
 
@@ -42,7 +41,7 @@ export interface Spoke<Body> {
    * A spoke served at its own path of its native gateways (embeddings: /embeddings), and how it
    * reads their JSON answer; the adapter's path and JSON.parse otherwise.
    */
-  upstream?: { path: string; read: (bytes: Uint8Array<ArrayBuffer>) => { text: string; parsed: Record<string, unknown> } }
+  upstream?: { path: string; read: (text: string) => Record<string, unknown> }
   /** The validated body, or throws the protocol's VALIDATION_FAILED / BAD_REQUEST. */
   parse(raw: unknown): Body
   model(body: Body): string
@@ -57,7 +56,7 @@ export interface Spoke<Body> {
   /** A translated answer as this protocol's JSON. */
   encode(r: CResponse, ctx: CallContext): string
   /** A same-protocol upstream answer made public, and the usage it reported. */
-  passthrough(text: string, parsed: Record<string, unknown>, ctx: CallContext): { body: string | SplicedJson; usage: Usage | undefined }
+  passthrough(text: string, parsed: Record<string, unknown>, ctx: CallContext): { body: string; usage: Usage | undefined }
   /** The svc member's JSON. */
   svc(facts: SvcFacts): string
   streamEncoder(ctx: CallContext): StreamEncoder

@@ -3,10 +3,9 @@
 import { describe, expect, test } from 'bun:test'
 import { topLevelMembers } from '../../src/lib/json-members.ts'
 
-/** Each member's value as the text its span covers. */
 const members = (text: string) => {
   const m = topLevelMembers(text)
-  return m && Object.fromEntries([...m].map(([name, [start, end]]) => [name, text.slice(start, end)]))
+  return m && Object.fromEntries(m)
 }
 
 describe('topLevelMembers', () => {

@@ -117,8 +117,6 @@ async function openCall(
   throw new GatewayError('UPSTREAM_REJECTED', `The model rejected the request parameters (status ${status}).`, { cause, upstream })
 }
 
-const parseText = (text: string) => ({ text, parsed: JSON.parse(text) as unknown })
-
 export interface UpstreamJson {
   text: string
   parsed: Record<string, unknown>
@@ -126,13 +124,11 @@ export interface UpstreamJson {
   upstreamRequestId: string | undefined
 }
 
-/** Reads an answer's bytes as its text and what it parses to (embeddings: protocols/embeddings/passthrough.ts). */
-export type AnswerReader = (bytes: Uint8Array<ArrayBuffer>) => { text: string; parsed: unknown }
-
 /**
- * A complete non-streaming answer: its text, JSON.parse'd, or its bytes given to `read`. The body
- * read is bounded by the same deadline as the headers (the gateway's timeout from the start), and
- * a failure here is still before the client's first byte, so it stays retryable on the next route.
+ * A complete non-streaming answer, read by `read` (JSON.parse; embeddings keep their vectors as
+ * text, protocols/embeddings/passthrough.ts). The body read is bounded by the same deadline as the headers
+ * (the gateway's timeout from the start), and a failure here is still before the client's first
+ * byte, so it stays retryable on the next route.
  */
 export async function upstreamJson(
   gw: Gateway,
@@ -140,11 +136,12 @@ export async function upstreamJson(
   headers: Record<string, string>,
   body: string,
   controller?: AbortController,
-  read?: AnswerReader,
+  read: (text: string) => unknown = JSON.parse,
 ): Promise<UpstreamJson> {
   const { call, timer } = await openCall(gw, path, headers, body, { controller })
   try {
-    const { text, parsed } = read ? read(await call.response.bytes()) : parseText(await call.response.text())
+    const text = await call.response.text()
+    const parsed = read(text)
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('answer is not a JSON object')
     return { text, parsed: parsed as Record<string, unknown>, upstreamRequestId: call.response.headers.get('x-request-id') ?? undefined }
   } catch (cause) {
