@@ -5,6 +5,7 @@
 // decodes the vectors, protocols/embeddings/passthrough.ts).
 import { latency, once, saturate, type Target } from './driver.ts'
 import type { Stack } from './harness.ts'
+import { topLevelMembers } from '../src/lib/json-members.ts'
 
 export interface EmbeddingsConfig {
   latencyN: number
@@ -25,11 +26,8 @@ type Format = (typeof FORMATS)[number]
 const INPUTS = Array.from({ length: 64 }, (_, i) => `Benchmark passage number ${i}: a sentence to embed.`)
 const fmt = (x: number, d = 2) => x.toFixed(d)
 
-/** The text of a top-level `"data":[…]` member (the answers are compact, data one array). */
-const dataOf = (text: string): string => {
-  const start = text.indexOf('"data":')
-  return text.slice(start, text.indexOf(']}],', start) + 3)
-}
+/** The exact text of an answer's top-level `data` member. */
+const dataOf = (text: string): string | undefined => topLevelMembers(text)?.get('data')
 
 export async function runEmbeddings(stack: Stack, cfg: EmbeddingsConfig): Promise<EmbeddingsResult> {
   const at = (t: Target, model: string, format: Format): Target => ({
@@ -51,6 +49,7 @@ export async function runEmbeddings(stack: Stack, cfg: EmbeddingsConfig): Promis
       tollgate: at(stack.targets.tollgate, 'bench/embed', format),
     }
     const upstreamData = dataOf((await once(targets.direct, false, true))[2])
+    if (!upstreamData) throw new Error(`embeddings: the fake upstream's ${format} answer has no data member`)
     const rps: Record<string, number> = {}
     for (const [name, t] of Object.entries(targets)) {
       const bytes = (await once(t, false, true))[2].length
