@@ -4,7 +4,7 @@ import { asc } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { gateways, modelRoutes, models } from '../db/schema/index.ts'
 import { isPriced, type Pricing } from '../billing/pricing.ts'
-import type { GatewayProtocol, Route } from '../core/gateway.ts'
+import type { GatewayProtocol, ModelKind, Route } from '../core/gateway.ts'
 import { resolvePolicy, type PolicyFile } from '../routing/policy.ts'
 
 export interface CatalogModel {
@@ -14,6 +14,8 @@ export interface CatalogModel {
   provider: string
   family: string
   contextWindow: number
+  /** `embedding`: served at POST /v1/embeddings only, listed with the capability `embeddings`. */
+  kind: ModelKind
   capabilities: string[]
   pricing: Pricing
   deprecated: boolean
@@ -22,6 +24,12 @@ export interface CatalogModel {
   /** Servable routes only (enabled gateway of a protocol this build speaks), in catalog order. */
   routes: Route[]
 }
+
+/** What /v1/models and the public catalog list for every embedding model (docs/api.md "Embeddings"). */
+const EMBEDDING_CAPABILITIES = ['embeddings']
+
+/** Embeddings are served by `openai-chat` gateways (their /embeddings path) only. */
+export const serves = (kind: ModelKind, protocol: GatewayProtocol): boolean => kind === 'chat' || protocol === 'openai-chat'
 
 export type Lookup = { ok: true; model: CatalogModel } | { ok: false; reason: 'unknown' | 'unavailable' }
 
@@ -67,7 +75,8 @@ export class Catalog {
         provider: m.provider,
         family: m.family,
         contextWindow: m.contextWindow,
-        capabilities: m.capabilities,
+        kind: m.kind,
+        capabilities: m.kind === 'embedding' ? EMBEDDING_CAPABILITIES : m.capabilities,
         pricing: { input: m.priceInput, output: m.priceOutput, cacheRead: m.priceCacheRead, cacheWrite: m.priceCacheWrite },
         deprecated: m.deprecated,
         created: Math.floor(m.createdAt.getTime() / 1000),
@@ -77,7 +86,8 @@ export class Catalog {
     for (const r of rs) {
       const gateway = gateById.get(r.gatewayId)
       const model = next.get(r.modelId)
-      if (model && gateway?.enabled && this.protocols.has(gateway.protocol)) model.routes.push({ gateway, upstreamModel: r.upstreamModel })
+      if (model && gateway?.enabled && this.protocols.has(gateway.protocol) && serves(model.kind, gateway.protocol))
+        model.routes.push({ gateway, upstreamModel: r.upstreamModel })
     }
     this.byId = next
   }
@@ -89,7 +99,7 @@ export class Catalog {
 
   /** Available = not deprecated, priced, and at least one servable route. */
   static available(m: CatalogModel): boolean {
-    return !m.deprecated && isPriced(m.pricing) && m.routes.length > 0
+    return !m.deprecated && isPriced(m.pricing, m.kind) && m.routes.length > 0
   }
 
   lookup(slug: string): Lookup {

@@ -7,6 +7,7 @@ import { numberToScaled } from '../lib/money.ts'
 import { strictSchema } from '../lib/strict-schema.ts'
 import { compile } from '../lib/validate.ts'
 import { PolicyFile } from '../routing/policy.ts'
+import { serves } from './catalog.ts'
 
 const Price = t.Union([t.Number({ minimum: 0 }), t.Null()])
 
@@ -30,10 +31,12 @@ export const CatalogFile = t.Object({
       provider: t.String({ minLength: 1 }),
       family: t.Optional(t.String()),
       contextWindow: t.Integer({ minimum: 1 }),
+      kind: t.Optional(t.Union([t.Literal('chat'), t.Literal('embedding')])),
       capabilities: t.Array(t.String()),
       pricing: t.Object({
         input: Price,
-        output: Price,
+        /** Required for a chat model; an embedding model has none (absent or null). */
+        output: t.Optional(Price),
         cacheRead: t.Optional(Price),
         cacheWrite: t.Optional(Price),
       }),
@@ -65,14 +68,33 @@ export function parseCatalogFile(raw: unknown): CatalogFile {
     throw new CatalogFileError(`catalog: ${first.path === 'body' ? 'the file' : first.path}: ${first.message}`)
   }
   const json = checked.value
-  const ids = new Set(json.gateways.map((g) => g.id))
-  for (const m of json.models) {
-    for (const r of m.routes)
-      if (!ids.has(r.gateway)) throw new CatalogFileError(`catalog: model ${m.id} routes to unknown gateway ${r.gateway}`)
+  const protocols = new Map(json.gateways.map((g) => [g.id, g.protocol]))
+  for (const [i, m] of json.models.entries()) {
+    for (const r of m.routes) {
+      const protocol = protocols.get(r.gateway)
+      if (!protocol) throw new CatalogFileError(`catalog: model ${m.id} routes to unknown gateway ${r.gateway}`)
+      if (!serves(m.kind ?? 'chat', protocol))
+        throw new CatalogFileError(
+          `catalog: embedding model ${m.id} routes to gateway ${r.gateway} (${protocol}); embeddings need an openai-chat gateway`,
+        )
+    }
+    checkKindPricing(m, i)
     // Checked here, before anything is written, rather than half-way through the upsert.
     for (const v of Object.values(m.pricing)) price(v, `catalog: model ${m.id}`)
   }
   return json
+}
+
+/** A chat model names its output price (null: not priced yet); an embedding model has none. */
+function checkKindPricing(m: CatalogFile['models'][number], i: number): void {
+  if (m.kind === 'embedding' && m.pricing.output != null)
+    throw new CatalogFileError(
+      `catalog: embedding model ${m.id}: pricing.output must be absent or null (embeddings are billed per input token)`,
+    )
+  if (m.kind !== 'embedding' && m.pricing.output === undefined)
+    throw new CatalogFileError(
+      `catalog: models[${i}].pricing.output: Expected required property (a chat model's output price; null when not priced yet)`,
+    )
 }
 
 /** Reads and validates a catalog file; file-system, JSON and schema errors are thrown as they are. */
@@ -104,6 +126,7 @@ export async function upsertCatalog(db: Db, file: CatalogFile): Promise<void> {
         provider: m.provider,
         family: m.family ?? '',
         contextWindow: m.contextWindow,
+        kind: m.kind ?? 'chat',
         capabilities: m.capabilities,
         priceInput: price(m.pricing.input, m.id),
         priceOutput: price(m.pricing.output, m.id),

@@ -2,6 +2,9 @@
 
 export type GatewayProtocol = 'openai-chat' | 'anthropic-messages' | 'openai-responses'
 
+/** What a catalog model serves (docs/api.md "Catalog file"): the chat protocols, or POST /v1/embeddings. */
+export type ModelKind = 'chat' | 'embedding'
+
 export interface Gateway {
   id: string
   protocol: GatewayProtocol

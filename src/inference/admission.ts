@@ -11,6 +11,7 @@ import type { Catalog, CatalogModel } from '../catalog/catalog.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/client.ts'
 import { GatewayError, serviceUnavailable } from '../core/errors.ts'
+import type { ModelKind } from '../core/gateway.ts'
 import type { Usage } from '../core/usage.ts'
 import { rateHeaders } from '../http/rate-headers.ts'
 import { withDeadline } from '../lib/deadline.ts'
@@ -26,11 +27,21 @@ export async function authenticate(auth: Pick<ApiKeyAuth, 'verify'>, headers: He
   return principal
 }
 
-export function resolveModel(catalog: Pick<Catalog, 'lookup'>, slug: string): CatalogModel {
+/** The catalog model of `slug`, refused when unknown, unavailable or of another kind than the route serves (docs/api.md "Embeddings"). */
+export function resolveModel(catalog: Pick<Catalog, 'lookup'>, slug: string, kind: ModelKind = 'chat'): CatalogModel {
   const found = catalog.lookup(slug)
-  if (found.ok) return found.model
+  if (found.ok && found.model.kind === kind) return found.model
+  if (found.ok) throw kindMismatch(slug, kind)
   if (found.reason === 'unknown') throw new GatewayError('MODEL_NOT_FOUND', `Model '${slug}' does not exist.`, { param: 'model' })
   throw new GatewayError('MODEL_UNAVAILABLE', `Model '${slug}' is currently unavailable.`, { param: 'model' })
+}
+
+function kindMismatch(slug: string, wanted: ModelKind): GatewayError {
+  const message =
+    wanted === 'embedding'
+      ? `Model '${slug}' is a chat model, not an embedding model; it cannot be used with POST /v1/embeddings.`
+      : `Model '${slug}' is an embedding model; call POST /v1/embeddings with it.`
+  return new GatewayError('BAD_REQUEST', message, { param: 'model' })
 }
 
 /** An admitted call: what settlement needs, plus its rate window and estimate. */

@@ -51,10 +51,10 @@ export async function protocolCall<Body>(deps: PipelineDeps, spoke: Spoke<Body>,
     const body = spoke.parse(raw)
     const stream = spoke.stream(body)
     rejected.stream = stream
-    const model = resolveModel(deps.catalog, spoke.model(body))
+    const model = resolveModel(deps.catalog, spoke.model(body), spoke.kind)
     obs.resolved(model.id, model.provider, stream)
     const est = spoke.estimateInput(body)
-    if (promptCannotFit(est.promptChars, model.contextWindow)) throw contextLengthError(model.contextWindow)
+    if (promptCannotFit(est.fitChars ?? est.promptChars, model.contextWindow)) throw contextLengthError(model.contextWindow)
     const estimate = estimateUsage(est.promptChars, {
       requested: est.maxTokens,
       choices: est.choices,

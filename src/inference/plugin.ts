@@ -1,4 +1,4 @@
-// Every /v1 route in one named Elysia plugin: the three protocol calls (pipeline.ts),
+// Every /v1 route in one named Elysia plugin: the three protocol calls and embeddings (pipeline.ts),
 // count_tokens, the model list, one model, the key's own state (keyed-read.ts) and the CORS
 // preflight. Each answers its errors through error-response.ts in its protocol's envelope (the
 // preflight's 404 is the app's).
@@ -32,6 +32,7 @@ const OWN_ID_ROUTES = new Map([
   ['/v1/messages', 'POST'],
   ['/v1/messages/count_tokens', 'POST'],
   ['/v1/responses', 'POST'],
+  ['/v1/embeddings', 'POST'],
   ['/v1/models', 'GET'],
 ])
 export function answersWithOwnId(request: Request): boolean {
@@ -60,6 +61,7 @@ export function v1Routes(deps: V1Deps) {
     .post('/v1/responses', ({ request, server }) => protocolCall(deps, spokes.responses, request, lift(server, request)), {
       parse: 'none',
     })
+    .post('/v1/embeddings', ({ request }) => protocolCall(deps, spokes.embeddings, request), { parse: 'none' })
     .get('/v1/models', async ({ request, query }) => {
       const requestId = newRequestId('req')
       try {

@@ -51,6 +51,7 @@ export interface UpstreamCallRequest<Body> {
 
 export async function callUpstream<Body>(deps: UpstreamCallDeps, r: UpstreamCallRequest<Body>): Promise<Served> {
   let canonical: CRequest | undefined
+  const own = r.spoke.upstream
   const attempt = async (route: Route, where: AttemptContext): Promise<Served> => {
     const gw = route.gateway
     const adapter = adapterFor(gw.protocol)
@@ -62,7 +63,7 @@ export async function callUpstream<Body>(deps: UpstreamCallDeps, r: UpstreamCall
     const by = { native, adapter, gateway: gw, route }
     return r.stream
       ? { ...by, stream: await streamAttempt(deps, gw, adapter, headers, upstreamBody, where, r.life.attempt()) }
-      : { ...by, json: await upstreamJson(gw, adapter.path, headers, upstreamBody, r.life.attempt()) }
+      : { ...by, json: await upstreamJson(gw, own?.path ?? adapter.path, headers, upstreamBody, r.life.attempt(), own?.read) }
   }
   const served = await withFailover(
     deps.router,

@@ -49,6 +49,24 @@ describe('catalog file', () => {
     )
   })
 
+  test('kind: an embedding model has an input price only and openai-chat routes; a chat model keeps its output price', () => {
+    const c = base()
+    const embedding = { ...c.models[0]!, id: 'acme/embed', kind: 'embedding' as const, pricing: { input: 0.02 } }
+    expect(parseCatalogFile({ ...c, models: [embedding] }).models[0]!.kind).toBe('embedding')
+    expect(parseCatalogFile({ ...c, models: [{ ...embedding, pricing: { input: 0.02, output: null } }] }).models).toHaveLength(1)
+    expect(refusal({ ...c, models: [{ ...embedding, pricing: { input: 0.02, output: 0.1 } }] })).toBe(
+      'catalog: embedding model acme/embed: pricing.output must be absent or null (embeddings are billed per input token)',
+    )
+    const anthropic = { ...c.gateways[0]!, id: 'gw-b', protocol: 'anthropic-messages' as const }
+    expect(refusal({ gateways: [anthropic], models: [{ ...embedding, routes: [{ gateway: 'gw-b', model: 'm' }] }] })).toBe(
+      'catalog: embedding model acme/embed routes to gateway gw-b (anthropic-messages); embeddings need an openai-chat gateway',
+    )
+    expect(refusal({ ...c, models: [{ ...embedding, kind: 'rerank' }] })).toBe('catalog: models[0].kind: must be one of chat, embedding')
+    expect(refusal({ ...c, models: [{ ...c.models[0]!, pricing: { input: 1 } }] })).toStartWith(
+      'catalog: models[0].pricing.output: Expected required property',
+    )
+  })
+
   test('at start the refusal is one line naming the file and the field', () => {
     const c = base()
     let thrown: unknown

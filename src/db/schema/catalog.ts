@@ -1,6 +1,6 @@
 import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
 
-import type { GatewayProtocol } from '../../core/gateway.ts'
+import type { GatewayProtocol, ModelKind } from '../../core/gateway.ts'
 
 export const gateways = pgTable('gateways', {
   id: text('id').primaryKey(),
@@ -23,6 +23,8 @@ export const models = pgTable('models', {
   provider: text('provider').notNull(),
   family: text('family').notNull().default(''),
   contextWindow: integer('context_window').notNull(),
+  /** `chat` (the three chat protocols) or `embedding` (POST /v1/embeddings; input price only). */
+  kind: text('kind').$type<ModelKind>().notNull().default('chat'),
   capabilities: jsonb('capabilities').$type<string[]>().notNull(),
   priceInput: bigint('price_input', { mode: 'bigint' }),
   priceOutput: bigint('price_output', { mode: 'bigint' }),

@@ -14,6 +14,7 @@ const validate = bodyParser(ChatRequest)
 
 export const chatSpoke: Spoke<ChatRequest> = {
   name: 'chat',
+  kind: 'chat',
   native: 'openai-chat',
   idPrefix: 'req',
   parse(raw) {

@@ -40,6 +40,7 @@ export function anthropicPassHeaders(headers: Headers): Record<string, string> {
 export function messagesSpoke(display: CreditDisplay): Spoke<MessagesRequest> {
   return {
     name: 'messages',
+    kind: 'chat',
     native: 'anthropic-messages',
     idPrefix: 'req',
     parse(raw) {

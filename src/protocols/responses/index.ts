@@ -25,6 +25,7 @@ const stateless = (param: string) =>
 export function responsesSpoke(display: CreditDisplay): Spoke<ResponsesRequest> {
   return {
     name: 'responses',
+    kind: 'chat',
     native: 'openai-responses',
     idPrefix: 'resp',
     parse(raw) {
