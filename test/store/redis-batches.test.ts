@@ -105,7 +105,8 @@ describe.if(SERVICES)('Redis store: calls of one turn share a script call', () =
     await r.hset(accountKey(keySpace, 0, 's2'), 'balance', 'not a number')
     r.disconnect()
     const before = await scriptCalls()
-    const settle = (u: string) => store.settle({ userId: u, keyId: `${u}_key`, reservedMicros: 10n, costMicros: 7n, record: `{"u":"${u}"}` })
+    const settle = (u: string) =>
+      store.settle({ userId: u, keyId: `${u}_key`, reservedMicros: 10n, costMicros: 7n, record: `{"u":"${u}"}` })
     const results = await Promise.allSettled([settle('s1'), settle('s2'), settle('s3')])
     expect((await scriptCalls()) - before).toBe(1)
     expect(results.map((x) => x.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
