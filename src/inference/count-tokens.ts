@@ -17,7 +17,7 @@ import type { Logger } from '../lib/log.ts'
 import { TtlLru } from '../lib/lru.ts'
 import { messagesPromptChars } from '../protocols/messages/decode.ts'
 import { messagesErrorBody } from '../protocols/messages/error.ts'
-import { anthropicPassHeaders } from '../protocols/messages/index.ts'
+import { anthropicPassHeaders, MESSAGES_ID_HEADERS } from '../protocols/messages/index.ts'
 import { CountTokensRequest } from '../protocols/messages/schema.ts'
 import { bodyParser } from '../protocols/common/parse.ts'
 import { anthropicAdapter } from '../providers/anthropic-messages/adapter.ts'
@@ -89,8 +89,10 @@ export async function countTokens(deps: CountTokensDeps, req: Request): Promise<
       // Only an upstream's exact count is worth keeping; the estimate is recomputed for free.
       if (counted !== undefined) cacheOf(deps).set(cacheKey, tokens, CACHE_TTL_MS)
     }
-    return Response.json({ input_tokens: tokens }, { headers: { 'x-request-id': requestId, ...rateHeaders(rate) } })
+    const headers: Record<string, string> = rateHeaders(rate)
+    for (const h of MESSAGES_ID_HEADERS) headers[h] = requestId
+    return Response.json({ input_tokens: tokens }, { headers })
   } catch (e) {
-    return errorResponse(messagesErrorBody, asGatewayError(e), requestId, deps.log, 'count_tokens')
+    return errorResponse(messagesErrorBody, asGatewayError(e), requestId, deps.log, 'count_tokens', MESSAGES_ID_HEADERS)
   }
 }

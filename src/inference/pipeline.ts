@@ -72,7 +72,7 @@ export async function protocolCall<Body>(deps: PipelineDeps, spoke: Spoke<Body>,
       serviceMode: principal.serviceMode,
     }
     const headers = rateHeaders(call.rate)
-    headers['x-request-id'] = requestId
+    for (const h of spoke.idHeaders) headers[h] = requestId
     const answering = { spoke, call, ctx, headers }
     if ('stream' in served) {
       onStream?.()
@@ -84,7 +84,7 @@ export async function protocolCall<Body>(deps: PipelineDeps, spoke: Spoke<Body>,
     const err = answerFor(end, e)
     if (call) settleEnd(deps, call, end, NOTHING_DELIVERED, null)
     else if (rejected) logRejected(deps, rejected, err)
-    const res = errorResponse(spoke.errorBody, err, requestId, deps.log, `${spoke.name} request`)
+    const res = errorResponse(spoke.errorBody, err, requestId, deps.log, `${spoke.name} request`, spoke.idHeaders)
     obs.end(res.status, err.code)
     return res
   }

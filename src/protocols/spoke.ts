@@ -37,6 +37,8 @@ export interface Spoke<Body> {
   /** The upstream protocol served by pass-through. */
   native: GatewayProtocol
   idPrefix: 'req' | 'resp'
+  /** The response headers that carry the request id: x-request-id, and the protocol's own where its SDK reads another. */
+  idHeaders: readonly string[]
   /**
    * A spoke served at its own path of its native gateways (embeddings: /embeddings), and how it
    * reads their JSON answer; the adapter's path and JSON.parse otherwise.

@@ -17,6 +17,7 @@ export const chatSpoke: Spoke<ChatRequest> = {
   kind: 'chat',
   native: 'openai-chat',
   idPrefix: 'req',
+  idHeaders: ['x-request-id'],
   parse(raw) {
     const b = validate(raw)
     // docs/api.md "Chat completions": content is required; only an assistant turn may omit it (tool calls).

@@ -20,6 +20,7 @@ export const embeddingsSpoke = (openAi: Pick<Spoke<unknown>, 'errorBody' | 'svc'
   kind: 'embedding',
   native: 'openai-chat',
   idPrefix: 'req',
+  idHeaders: ['x-request-id'],
   upstream: { path: '/embeddings', read: readEmbeddingsAnswer },
   parse(raw) {
     const b = validate(raw)

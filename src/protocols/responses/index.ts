@@ -28,6 +28,7 @@ export function responsesSpoke(display: CreditDisplay): Spoke<ResponsesRequest> 
     kind: 'chat',
     native: 'openai-responses',
     idPrefix: 'resp',
+    idHeaders: ['x-request-id'],
     parse(raw) {
       const b = validate(raw)
       if (b.previous_response_id) throw stateless('previous_response_id')
