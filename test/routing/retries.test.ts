@@ -6,10 +6,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { requestLogs } from '../../src/db/schema/index.ts'
 import { expectChatError, expectNoUpstreamIdentity, logOf, postChat, reservedOf } from '../helpers/chat.ts'
-import { expectBilledOnce, expectNothingBilled, gaps, NO_RETRY, scenarioCatalog, until } from '../helpers/failover.ts'
+import { expectBilledOnce, expectNothingBilled, gaps, NO_RETRY, scenarioCatalog } from '../helpers/failover.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureJson } from '../helpers/fixtures.ts'
 import { ALL_BACKENDS, bearer, chatBody, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { until } from '../helpers/until.ts'
 
 const ANSWER = { kind: 'json', body: fixtureJson('openai-chat', 'json-text.json') } as const
 const RETRY = { retries: 2, backoffMs: 100, backoffMaxMs: 400, retryAfterMaxMs: 1_500, deadlineMs: 20_000, breaker: { enabled: false } }
