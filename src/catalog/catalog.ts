@@ -4,7 +4,7 @@ import { asc } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { gateways, modelRoutes, models } from '../db/schema/index.ts'
 import { isPriced, type Pricing } from '../billing/pricing.ts'
-import type { GatewayProtocol, Route } from '../core/gateway.ts'
+import type { Gateway, GatewayProtocol, Route } from '../core/gateway.ts'
 import { resolvePolicy, type PolicyFile } from '../routing/policy.ts'
 
 export interface CatalogModel {
@@ -21,6 +21,18 @@ export interface CatalogModel {
   created: number
   /** Servable routes only (enabled gateway of a protocol this build speaks), in catalog order. */
   routes: Route[]
+  /** Public slugs tried after every route failed (docs/failover.md "Model fallbacks"). */
+  fallbacks: string[]
+}
+
+type RouteOptions = Partial<Pick<Route, 'priority' | 'weight' | 'rpm' | 'tpm'>>
+
+/** A stored route as the router sees it: without a priority it keeps its catalog position. */
+function routeOf(gateway: Gateway, upstreamModel: string, position: number, o: RouteOptions | null): Route {
+  const route: Route = { gateway, upstreamModel, priority: o?.priority ?? position, weight: o?.weight ?? 1 }
+  if (o?.rpm) route.rpm = o.rpm
+  if (o?.tpm) route.tpm = o.tpm
+  return route
 }
 
 export type Lookup = { ok: true; model: CatalogModel } | { ok: false; reason: 'unknown' | 'unavailable' }
@@ -52,6 +64,8 @@ export class Catalog {
           timeoutMs: g.timeoutMs,
           enabled: g.enabled,
           policy: resolvePolicy(g.policy as PolicyFile | null),
+          headers: this.resolveAll(g.headers),
+          query: this.resolveAll(g.query),
         },
       ]),
     )
@@ -72,14 +86,26 @@ export class Catalog {
         deprecated: m.deprecated,
         created: Math.floor(m.createdAt.getTime() / 1000),
         routes: [],
+        fallbacks: m.fallbacks ?? [],
       })
     }
     for (const r of rs) {
       const gateway = gateById.get(r.gatewayId)
       const model = next.get(r.modelId)
-      if (model && gateway?.enabled && this.protocols.has(gateway.protocol)) model.routes.push({ gateway, upstreamModel: r.upstreamModel })
+      if (model && gateway?.enabled && this.protocols.has(gateway.protocol))
+        model.routes.push(routeOf(gateway, r.upstreamModel, r.position, r.options as RouteOptions | null))
     }
     this.byId = next
+  }
+
+  /** A gateway's `headers` / `query` with `env:` references resolved; an unset variable drops the entry. */
+  private resolveAll(entries: Record<string, string> | null): Record<string, string> {
+    const out: Record<string, string> = {}
+    for (const [name, ref] of Object.entries(entries ?? {})) {
+      const value = this.resolveSecret(ref)
+      if (value !== undefined) out[name] = value
+    }
+    return out
   }
 
   /** Enabled gateways whose `env:NAME` key reference names a variable unset in this process. */

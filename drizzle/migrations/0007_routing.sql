@@ -1,0 +1,4 @@
+ALTER TABLE "gateways" ADD COLUMN "headers" jsonb;--> statement-breakpoint
+ALTER TABLE "gateways" ADD COLUMN "query" jsonb;--> statement-breakpoint
+ALTER TABLE "model_routes" ADD COLUMN "options" jsonb;--> statement-breakpoint
+ALTER TABLE "models" ADD COLUMN "fallbacks" jsonb;
