@@ -63,7 +63,8 @@ export async function protocolCall<Body>(deps: PipelineDeps, spoke: Spoke<Body>,
     })
     call = await obs.admission(admit(deps, { requestId, protocol: spoke.name, stream, principal, model, estimate, t0, at, obs, life }))
     const passHeaders = spoke.passHeaders(req.headers)
-    const served = await serve(deps, { spoke, raw, body, stream, model, requestId, passHeaders, life, obs })
+    const tokens = estimate.inputTokens + estimate.outputTokens
+    const served = await serve(deps, { spoke, raw, body, stream, model, requestId, passHeaders, life, obs, tokens })
     const ctx: CallContext = {
       requestId,
       publicId: requestId,

@@ -1,4 +1,4 @@
-// The serve step of a call: the model's routes in catalog order with failover (routing/), each
+// The serve step of a call: the model's routes in priority and weight order with failover (routing/), each
 // attempt a pass-through when the upstream speaks the client's protocol, otherwise a translation
 // through the canonical model. Its result is the first upstream that answered.
 import type { CatalogModel } from '../catalog/catalog.ts'
@@ -45,6 +45,8 @@ export interface ServeRequest<Body> {
   passHeaders: Record<string, string>
   life: CallLife
   obs: CallObserver
+  /** The call's token estimate (prompt and output cap), counted against a route's tpm. */
+  tokens: number
 }
 
 export async function serve<Body>(deps: ServeDeps, r: ServeRequest<Body>): Promise<Served> {
@@ -63,10 +65,11 @@ export async function serve<Body>(deps: ServeDeps, r: ServeRequest<Body>): Promi
   }
   const served = await withFailover(
     deps.router,
-    r.model.routes,
+    deps.router.rotation.order(r.model.id, r.model.routes),
     (route, ctx) => r.obs.attempt(route, () => attempt(route, ctx)),
     r.requestId,
     r.life,
+    r.tokens,
   ).catch((e) => {
     throw e instanceof GatewayError && e.code === 'CONTEXT_LENGTH_EXCEEDED' ? contextLengthError(r.model.contextWindow) : e
   })

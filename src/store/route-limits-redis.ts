@@ -1,0 +1,23 @@
+// Route quotas on Redis: one EVALSHA of lua/route-take.lua per request on a route that has a
+// limit; each route's window is one key with its own hash tag (Redis Cluster safe).
+import { connectRedis, type RedisClient, type RedisTarget } from './redis-client.ts'
+import { ROUTE_WINDOW_TTL_MS, refused, type RouteLimits } from './route-limits.ts'
+import { windowOf } from './types.ts'
+
+type Scripted = RedisClient & { tgRouteTake(k1: string, rpm: number, tpm: number, tokens: number, ttl: number): Promise<[number, string]> }
+
+export async function createRedisRouteLimits(target: RedisTarget, prefix: string): Promise<RouteLimits> {
+  const redis = (await connectRedis(target, { maxRetriesPerRequest: 1 })) as Scripted
+  const lua = await Bun.file(new URL('./lua/route-take.lua', import.meta.url)).text()
+  redis.defineCommand('tgRouteTake', { numberOfKeys: 1, lua })
+  return {
+    async take(q) {
+      const key = `${prefix}{rt:${q.route}}:${windowOf(q.nowMs).index}`
+      const [admitted, reason] = await redis.tgRouteTake(key, q.rpm ?? 0, q.tpm ?? 0, q.tokens, ROUTE_WINDOW_TTL_MS)
+      return admitted === 1 ? { ok: true } : refused(reason === 'tpm' ? 'tpm' : 'rpm', q.nowMs)
+    },
+    async close() {
+      await redis.quit()
+    },
+  }
+}
