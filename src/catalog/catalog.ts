@@ -35,7 +35,11 @@ function routeOf(gateway: Gateway, upstreamModel: string, position: number, o: R
   return route
 }
 
-export type Lookup = { ok: true; model: CatalogModel } | { ok: false; reason: 'unknown' | 'unavailable' }
+export type Lookup =
+  | { ok: true; model: CatalogModel }
+  | { ok: false; reason: 'unknown' }
+  /** The model exists but cannot serve; its catalog fallbacks still may (docs/failover.md "Model fallbacks"). */
+  | { ok: false; reason: 'unavailable'; model: CatalogModel }
 
 export class Catalog {
   private byId = new Map<string, CatalogModel>()
@@ -121,7 +125,7 @@ export class Catalog {
   lookup(slug: string): Lookup {
     const model = this.byId.get(slug)
     if (!model) return { ok: false, reason: 'unknown' }
-    return Catalog.available(model) ? { ok: true, model } : { ok: false, reason: 'unavailable' }
+    return Catalog.available(model) ? { ok: true, model } : { ok: false, reason: 'unavailable', model }
   }
 
   /** Every model of the snapshot, available or not. */

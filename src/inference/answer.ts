@@ -1,6 +1,7 @@
 // The answer step of a call: the served upstream's answer in the client's protocol, with svc,
 // settled once through the billing rule. A JSON answer ends the call and settles before it is
 // sent; a stream settles when its call ends (inference/stream.ts), its lease held while it runs.
+import { withFallbackSvc } from '../protocols/common/fallback-svc.ts'
 import { endStatus, type SettlementDeps, settleEnd } from '../billing/settlement.ts'
 import type { Config } from '../config.ts'
 import type { EndCause } from '../core/call-end.ts'
@@ -44,14 +45,17 @@ export function jsonAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: ServedJ
   const end: EndCause = call.life.end(COMPLETED) ? COMPLETED : call.life.ended!
   const reported = answer.usage && { usage: answer.usage, final: true }
   const costMicros = settleEnd(deps, call, end, { reported, started: false, deliveredChars: 0 }, gateway)
-  const svc = spoke.svc({
-    costMicros,
-    usageSource: reported ? 'upstream' : 'none',
-    latencyMs: performance.now() - call.t0,
-    gateway,
-    upstreamRequestId: upstreamRequestId ?? String(parsed.id ?? ''),
+  const svc = withFallbackSvc(
+    spoke.svc({
+      costMicros,
+      usageSource: reported ? 'upstream' : 'none',
+      latencyMs: performance.now() - call.t0,
+      gateway,
+      upstreamRequestId: upstreamRequestId ?? String(parsed.id ?? ''),
+      ctx,
+    }),
     ctx,
-  })
+  )
   call.obs.firstByte()
   call.obs.end(200, null)
   const headers = a.headers
@@ -86,14 +90,17 @@ export function streamAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: Serve
     const costMicros = settleEnd(deps, call, end, tally, gw.id)
     const { status, errorCode } = endStatus(end)
     call.obs.end(status, errorCode)
-    return spoke.svc({
-      costMicros,
-      usageSource: tally.reported?.final ? 'upstream' : 'none',
-      latencyMs: performance.now() - call.t0,
-      gateway: gw.id,
-      upstreamRequestId: upstreamRequestId || (tally.upstreamId ?? ''),
+    return withFallbackSvc(
+      spoke.svc({
+        costMicros,
+        usageSource: tally.reported?.final ? 'upstream' : 'none',
+        latencyMs: performance.now() - call.t0,
+        gateway: gw.id,
+        upstreamRequestId: upstreamRequestId || (tally.upstreamId ?? ''),
+        ctx,
+      }),
       ctx,
-    })
+    )
   }
   const opts = { life: call.life, idleTimeoutMs: gw.timeoutMs, clientIdleMs: deps.config.clientIdleMs, finish }
   const transform = served.native ? spoke.tee(ctx) : translateTransform(served.adapter.streamDecoder(), spoke.streamEncoder(ctx))
