@@ -137,9 +137,15 @@ export async function upsertCatalog(db: Db, file: CatalogFile): Promise<void> {
         .values({ id: m.id, ...row })
         .onConflictDoUpdate({ target: models.id, set: row })
       await tx.delete(modelRoutes).where(eq(modelRoutes.modelId, m.id))
-      await tx
-        .insert(modelRoutes)
-        .values(m.routes.map((r, position) => ({ modelId: m.id, position, gatewayId: r.gateway, upstreamModel: r.model, options: routeOptions(r) })))
+      await tx.insert(modelRoutes).values(
+        m.routes.map((r, position) => ({
+          modelId: m.id,
+          position,
+          gatewayId: r.gateway,
+          upstreamModel: r.model,
+          options: routeOptions(r),
+        })),
+      )
     }
   })
 }

@@ -44,7 +44,12 @@ function scripted(script: Record<string, (GatewayError | undefined)[]>) {
 describe('429 cools a route', () => {
   test('beyond the cap: no wait, the next route answers; the route is skipped for the Retry-After, its breaker stays closed', async () => {
     let clock = 1_000_000
-    const router = new Router(createMemoryBoard(() => clock), silentLogger, () => clock, async () => {})
+    const router = new Router(
+      createMemoryBoard(() => clock),
+      silentLogger,
+      () => clock,
+      async () => {},
+    )
     const [a, b] = [route('a'), route('b')]
     const s = scripted({ a: [tooMany(60_000)] })
     expect((await withFailover(router, [a, b], s.attempt, 'r1')).value).toBe('b')
@@ -68,7 +73,12 @@ describe('429 cools a route', () => {
 
   test('every route cooling: 503 UPSTREAM_UNAVAILABLE, Retry-After the soonest of them', async () => {
     const clock = 5_000
-    const router = new Router(createMemoryBoard(() => clock), silentLogger, () => clock, async () => {})
+    const router = new Router(
+      createMemoryBoard(() => clock),
+      silentLogger,
+      () => clock,
+      async () => {},
+    )
     router.cooling.cool(route('a'), 40_000, 'r0')
     router.cooling.cool(route('b'), 20_500, 'r0')
     const s = scripted({})

@@ -17,7 +17,10 @@ describe('tiers', () => {
 
   test('routes group by priority, lowest first, catalog order within', () => {
     const rs = [route('a', { priority: 2 }), route('b', { priority: 1 }), route('c', { priority: 2 }), route('d', { priority: 1 })]
-    expect(tiers(rs).map(ids)).toEqual([['b', 'd'], ['a', 'c']])
+    expect(tiers(rs).map(ids)).toEqual([
+      ['b', 'd'],
+      ['a', 'c'],
+    ])
   })
 })
 
@@ -30,7 +33,12 @@ describe('RouteRotation', () => {
 
   test('weights 5:1:1 lead exactly 5, 1 and 1 times in every 7 calls, spread out, then the next priority', () => {
     const rot = new RouteRotation()
-    const rs = [route('a', { priority: 0, weight: 5 }), route('b', { priority: 0 }), route('c', { priority: 0 }), route('z', { priority: 1 })]
+    const rs = [
+      route('a', { priority: 0, weight: 5 }),
+      route('b', { priority: 0 }),
+      route('c', { priority: 0 }),
+      route('z', { priority: 1 }),
+    ]
     const orders = Array.from({ length: 7 }, () => ids(rot.order('m', rs)))
     expect(orders.map((o) => o[0]).join('')).toBe('aabacaa')
     for (const o of orders) {
@@ -49,8 +57,12 @@ describe('RouteRotation', () => {
       const first = instances[Math.floor(random() * 3)]!.order('m', rs)[0]!.gateway.id
       led.set(first, (led.get(first) ?? 0) + 1)
     }
-    for (const [id, share] of [['a', 60], ['b', 30], ['c', 10]] as const)
-      expect(Math.abs(((led.get(id) ?? 0) / 100) - share)).toBeLessThanOrEqual(3)
+    for (const [id, share] of [
+      ['a', 60],
+      ['b', 30],
+      ['c', 10],
+    ] as const)
+      expect(Math.abs((led.get(id) ?? 0) / 100 - share)).toBeLessThanOrEqual(3)
   })
 
   test('each model keeps its own rotation', () => {

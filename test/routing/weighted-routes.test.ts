@@ -19,7 +19,13 @@ describeServices('weighted routes and route limits across three instances', () =
   let key: string
   beforeAll(async () => {
     up = startFakeUpstream(ANSWER)
-    const gateway = (id: string) => ({ id, protocol: 'openai-chat' as const, baseUrl: `${up.url}/${id}/v1`, apiKey: 'sk-up', timeoutMs: 2_000 })
+    const gateway = (id: string) => ({
+      id,
+      protocol: 'openai-chat' as const,
+      baseUrl: `${up.url}/${id}/v1`,
+      apiKey: 'sk-up',
+      timeoutMs: 2_000,
+    })
     const model = (id: string, routes: CatalogFile['models'][number]['routes']) => ({
       id,
       name: id,
@@ -34,7 +40,12 @@ describeServices('weighted routes and route limits across three instances', () =
         gateway('a'),
         gateway('b'),
         gateway('c'),
-        { ...gateway('azure'), apiKey: undefined, headers: { 'api-key': 'env:AZURE_TEST_KEY', 'X-Title': 'Tollgate' }, query: { 'api-version': '2025-04-01-preview' } },
+        {
+          ...gateway('azure'),
+          apiKey: undefined,
+          headers: { 'api-key': 'env:AZURE_TEST_KEY', 'X-Title': 'Tollgate' },
+          query: { 'api-version': '2025-04-01-preview' },
+        },
       ],
       models: [
         model('acme/weighted', [

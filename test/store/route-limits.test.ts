@@ -6,7 +6,14 @@ import { createRedisRouteLimits } from '../../src/store/route-limits-redis.ts'
 import { freshKeyPrefix, REDIS_URL, SERVICES } from '../helpers/services.ts'
 
 const T0 = 1_800_000_000_000 // a window boundary (divisible by 60 000)
-const q = (over: Partial<RouteQuota> = {}): RouteQuota => ({ route: 'gw|m', rpm: undefined, tpm: undefined, tokens: 10, nowMs: T0, ...over })
+const q = (over: Partial<RouteQuota> = {}): RouteQuota => ({
+  route: 'gw|m',
+  rpm: undefined,
+  tpm: undefined,
+  tokens: 10,
+  nowMs: T0,
+  ...over,
+})
 
 const keys = freshKeyPrefix()
 const made: RouteLimits[] = []
@@ -61,7 +68,9 @@ describe.if(SERVICES)('route limits across instances (Redis)', () => {
     made.push(...instances)
     const all = await Promise.all(Array.from({ length: 90 }, (_, i) => instances[i % 3]!.take(q({ rpm: 40, tpm: 10_000, tokens: 100 }))))
     expect(all.filter((r) => r.ok)).toHaveLength(40)
-    const tokens = await Promise.all(Array.from({ length: 30 }, (_, i) => instances[i % 3]!.take(q({ route: 'gw|tpm', tpm: 1_000, tokens: 100 }))))
+    const tokens = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => instances[i % 3]!.take(q({ route: 'gw|tpm', tpm: 1_000, tokens: 100 }))),
+    )
     expect(tokens.filter((r) => r.ok)).toHaveLength(10)
   })
 })
