@@ -60,7 +60,11 @@ export async function protocolCall<Body>(deps: PipelineDeps, spoke: Spoke<Body>,
     const { model, estimate } = plan.admitted
     call = await obs.admission(admit(deps, { requestId, protocol: spoke.name, stream, principal, model, estimate, t0, at, obs, life }))
     const passHeaders = spoke.passHeaders(req.headers)
-    const answered = await serveChain(deps, { spoke, raw, body, stream, requestId, passHeaders, life, obs }, plan.chain)
+    const answered = await serveChain(
+      deps,
+      { spoke, raw, body, stream, requestId, passHeaders, life, obs, keyId: principal.keyId },
+      plan.chain,
+    )
     // Billed at the price of the model that answered (docs/failover.md "Model fallbacks").
     call.model = answered.model
     call.estimate = plan.chain.find((c) => c.model === answered.model)!.estimate

@@ -14,7 +14,10 @@ import { type UpstreamJson, type UpstreamStream, upstreamJson, upstreamStream } 
 import type { UpstreamAdapter } from '../providers/types.ts'
 import { type AttemptContext, withFailover } from '../routing/failover.ts'
 import { awaitFirstContent } from '../routing/first-token.ts'
+import { preferRoute, routeId } from '../routing/route-order.ts'
 import type { Router } from '../routing/router.ts'
+import { STICKY_TTL_MS } from '../store/sticky-routes.ts'
+import { cachePrefixKey } from './cache-prefix.ts'
 import type { CallLife } from './call-life.ts'
 
 interface ServedBy {
@@ -47,6 +50,8 @@ export interface ServeRequest<Body> {
   obs: CallObserver
   /** The call's token estimate (prompt and output cap), counted against a route's tpm. */
   tokens: number
+  /** The calling key: cache prefixes are kept apart per key (cache-prefix.ts). */
+  keyId: string
 }
 
 export async function serve<Body>(deps: ServeDeps, r: ServeRequest<Body>): Promise<Served> {
@@ -63,9 +68,10 @@ export async function serve<Body>(deps: ServeDeps, r: ServeRequest<Body>): Promi
       ? { native, adapter, gateway: gw, stream: await streamAttempt(deps, gw, adapter, headers, upstreamBody, where, r.life.attempt()) }
       : { native, adapter, gateway: gw, json: await upstreamJson(gw, adapter.path, headers, upstreamBody, r.life.attempt()) }
   }
+  const prefix = cachePrefixKey(r.raw, r.keyId, r.model.id)
   const served = await withFailover(
     deps.router,
-    deps.router.rotation.order(r.model.id, r.model.routes),
+    await routesFor(deps.router, r.model, prefix),
     (route, ctx) => r.obs.attempt(route, () => attempt(route, ctx)),
     r.requestId,
     r.life,
@@ -73,7 +79,24 @@ export async function serve<Body>(deps: ServeDeps, r: ServeRequest<Body>): Promi
   ).catch((e) => {
     throw e instanceof GatewayError && e.code === 'CONTEXT_LENGTH_EXCEEDED' ? contextLengthError(r.model.contextWindow) : e
   })
+  // Awaited (one write) so that the next call with this prefix, on any instance, finds it.
+  if (prefix)
+    await deps.router.sticky
+      .set(prefix, routeId(served.route), STICKY_TTL_MS)
+      .catch((e) => deps.router.log.warn('sticky route not saved', { requestId: r.requestId, err: String(e) }))
   return served.value
+}
+
+/**
+ * The model's routes for this call: priority and weight order, with the route that last served
+ * the call's cache prefix first while it is remembered (docs/failover.md "Warm prompt caches"); it
+ * is skipped like any other when resting or at its limit, and whoever serves instead is remembered.
+ */
+async function routesFor(router: Router, model: CatalogModel, prefix: string | undefined): Promise<Route[]> {
+  const ordered = router.rotation.order(model.id, model.routes)
+  if (!prefix || ordered.length < 2) return ordered
+  const stuck = await router.sticky.get(prefix).catch(() => undefined)
+  return stuck ? preferRoute(ordered, stuck) : ordered
 }
 
 /**

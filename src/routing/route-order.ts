@@ -7,7 +7,13 @@
 // shares exactly, so their sum does too.
 import type { Route } from '../core/gateway.ts'
 
-const routeId = (r: Route) => `${r.gateway.id}|${r.upstreamModel}`
+export const routeId = (r: Route) => `${r.gateway.id}|${r.upstreamModel}`
+
+/** `routes` with the one of id `preferred` first (a warm prompt cache), the rest as they were. */
+export function preferRoute(routes: Route[], preferred: string): Route[] {
+  const i = routes.findIndex((r) => routeId(r) === preferred)
+  return i <= 0 ? routes : [routes[i]!, ...routes.slice(0, i), ...routes.slice(i + 1)]
+}
 
 /** Routes grouped by priority, lowest first; catalog order within each. */
 export function tiers(routes: readonly Route[]): Route[][] {

@@ -3,6 +3,7 @@
 import type { Logger } from '../lib/log.ts'
 import type { BreakerBoard } from '../store/breaker-board.ts'
 import { createMemoryRouteLimits, type RouteLimits } from '../store/route-limits.ts'
+import { createMemoryStickyRoutes, type StickyRoutes } from '../store/sticky-routes.ts'
 import { Breakers } from './breakers.ts'
 import { Cooling } from './cooling.ts'
 import { FailoverCounters } from './counters.ts'
@@ -23,6 +24,8 @@ export class Router {
     readonly sleep: (ms: number) => Promise<void> = (ms) => Bun.sleep(ms),
     /** Route rpm/tpm windows (docs/failover.md "Upstream limits"): Redis across instances, else this process. */
     readonly limits: RouteLimits = createMemoryRouteLimits(),
+    /** Which route served a cache prefix last (docs/failover.md "Warm prompt caches"). */
+    readonly sticky: StickyRoutes = createMemoryStickyRoutes(now),
   ) {
     this.breakers = new Breakers(board, log, this.counters, now)
     this.cooling = new Cooling(board, log, now)

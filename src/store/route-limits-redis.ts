@@ -1,16 +1,18 @@
 // Route quotas on Redis: one EVALSHA of lua/route-take.lua per request on a route that has a
-// limit; each route's window is one key with its own hash tag (Redis Cluster safe).
+// limit; each route's window is one key with its own hash tag (Redis Cluster safe). The same
+// connection keeps the sticky routes of cache prefixes (sticky-routes.ts): one key each, GET/SET PX.
 import { connectRedis, type RedisClient, type RedisTarget } from './redis-client.ts'
 import { ROUTE_WINDOW_TTL_MS, refused, type RouteLimits } from './route-limits.ts'
+import type { StickyRoutes } from './sticky-routes.ts'
 import { windowOf } from './types.ts'
 
 type Scripted = RedisClient & { tgRouteTake(k1: string, rpm: number, tpm: number, tokens: number, ttl: number): Promise<[number, string]> }
 
-export async function createRedisRouteLimits(target: RedisTarget, prefix: string): Promise<RouteLimits> {
+export async function createRedisRouteStores(target: RedisTarget, prefix: string): Promise<{ limits: RouteLimits; sticky: StickyRoutes }> {
   const redis = (await connectRedis(target, { maxRetriesPerRequest: 1 })) as Scripted
   const lua = await Bun.file(new URL('./lua/route-take.lua', import.meta.url)).text()
   redis.defineCommand('tgRouteTake', { numberOfKeys: 1, lua })
-  return {
+  const limits: RouteLimits = {
     async take(q) {
       const key = `${prefix}{rt:${q.route}}:${windowOf(q.nowMs).index}`
       const [admitted, reason] = await redis.tgRouteTake(key, q.rpm ?? 0, q.tpm ?? 0, q.tokens, ROUTE_WINDOW_TTL_MS)
@@ -20,4 +22,17 @@ export async function createRedisRouteLimits(target: RedisTarget, prefix: string
       await redis.quit()
     },
   }
+  const sticky: StickyRoutes = {
+    async get(p) {
+      return (await redis.get(`${prefix}sticky:${p}`)) ?? undefined
+    },
+    async set(p, route, ttlMs) {
+      await redis.set(`${prefix}sticky:${p}`, route, 'PX', ttlMs)
+    },
+  }
+  return { limits, sticky }
+}
+
+export async function createRedisRouteLimits(target: RedisTarget, prefix: string): Promise<RouteLimits> {
+  return (await createRedisRouteStores(target, prefix)).limits
 }

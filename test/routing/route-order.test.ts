@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { Route } from '../../src/core/gateway.ts'
 import { DEFAULT_POLICY } from '../../src/routing/policy.ts'
-import { RouteRotation, tiers } from '../../src/routing/route-order.ts'
+import { preferRoute, RouteRotation, tiers } from '../../src/routing/route-order.ts'
 
 const route = (id: string, extra: Partial<Route> = {}): Route => ({
   gateway: { id, protocol: 'openai-chat', baseUrl: 'http://x', apiKey: undefined, timeoutMs: 1_000, enabled: true, policy: DEFAULT_POLICY },
@@ -71,5 +71,14 @@ describe('RouteRotation', () => {
     expect(ids(rot.order('m1', rs))[0]).toBe('a')
     expect(ids(rot.order('m2', rs))[0]).toBe('a')
     expect(ids(rot.order('m1', rs))[0]).toBe('b')
+  })
+})
+
+describe('preferRoute', () => {
+  test('the remembered route moves first, the rest keep their order; an unknown or leading one changes nothing', () => {
+    const rs = [route('a'), route('b'), route('c')]
+    expect(ids(preferRoute(rs, 'c|m'))).toEqual(['c', 'a', 'b'])
+    expect(preferRoute(rs, 'a|m')).toBe(rs)
+    expect(preferRoute(rs, 'zz|m')).toBe(rs)
   })
 })
