@@ -73,9 +73,11 @@ export class Catalog {
         },
       ]),
     )
+    // A key, header or query value naming a variable this process does not have (warned at start and reload).
     this.unresolved = gw
-      .filter((g) => g.enabled && g.apiKeyRef?.startsWith('env:') && gateById.get(g.id)?.apiKey === undefined)
-      .map((g) => ({ id: g.id, ref: g.apiKeyRef! }))
+      .filter((g) => g.enabled)
+      .flatMap((g) => [g.apiKeyRef, ...Object.values(g.headers ?? {}), ...Object.values(g.query ?? {})].map((ref) => ({ id: g.id, ref })))
+      .filter((u): u is { id: string; ref: string } => !!u.ref?.startsWith('env:') && this.resolveSecret(u.ref) === undefined)
     const next = new Map<string, CatalogModel>()
     for (const m of ms) {
       next.set(m.id, {

@@ -139,6 +139,8 @@ describe('routing fields (docs/failover.md, docs/providers.md "Headers and query
     expect({ priority: a!.priority, weight: a!.weight, rpm: a!.rpm, tpm: a!.tpm }).toEqual({ priority: 1, weight: 3, rpm: 60, tpm: 1_000 })
     expect(a!.gateway.headers).toEqual({ 'api-key': 'k-1' })
     expect(a!.gateway.query).toEqual({ v: '1' })
+    // The unset header variable is left out, and warned about like an unset key.
+    expect(gw.runtime.deps.catalog.unresolvedSecrets()).toContainEqual({ id: 'gw-a', ref: 'env:ROUTING_UNSET' })
     expect({ priority: b!.priority, weight: b!.weight, rpm: b!.rpm }).toEqual({ priority: 1, weight: 1, rpm: undefined })
     expect(found.model.fallbacks).toEqual(['acme/plain'])
     const old = gw.runtime.deps.catalog.lookup('acme/plain')
