@@ -58,7 +58,10 @@ export async function protocolCall<Body>(deps: PipelineDeps, spoke: Spoke<Body>,
     obs.resolved(chain[0]!.id, chain[0]!.provider, stream)
     const plan = planCall(chain, est, deps.config.defaultMaxOutputTokens)
     const { model, estimate } = plan.admitted
-    call = await obs.admission(admit(deps, { requestId, protocol: spoke.name, stream, principal, model, estimate, t0, at, obs, life }))
+    const tried = chain.length > 1 ? { chain: chain.map((m) => m.id) } : {}
+    call = await obs.admission(
+      admit(deps, { requestId, protocol: spoke.name, stream, principal, model, estimate, t0, at, obs, life, ...tried }),
+    )
     const passHeaders = spoke.passHeaders(req.headers)
     const answered = await serveChain(
       deps,

@@ -84,7 +84,7 @@ describe('model fallbacks', () => {
   }
 
   /** Served by acme/big, said so in the answer and its svc, billed and logged at its price. */
-  async function expectServedByBig(c: Awaited<ReturnType<typeof call>>, stream: boolean, requested: string) {
+  async function expectServedByBig(c: Awaited<ReturnType<typeof call>>, stream: boolean, requested: string, chain: string) {
     expect(c.res.status).toBe(200)
     if (stream) {
       expect(c.text).toContain('"model":"acme/big"')
@@ -97,6 +97,7 @@ describe('model fallbacks', () => {
     await gw.settled()
     const log = await logOf(gw, c.id)
     expect(log.model).toBe('acme/big')
+    expect(log.models).toBe(chain)
     expect(log.gateway).toBe('f')
     expect(log.costMicros).toBe(stream ? BIG_COST.stream : BIG_COST.json)
     expect(await reservedOf(gw, c.u.userId)).toBe(0n)
@@ -108,7 +109,7 @@ describe('model fallbacks', () => {
       test(`${protocol} ${stream ? 'stream' : 'JSON'}: every route of the model fails → its catalog fallback answers`, async () => {
         const before = big.seen.length
         const c = await call(protocol, { model: 'acme/primary', stream })
-        await expectServedByBig(c, stream, 'acme/primary')
+        await expectServedByBig(c, stream, 'acme/primary', 'acme/primary,acme/big')
         expect(big.seen[before]!.body.model).toBe('up-acme/big')
       })
 
@@ -116,15 +117,15 @@ describe('model fallbacks', () => {
         primary.script({ kind: 'status', status: 400, body: TOO_LONG })
         const smallBefore = small.seen.length
         const c = await call(protocol, { model: 'acme/primary', models: ['acme/small', 'acme/big'], stream })
-        await expectServedByBig(c, stream, 'acme/primary')
+        await expectServedByBig(c, stream, 'acme/primary', 'acme/primary,acme/small,acme/big')
         expect(small.seen.length).toBe(smallBefore)
       })
     }
 
   test('breaker open: the model is not asked, its fallback answers at once', async () => {
-    await expectServedByBig(await call('chat', { model: 'acme/breaky' }), false, 'acme/breaky')
+    await expectServedByBig(await call('chat', { model: 'acme/breaky' }), false, 'acme/breaky', 'acme/breaky,acme/big')
     const before = primary.seen.length
-    await expectServedByBig(await call('messages', { model: 'acme/breaky' }), false, 'acme/breaky')
+    await expectServedByBig(await call('messages', { model: 'acme/breaky' }), false, 'acme/breaky', 'acme/breaky,acme/big')
     expect(primary.seen.length).toBe(before)
   })
 
@@ -135,6 +136,11 @@ describe('model fallbacks', () => {
     expect(JSON.parse(c.text).model).toBe('acme/small')
     expect(JSON.parse(c.text).svc.requestedModel).toBeUndefined()
     expect(small.seen[before]!.body.models).toBeUndefined()
+    await gw.settled()
+    expect((await logOf(gw, c.id)).models).toBe('acme/small,acme/big')
+    const single = await call('chat', { model: 'acme/big' })
+    await gw.settled()
+    expect((await logOf(gw, single.id)).models).toBeNull()
   })
 
   test('a request list replaces the catalog fallbacks: with only the failing model listed, the call fails', async () => {
