@@ -9,7 +9,14 @@ import { windowOf } from './types.ts'
 type Scripted = RedisClient & { tgRouteTake(k1: string, rpm: number, tpm: number, tokens: number, ttl: number): Promise<[number, string]> }
 
 export async function createRedisRouteStores(target: RedisTarget, prefix: string): Promise<{ limits: RouteLimits; sticky: StickyRoutes }> {
-  const redis = (await connectRedis(target, { maxRetriesPerRequest: 1 })) as Scripted
+  // On a call's path, so it fails fast like the hot-path store: no queueing while disconnected, a
+  // bound on each command; a failed check lets the call through (docs/failover.md "Upstream limits").
+  const redis = (await connectRedis(target, {
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    commandTimeout: 500,
+    retryStrategy: (times: number) => Math.min(50 * times, 500),
+  })) as Scripted
   const lua = await Bun.file(new URL('./lua/route-take.lua', import.meta.url)).text()
   redis.defineCommand('tgRouteTake', { numberOfKeys: 1, lua })
   const limits: RouteLimits = {
