@@ -1,7 +1,9 @@
 // The answer step of a call: the served upstream's answer in the client's protocol, with svc,
 // settled once through the billing rule. A JSON answer ends the call and settles before it is
 // sent; a stream settles when its call ends (inference/stream.ts), its lease held while it runs.
+import type { Usage } from '../core/usage.ts'
 import { withFallbackSvc } from '../protocols/common/fallback-svc.ts'
+import { settleQuota } from '../routing/failover.ts'
 import { endStatus, type SettlementDeps, settleEnd } from '../billing/settlement.ts'
 import type { Config } from '../config.ts'
 import type { EndCause } from '../core/call-end.ts'
@@ -20,7 +22,7 @@ import { translateTransform } from './stream-translate.ts'
 export interface AnswerDeps extends SettlementDeps {
   store: SettlementDeps['store'] & Pick<Store, 'renewLease'>
   inflight: InFlight
-  router: Pick<Router, 'counters'>
+  router: Pick<Router, 'counters' | 'limits' | 'log'>
   now: () => number
   config: Pick<Config, 'clientIdleMs'>
 }
@@ -45,6 +47,7 @@ export function jsonAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: ServedJ
   const end: EndCause = call.life.end(COMPLETED) ? COMPLETED : call.life.ended!
   const reported = answer.usage && { usage: answer.usage, final: true }
   const costMicros = settleEnd(deps, call, end, { reported, started: false, deliveredChars: 0 }, gateway)
+  if (reported) settleQuota(deps.router, served.quota, usedTokens(reported.usage))
   const svc = withFallbackSvc(
     spoke.svc({
       costMicros,
@@ -88,6 +91,7 @@ export function streamAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: Serve
       call.obs.streamFailed(gw.id, end.error.code)
     }
     const costMicros = settleEnd(deps, call, end, tally, gw.id)
+    if (tally.reported?.final) settleQuota(deps.router, served.quota, usedTokens(tally.reported.usage))
     const { status, errorCode } = endStatus(end)
     call.obs.end(status, errorCode)
     return withFallbackSvc(
@@ -107,3 +111,6 @@ export function streamAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: Serve
   const body = pipeStream(served.stream.body, call.obs.watchFirstFrame(transform), opts)
   return new Response(body, { status: 200, headers: Object.assign(a.headers, SSE_HEADERS) })
 }
+
+/** The tokens an upstream counts against a per-minute quota: the whole prompt and the output. */
+const usedTokens = (u: Usage): number => u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens + u.outputTokens

@@ -16,6 +16,7 @@ import { type AttemptContext, withFailover } from '../routing/failover.ts'
 import { awaitFirstContent } from '../routing/first-token.ts'
 import { preferRoute, routeId } from '../routing/route-order.ts'
 import type { Router } from '../routing/router.ts'
+import type { RouteQuota } from '../store/route-limits.ts'
 import { STICKY_TTL_MS } from '../store/sticky-routes.ts'
 import { cachePrefixKey } from './cache-prefix.ts'
 import type { CallLife } from './call-life.ts'
@@ -25,6 +26,8 @@ interface ServedBy {
   native: boolean
   adapter: UpstreamAdapter
   gateway: Gateway
+  /** What the route's rpm/tpm window gave this call: corrected with its real usage once known. */
+  quota?: RouteQuota
 }
 export type ServedStream = ServedBy & { stream: UpstreamStream }
 export type ServedJson = ServedBy & { json: UpstreamJson }
@@ -84,6 +87,7 @@ export async function serve<Body>(deps: ServeDeps, r: ServeRequest<Body>): Promi
     await deps.router.sticky
       .set(prefix, routeId(served.route), STICKY_TTL_MS)
       .catch((e) => deps.router.log.warn('sticky route not saved', { requestId: r.requestId, err: String(e) }))
+  if (served.quota) served.value.quota = served.quota
   return served.value
 }
 

@@ -9,11 +9,14 @@ import { CallEnded, type EndCause } from '../core/call-end.ts'
 import { GatewayError } from '../core/errors.ts'
 import type { Route } from '../core/gateway.ts'
 import { afterFailure } from './retry-policy.ts'
+import type { RouteQuota } from '../store/route-limits.ts'
 import type { Router } from './router.ts'
 
 export interface Served<T> {
   value: T
   route: Route
+  /** What was taken from the route's rpm/tpm window: corrected with the real usage (settleQuota). */
+  quota?: RouteQuota
 }
 
 export interface AttemptContext {
@@ -34,6 +37,8 @@ const OWN_CALL: CallView = { ended: undefined, pause: (wait) => wait }
 
 /** Why a route was left untried: how long until it may be tried again. */
 type Skip = { waitMs: number }
+/** A route entered (with what its window gave, if it has limits), or skipped. */
+type Entry = { skip: Skip; quota?: undefined } | { skip?: undefined; quota?: RouteQuota }
 
 /** Rejects with CallEnded once the call has ended: failover tries nothing more. */
 function stillOn(call: CallView): void {
@@ -55,9 +60,9 @@ export async function withFailover<T>(
   const skips: Skip[] = []
   for (const [i, route] of routes.entries()) {
     stillOn(call)
-    const skip = await skipped(router, route, requestId, tokens)
-    if (skip) {
-      skips.push(skip)
+    const entry = await enter(router, route, requestId, tokens)
+    if (entry.skip) {
+      skips.push(entry.skip)
       continue
     }
     if (tried++ > 0) {
@@ -66,8 +71,13 @@ export async function withFailover<T>(
       router.log.info('failing over', { requestId, gateway: route.gateway.id, position: i })
     }
     const ctx = { hasNext: i < routes.length - 1 }
-    const r = await tryRoute(router, route, () => attempt(route, ctx), started, requestId, call)
-    if (r.ok) return { value: r.value, route }
+    const r = await tryRoute(router, route, () => attempt(route, ctx), started, requestId, call).catch((e) => {
+      // A refusal used no tokens; a call ended meanwhile keeps its estimate (nobody knows).
+      if (!(e instanceof CallEnded)) settleQuota(router, entry.quota, 0)
+      throw e
+    })
+    if (r.ok) return { value: r.value, route, quota: entry.quota }
+    settleQuota(router, entry.quota, 0)
     last = { err: r.err, gateway: route.gateway.id }
   }
   if (tried === 0) throw allResting(router, routes, skips)
@@ -79,21 +89,30 @@ export async function withFailover<T>(
  * upstream quota spent (a probe claimed for it is then freed). A quota the store cannot check
  * lets the call through: the upstream's own limit still stands behind it.
  */
-async function skipped(router: Router, route: Route, requestId: string, tokens: number): Promise<Skip | undefined> {
+async function enter(router: Router, route: Route, requestId: string, tokens: number): Promise<Entry> {
   const cooling = router.cooling.waitMs(route)
-  if (cooling > 0) return { waitMs: cooling }
-  if (!(await router.breakers.admit(route, requestId))) return { waitMs: router.breakers.nextProbeInMs([route]) }
-  if (route.rpm === undefined && route.tpm === undefined) return undefined
+  if (cooling > 0) return { skip: { waitMs: cooling } }
+  if (!(await router.breakers.admit(route, requestId))) return { skip: { waitMs: router.breakers.nextProbeInMs([route]) } }
+  if (route.rpm === undefined && route.tpm === undefined) return {}
   const quota = { route: `${route.gateway.id}|${route.upstreamModel}`, rpm: route.rpm, tpm: route.tpm, tokens, nowMs: router.now() }
   const taken = await router.limits.take(quota).catch((e) => {
     router.log.warn('route limit check failed', { requestId, gateway: route.gateway.id, err: String(e) })
-    return { ok: true as const }
+    return undefined
   })
-  if (taken.ok) return undefined
+  if (!taken) return {}
+  if (taken.ok) return { quota }
   router.breakers.release(route, requestId)
   router.counters.limitSkips++
   router.log.info('route skipped: upstream limit', { requestId, gateway: route.gateway.id, limit: taken.reason })
-  return { waitMs: taken.waitMs }
+  return { skip: { waitMs: taken.waitMs } }
+}
+
+/** Replaces a taken estimate by the real token count, off the call's path (docs/failover.md "Upstream limits"). */
+export function settleQuota(router: Pick<Router, 'limits' | 'log'>, quota: RouteQuota | undefined, tokens: number): void {
+  if (!quota?.tpm) return
+  router.limits
+    .settle(quota, tokens)
+    .catch((e) => router.log.warn('route token count not corrected', { route: quota.route, err: String(e) }))
 }
 
 /** Every route skipped: 503, and Retry-After says when the first may be tried again. */

@@ -6,7 +6,11 @@ import { ROUTE_WINDOW_TTL_MS, refused, type RouteLimits } from './route-limits.t
 import type { StickyRoutes } from './sticky-routes.ts'
 import { windowOf } from './types.ts'
 
-type Scripted = RedisClient & { tgRouteTake(k1: string, rpm: number, tpm: number, tokens: number, ttl: number): Promise<[number, string]> }
+type Scripted = RedisClient & {
+  tgRouteTake(k1: string, rpm: number, tpm: number, tokens: number, ttl: number): Promise<[number, string]>
+  tgRouteAdjust(k1: string, delta: number): Promise<number>
+}
+const script = (name: string) => Bun.file(new URL(`./lua/${name}.lua`, import.meta.url)).text()
 
 export async function createRedisRouteStores(target: RedisTarget, prefix: string): Promise<{ limits: RouteLimits; sticky: StickyRoutes }> {
   // On a call's path, so it fails fast like the hot-path store: no queueing while disconnected, a
@@ -17,13 +21,16 @@ export async function createRedisRouteStores(target: RedisTarget, prefix: string
     commandTimeout: 500,
     retryStrategy: (times: number) => Math.min(50 * times, 500),
   })) as Scripted
-  const lua = await Bun.file(new URL('./lua/route-take.lua', import.meta.url)).text()
-  redis.defineCommand('tgRouteTake', { numberOfKeys: 1, lua })
+  redis.defineCommand('tgRouteTake', { numberOfKeys: 1, lua: await script('route-take') })
+  redis.defineCommand('tgRouteAdjust', { numberOfKeys: 1, lua: await script('route-adjust') })
+  const windowKey = (route: string, nowMs: number) => `${prefix}{rt:${route}}:${windowOf(nowMs).index}`
   const limits: RouteLimits = {
     async take(q) {
-      const key = `${prefix}{rt:${q.route}}:${windowOf(q.nowMs).index}`
-      const [admitted, reason] = await redis.tgRouteTake(key, q.rpm ?? 0, q.tpm ?? 0, q.tokens, ROUTE_WINDOW_TTL_MS)
+      const [admitted, reason] = await redis.tgRouteTake(windowKey(q.route, q.nowMs), q.rpm ?? 0, q.tpm ?? 0, q.tokens, ROUTE_WINDOW_TTL_MS)
       return admitted === 1 ? { ok: true } : refused(reason === 'tpm' ? 'tpm' : 'rpm', q.nowMs)
+    },
+    async settle(q, tokens) {
+      if (tokens !== q.tokens) await redis.tgRouteAdjust(windowKey(q.route, q.nowMs), tokens - q.tokens)
     },
     async close() {
       await redis.quit()

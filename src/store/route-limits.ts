@@ -18,6 +18,8 @@ export type QuotaResult = { ok: true } | { ok: false; reason: 'rpm' | 'tpm'; wai
 
 export interface RouteLimits {
   take(q: RouteQuota): Promise<QuotaResult>
+  /** Replace a taken request's token estimate by `tokens` (its real count; 0 for an attempt that failed). */
+  settle(q: RouteQuota, tokens: number): Promise<void>
   close(): Promise<void>
 }
 
@@ -42,6 +44,10 @@ export function createMemoryRouteLimits(): RouteLimits {
       used.r++
       used.t += q.tokens
       return { ok: true }
+    },
+    async settle(q, tokens) {
+      const used = windows.get(q.route)
+      if (used && used.index === windowOf(q.nowMs).index) used.t = Math.max(0, used.t + tokens - q.tokens)
     },
     async close() {
       windows.clear()

@@ -51,7 +51,7 @@ describe('route limits in the failover loop', () => {
   })
 
   test('a quota store that cannot answer lets the call through', async () => {
-    const broken: RouteLimits = { take: () => Promise.reject(new Error('redis down')), close: async () => {} }
+    const broken: RouteLimits = { take: () => Promise.reject(new Error('redis down')), settle: async () => {}, close: async () => {} }
     expect((await withFailover(router(broken), [route('a', 1)], answer, 'r1')).value).toBe('a')
   })
 })

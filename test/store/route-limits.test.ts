@@ -48,6 +48,22 @@ for (const [name, make] of kinds.filter(([n]) => SERVICES || n === 'memory')) {
       expect((await l.take(q({ tpm: 100, tokens: 1, nowMs: T0 + 60_000 }))).ok).toBe(false)
     })
 
+    test('settle replaces the estimate by the real count, in the window it was taken from only', async () => {
+      const l = await make()
+      made.push(l)
+      const taken = q({ tpm: 100, tokens: 60 })
+      expect((await l.take(taken)).ok).toBe(true)
+      expect((await l.take(q({ tpm: 100, tokens: 60 }))).ok).toBe(false)
+      await l.settle(taken, 10)
+      expect((await l.take(q({ tpm: 100, tokens: 60 }))).ok).toBe(true)
+      expect((await l.take(q({ tpm: 100, tokens: 31 }))).ok).toBe(false)
+      // A window that has turned keeps its own counts: a late correction of the old one changes nothing here.
+      const next = q({ tpm: 100, tokens: 90, nowMs: T0 + 60_000 })
+      expect((await l.take(next)).ok).toBe(true)
+      await l.settle(taken, 0)
+      expect((await l.take(q({ tpm: 100, tokens: 20, nowMs: T0 + 60_000 }))).ok).toBe(false)
+    })
+
     test('routes count apart, and a refused request counts nothing', async () => {
       const l = await make()
       made.push(l)
