@@ -21,6 +21,9 @@ import type { Store } from './store/types.ts'
 import type { KeySpace } from './store/keys.ts'
 import { createMemoryBoard } from './store/breaker-board.ts'
 import { createRedisBoard } from './store/breaker-board-redis.ts'
+import { createMemoryRouteLimits } from './store/route-limits.ts'
+import { createRedisRouteStores } from './store/route-limits-redis.ts'
+import { createMemoryStickyRoutes } from './store/sticky-routes.ts'
 import { Router } from './routing/router.ts'
 import { SERVED_PROTOCOLS } from './providers/registry.ts'
 
@@ -92,7 +95,11 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   if (aofWarning) log.warn(aofWarning)
   if (file) await upsertCatalog(database.db, file)
   const board = redisTarget ? await createRedisBoard(redisTarget, opts.keySpace?.prefix ?? config.redisPrefix) : createMemoryBoard()
-  const router = new Router(board, log)
+  const keyPrefix = opts.keySpace?.prefix ?? config.redisPrefix
+  const routeStores = redisTarget
+    ? await createRedisRouteStores(redisTarget, keyPrefix)
+    : { limits: createMemoryRouteLimits(), sticky: createMemoryStickyRoutes() }
+  const router = new Router(board, log, Date.now, undefined, routeStores.limits, routeStores.sticky)
   await router.start(5_000)
   const maintainPartitions = () =>
     maintainRequestLogPartitions(database.db, Date.now(), { aheadMonths: 2, retentionDays: config.requestLogRetentionDays })

@@ -9,8 +9,8 @@ import type { Store } from '../store/types.ts'
 export interface AdminDeps {
   db: Db
   store: Store
-  /** POST /catalog/reload reloads the running catalog and reports unset key variables. */
-  catalog: Pick<Catalog, 'refresh' | 'unresolvedSecrets'>
+  /** POST /catalog/reload reloads the running catalog and reports unset key variables; GET /catalog shows it. */
+  catalog: Pick<Catalog, 'refresh' | 'unresolvedSecrets' | 'all'>
   /** Disabling a user or revoking a key drops it from this instance's key cache at once. */
   auth: Pick<ApiKeyAuth, 'invalidate' | 'invalidateUser'>
   config: Pick<Config, 'adminToken' | 'trustedProxies' | 'maxBodyBytes' | 'catalogFile'>

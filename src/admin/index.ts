@@ -4,6 +4,7 @@ import { Elysia } from 'elysia'
 import { checkParams, consoleBody } from '../http/console-body.ts'
 import { consoleError, consoleErrorHook } from '../http/console-error.ts'
 import { strictBody } from '../http/strict-body.ts'
+import { catalogView } from './catalog-view.ts'
 import type { AdminDeps } from './deps.ts'
 import { listUsers } from './directory.ts'
 import { adminGate } from './gate.ts'
@@ -55,6 +56,7 @@ export function adminRoutes(deps: AdminDeps) {
         return setUserDisabled(deps, params.id, params.action === 'disable')
       })
       .post('/catalog/reload', () => reloadCatalog(deps))
+      .get('/catalog', () => catalogView(deps.catalog.all()))
       .delete('/keys/:id', ({ params }) => revokeKey(deps, params.id))
   )
 }

@@ -39,6 +39,8 @@ export interface SettlingCall {
   at: number
   settled: boolean
   obs: Pick<CallObserver, 'settling' | 'storeTrip'>
+  /** The candidate models, when the call had more than one (its request log records them). */
+  chain?: string[]
 }
 
 export interface Outcome {

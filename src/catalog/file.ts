@@ -10,6 +10,21 @@ import { PolicyFile } from '../routing/policy.ts'
 import { serves } from './catalog.ts'
 
 const Price = t.Union([t.Number({ minimum: 0 }), t.Null()])
+const Prices = t.Object({ input: Price, output: Price, cacheRead: t.Optional(Price), cacheWrite: t.Optional(Price) })
+/** Gateway `headers` / `query`: names to values; a value may be `env:NAME` (docs/providers.md "Headers and query"). */
+const Strings = t.Record(t.String({ minLength: 1 }), t.String())
+
+/** A route (docs/failover.md "Priorities and weights", "Upstream limits"); every field but the first two optional. */
+export const RouteFile = t.Object({
+  gateway: t.String({ minLength: 1 }),
+  model: t.String({ minLength: 1 }),
+  priority: t.Optional(t.Integer({ minimum: 0, maximum: 1_000_000 })),
+  weight: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000 })),
+  rpm: t.Optional(t.Integer({ minimum: 1 })),
+  tpm: t.Optional(t.Integer({ minimum: 1 })),
+  cost: t.Optional(Prices),
+})
+export type RouteFile = Static<typeof RouteFile>
 
 export const CatalogFile = t.Object({
   gateways: t.Array(
@@ -21,6 +36,8 @@ export const CatalogFile = t.Object({
       timeoutMs: t.Optional(t.Integer({ minimum: 1, maximum: 600_000 })),
       enabled: t.Optional(t.Boolean()),
       policy: t.Optional(PolicyFile),
+      headers: t.Optional(Strings),
+      query: t.Optional(Strings),
     }),
   ),
   models: t.Array(
@@ -40,8 +57,10 @@ export const CatalogFile = t.Object({
         cacheRead: t.Optional(Price),
         cacheWrite: t.Optional(Price),
       }),
-      routes: t.Array(t.Object({ gateway: t.String({ minLength: 1 }), model: t.String({ minLength: 1 }) }), { minItems: 1 }),
+      routes: t.Array(RouteFile, { minItems: 1 }),
       deprecated: t.Optional(t.Boolean()),
+      /** Public slugs tried after every route failed (docs/failover.md "Model fallbacks"). */
+      fallbacks: t.Optional(t.Array(t.String({ minLength: 1 }), { maxItems: 8 })),
     }),
   ),
 })
@@ -77,7 +96,9 @@ export function parseCatalogFile(raw: unknown): CatalogFile {
         throw new CatalogFileError(
           `catalog: embedding model ${m.id} routes to gateway ${r.gateway} (${protocol}); embeddings need an openai-chat gateway`,
         )
+      for (const v of Object.values(r.cost ?? {})) price(v, `catalog: model ${m.id} route cost`)
     }
+    if (m.fallbacks?.includes(m.id)) throw new CatalogFileError(`catalog: model ${m.id} lists itself in fallbacks`)
     checkKindPricing(m, i)
     // Checked here, before anything is written, rather than half-way through the upsert.
     for (const v of Object.values(m.pricing)) price(v, `catalog: model ${m.id}`)
@@ -112,6 +133,8 @@ export async function upsertCatalog(db: Db, file: CatalogFile): Promise<void> {
         timeoutMs: g.timeoutMs ?? 30_000,
         enabled: g.enabled ?? true,
         policy: g.policy ?? null,
+        headers: g.headers ?? null,
+        query: g.query ?? null,
         updatedAt: new Date(),
       }
       await tx
@@ -133,6 +156,7 @@ export async function upsertCatalog(db: Db, file: CatalogFile): Promise<void> {
         priceCacheRead: price(m.pricing.cacheRead, m.id),
         priceCacheWrite: price(m.pricing.cacheWrite, m.id),
         deprecated: m.deprecated ?? false,
+        fallbacks: m.fallbacks ?? null,
         updatedAt: sql`now()`,
       }
       await tx
@@ -140,9 +164,21 @@ export async function upsertCatalog(db: Db, file: CatalogFile): Promise<void> {
         .values({ id: m.id, ...row })
         .onConflictDoUpdate({ target: models.id, set: row })
       await tx.delete(modelRoutes).where(eq(modelRoutes.modelId, m.id))
-      await tx
-        .insert(modelRoutes)
-        .values(m.routes.map((r, position) => ({ modelId: m.id, position, gatewayId: r.gateway, upstreamModel: r.model })))
+      await tx.insert(modelRoutes).values(
+        m.routes.map((r, position) => ({
+          modelId: m.id,
+          position,
+          gatewayId: r.gateway,
+          upstreamModel: r.model,
+          options: routeOptions(r),
+        })),
+      )
     }
   })
+}
+
+/** A route's optional fields as stored (null when it has none: such a route behaves as before). */
+function routeOptions(r: RouteFile): Omit<RouteFile, 'gateway' | 'model'> | null {
+  const { gateway: _g, model: _m, ...rest } = r
+  return Object.keys(rest).length > 0 ? rest : null
 }

@@ -1,4 +1,4 @@
-// The upstream call of a call (callUpstream): the model's routes in catalog order with failover (routing/), each
+// The upstream call of a call (callUpstream): the model's routes in priority and weight order with failover (routing/), each
 // attempt a pass-through when the upstream speaks the client's protocol, otherwise a translation
 // through the canonical model. Its result is the first upstream that answered.
 import type { CatalogModel } from '../catalog/catalog.ts'
@@ -14,7 +14,11 @@ import { type UpstreamJson, type UpstreamStream, upstreamJson, upstreamStream } 
 import type { UpstreamAdapter } from '../providers/types.ts'
 import { type AttemptContext, withFailover } from '../routing/failover.ts'
 import { awaitFirstContent } from '../routing/first-token.ts'
+import { preferRoute, routeId } from '../routing/route-order.ts'
 import type { Router } from '../routing/router.ts'
+import type { RouteQuota } from '../store/route-limits.ts'
+import { STICKY_TTL_MS } from '../store/sticky-routes.ts'
+import { cachePrefixKey } from './cache-prefix.ts'
 import type { CallLife } from './call-life.ts'
 
 interface ServedBy {
@@ -24,6 +28,8 @@ interface ServedBy {
   gateway: Gateway
   /** The route that answered: a failure after the first byte counts on its breakers. */
   route: Route
+  /** What the route's rpm/tpm window gave this call: corrected with its real usage once known. */
+  quota?: RouteQuota
 }
 export type ServedStream = ServedBy & { stream: UpstreamStream }
 export type ServedJson = ServedBy & { json: UpstreamJson }
@@ -47,6 +53,10 @@ export interface UpstreamCallRequest<Body> {
   passHeaders: Record<string, string>
   life: CallLife
   obs: CallObserver
+  /** The call's token estimate (prompt and output cap), counted against a route's tpm. */
+  tokens: number
+  /** The calling key: cache prefixes are kept apart per key (cache-prefix.ts). */
+  keyId: string
 }
 
 export async function callUpstream<Body>(deps: UpstreamCallDeps, r: UpstreamCallRequest<Body>): Promise<Served> {
@@ -65,16 +75,36 @@ export async function callUpstream<Body>(deps: UpstreamCallDeps, r: UpstreamCall
       ? { ...by, stream: await streamAttempt(deps, gw, adapter, headers, upstreamBody, where, r.life.attempt()) }
       : { ...by, json: await upstreamJson(gw, own?.path ?? adapter.path, headers, upstreamBody, r.life.attempt(), own?.read) }
   }
+  const prefix = cachePrefixKey(r.raw, r.keyId, r.model.id)
   const served = await withFailover(
     deps.router,
-    r.model.routes,
+    await routesFor(deps.router, r.model, prefix),
     (route, ctx) => r.obs.attempt(route, () => attempt(route, ctx)),
     r.requestId,
     r.life,
+    r.tokens,
   ).catch((e) => {
     throw e instanceof GatewayError && e.code === 'CONTEXT_LENGTH_EXCEEDED' ? contextLengthError(r.model.contextWindow) : e
   })
+  // Awaited (one write) so that the next call with this prefix, on any instance, finds it.
+  if (prefix)
+    await deps.router.sticky
+      .set(prefix, routeId(served.route), STICKY_TTL_MS)
+      .catch((e) => deps.router.log.warn('sticky route not saved', { requestId: r.requestId, err: String(e) }))
+  if (served.quota) served.value.quota = served.quota
   return served.value
+}
+
+/**
+ * The model's routes for this call: priority and weight order, with the route that last served
+ * the call's cache prefix first while it is remembered (docs/failover.md "Warm prompt caches"); it
+ * is skipped like any other when resting or at its limit, and whoever serves instead is remembered.
+ */
+async function routesFor(router: Router, model: CatalogModel, prefix: string | undefined): Promise<Route[]> {
+  const ordered = router.rotation.order(model.id, model.routes)
+  if (!prefix || ordered.length < 2) return ordered
+  const stuck = await router.sticky.get(prefix).catch(() => undefined)
+  return stuck ? preferRoute(ordered, stuck) : ordered
 }
 
 /**

@@ -18,6 +18,8 @@ export interface CallContext {
   /** epoch seconds */
   created: number
   serviceMode: string
+  /** Set when a fallback answered: the model the call asked for first (docs/failover.md "Model fallbacks"). */
+  requestedModel?: string
 }
 
 /** What the svc extension of a served answer may report; each protocol picks its members. */

@@ -1,8 +1,8 @@
 // docs/providers.md, as behaviour: the worked catalog's gateways are called at baseUrl + the
 // protocol's endpoint (so baseUrl carries /v1, or /api/v1 for OpenRouter), with the key its
 // env: reference names, read from the instance's environment and sent the protocol's way; a
-// baseUrl without the version segment gets the upstream's 404 and the client a 502. The same for
-// the block of more OpenAI-compatible providers (Groq, DeepSeek, Gemini, Mistral, Together).
+// baseUrl without the version segment gets the upstream's 404 and the client a 502. Every recipe
+// is called the same way, its headers and query included.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { CatalogFile } from '../../src/catalog/file.ts'
 import { parseCatalogFile, readCatalogFile } from '../../src/catalog/file.ts'
@@ -27,9 +27,6 @@ const KEYS = {
   MISTRAL_API_KEY: 'mistral-test-value',
   TOGETHER_API_KEY: 'together-test-value',
 }
-
-/** The catalog of "More OpenAI-compatible providers": the page's second JSON block. */
-const moreProviders = () => parseCatalogFile(JSON.parse(blocks('docs/providers.md').filter((b) => b.lang === 'json')[1]!.text))
 
 describe('the worked catalog of docs/providers.md', () => {
   let doc: CatalogFile
@@ -87,18 +84,32 @@ describe('the worked catalog of docs/providers.md', () => {
   })
 })
 
-describe('docs/providers.md "More OpenAI-compatible providers"', () => {
-  const doc = moreProviders()
+describe('the recipes of docs/providers.md "Recipes"', () => {
+  const recipes = blocks('docs/providers.md')
+    .filter((b) => b.lang === 'json' && b.text.includes('"gateways"'))
+    .slice(1)
+    .map((b) => parseCatalogFile(JSON.parse(b.text)))
+  const gateways = recipes.flatMap((c) => c.gateways)
+  const routeOf = (id: string) => recipes.flatMap((c) => c.models.flatMap((m) => m.routes)).find((r) => r.gateway === id)!
+  const envOf = (ref: string | undefined) => (ref?.startsWith('env:') ? `value-of-${ref.slice(4)}` : ref)
   let up: FakeUpstream
   let gw: TestGateway
   let key: string
   beforeAll(async () => {
-    up = startFakeUpstream({ kind: 'json', body: fixtureJson('openai-chat', 'json-text.json') })
+    up = startFakeUpstream()
+    const env: Record<string, string> = {}
+    for (const g of gateways)
+      for (const ref of [g.apiKey, ...Object.values(g.headers ?? {}), ...Object.values(g.query ?? {})])
+        if (ref?.startsWith('env:')) env[ref.slice(4)] = envOf(ref)!
     const local: CatalogFile = {
-      models: doc.models,
-      gateways: doc.gateways.map((g) => ({ ...g, baseUrl: `${up.url}${new URL(g.baseUrl).pathname}` })),
+      gateways: gateways.map((g) => ({ ...g, baseUrl: `${up.url}${new URL(g.baseUrl).pathname}` })),
+      models: gateways.map((g) => ({
+        ...recipes[0]!.models[0]!,
+        id: `recipe/${g.id}`,
+        routes: [{ gateway: g.id, model: routeOf(g.id).model }],
+      })),
     }
-    gw = await startTestGateway({ db: 'pglite', store: 'memory' }, local, KEYS)
+    gw = await startTestGateway({ db: 'pglite', store: 'memory' }, local, env)
     key = (await gw.user(5, { rpm: 1_000 })).key
   }, 30_000)
   afterAll(async () => {
@@ -106,38 +117,43 @@ describe('docs/providers.md "More OpenAI-compatible providers"', () => {
     up.stop()
   }, 60_000)
 
-  test('names the five providers by their documented base URLs', () => {
-    expect(Object.fromEntries(doc.gateways.map((g) => [g.id, g.baseUrl]))).toEqual({
-      groq: 'https://api.groq.com/openai/v1',
-      deepseek: 'https://api.deepseek.com/v1',
-      gemini: 'https://generativelanguage.googleapis.com/v1beta/openai',
-      mistral: 'https://api.mistral.ai/v1',
-      together: 'https://api.together.xyz/v1',
-    })
-    expect(new Set(doc.gateways.map((g) => g.protocol))).toEqual(new Set(['openai-chat']))
+  test('there is a recipe for each provider the page promises', () => {
+    expect(gateways.map((g) => g.id)).toEqual([
+      'openai',
+      'azure',
+      'anthropic',
+      'gemini',
+      'openrouter',
+      'groq',
+      'deepseek',
+      'mistral',
+      'together',
+      'vllm',
+      'ollama',
+    ])
   })
 
-  test('every route of every model reaches baseUrl + /chat/completions with its Bearer key and upstream model', async () => {
-    const routed = new Set<string>()
-    for (const m of doc.models)
-      for (const [i, route] of m.routes.entries()) {
-        const g = doc.gateways.find((x) => x.id === route.gateway)!
-        // Earlier routes answer 503, so the call fails over to this one.
-        for (let j = 0; j < i; j++) up.script({ kind: 'status', status: 503 })
-        const before = up.seen.length
-        const res = await gw.request('/v1/chat/completions', {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ model: m.id, messages: [{ role: 'user', content: 'hi' }] }),
-        })
-        expect(res.status).toBe(200)
-        const seen = up.seen.at(-1)!
-        expect(up.seen.length - before).toBe(i + 1)
-        expect(seen.path).toBe(`${new URL(g.baseUrl).pathname}/chat/completions`)
-        expect(seen.headers.authorization).toBe(`Bearer ${KEYS[g.apiKey!.slice(4) as keyof typeof KEYS]}`)
-        expect(seen.body.model).toBe(route.model)
-        routed.add(g.id)
-      }
-    expect([...routed].sort()).toEqual(['deepseek', 'gemini', 'groq', 'mistral', 'together'])
+  test('each gateway is called at its path with its key, headers and query, env: references resolved', async () => {
+    for (const g of gateways) {
+      const [proto, file] = ANSWER[g.protocol]
+      let url = ''
+      up.script({ kind: 'fn', handle: (req) => ((url = req.url), Response.json(fixtureJson(proto, file))) })
+      const before = up.seen.length
+      const res = await gw.request('/v1/chat/completions', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: `recipe/${g.id}`, messages: [{ role: 'user', content: 'hi' }] }),
+      })
+      expect(res.status).toBe(200)
+      const seen = up.seen[before]!
+      expect(seen.path).toBe(`${new URL(g.baseUrl).pathname}${ENDPOINT[g.protocol]}`)
+      expect(new URL(url).search).toBe(g.query ? `?${new URLSearchParams(Object.entries(g.query).map(([k, v]) => [k, envOf(v)!]))}` : '')
+      for (const [name, value] of Object.entries(g.headers ?? {})) expect(seen.headers[name.toLowerCase()]).toBe(envOf(value)!)
+      const secret = envOf(g.apiKey)
+      if (g.protocol === 'anthropic-messages') expect(seen.headers['x-api-key']).toBe(secret!)
+      else if (secret) expect(seen.headers.authorization).toBe(`Bearer ${secret}`)
+      else expect(seen.headers.authorization).toBeUndefined()
+      expect(seen.body.model).toBe(routeOf(g.id).model)
+    }
   }, 60_000)
 })

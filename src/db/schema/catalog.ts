@@ -12,6 +12,9 @@ export const gateways = pgTable('gateways', {
   enabled: boolean('enabled').notNull().default(true),
   /** The catalog's failover policy for this gateway as written (docs/failover.md); null = defaults. */
   policy: jsonb('policy').$type<Record<string, unknown>>(),
+  /** Sent on every upstream call; values may be "env:NAME" references (docs/providers.md). */
+  headers: jsonb('headers').$type<Record<string, string>>(),
+  query: jsonb('query').$type<Record<string, string>>(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
 
@@ -31,6 +34,8 @@ export const models = pgTable('models', {
   priceCacheRead: bigint('price_cache_read', { mode: 'bigint' }),
   priceCacheWrite: bigint('price_cache_write', { mode: 'bigint' }),
   deprecated: boolean('deprecated').notNull().default(false),
+  /** Public slugs tried after every route failed (docs/failover.md "Model fallbacks"). */
+  fallbacks: jsonb('fallbacks').$type<string[]>(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
@@ -44,6 +49,8 @@ export const modelRoutes = pgTable(
     position: integer('position').notNull(),
     gatewayId: text('gateway_id').notNull(),
     upstreamModel: text('upstream_model').notNull(),
+    /** priority, weight, rpm, tpm, cost as the catalog wrote them; null = none. */
+    options: jsonb('options').$type<Record<string, unknown>>(),
   },
   (t) => [primaryKey({ columns: [t.modelId, t.position] })],
 )

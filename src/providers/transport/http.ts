@@ -5,6 +5,7 @@
 // CONTEXT_LENGTH_EXCEEDED. Upstream bodies and hosts go to `cause` (logged), never to the message.
 // An attempt aborted by its call (client gone, drain: a CallEnded reason) rejects with that
 // CallEnded, never with an upstream failure (docs/failover.md "Who ended the call").
+import { upstreamUrl, withGatewayHeaders } from './gateway-extras.ts'
 import { CallEnded } from '../../core/call-end.ts'
 import { isContextLengthAnswer } from '../../core/context-window.ts'
 import { GatewayError } from '../../core/errors.ts'
@@ -99,7 +100,7 @@ async function openCall(
   const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs)
   let response: Response
   try {
-    response = await send(gw.baseUrl + path, headers, body, controller.signal)
+    response = await send(upstreamUrl(gw, path), withGatewayHeaders(gw, headers), body, controller.signal)
   } catch (cause) {
     clearTimeout(timer)
     throw attemptFailure(gw, controller.signal, cause)
