@@ -22,6 +22,7 @@ import { type AdmitDeps, admit, authenticate, type Call, resolveModel } from './
 import { type AnswerDeps, jsonAnswer, streamAnswer } from './answer.ts'
 import { CallLife } from './call-life.ts'
 import { asGatewayError, errorResponse } from './error-response.ts'
+import { checkClientIp, checkModel } from './key-access.ts'
 import { type ServeDeps, serve } from './serve.ts'
 
 export type PipelineDeps = AdmitDeps &
@@ -34,8 +35,19 @@ export type PipelineDeps = AdmitDeps &
     config: Pick<Config, 'maxBodyBytes' | 'defaultMaxOutputTokens'>
   }
 
-/** One /v1 call of `spoke`'s protocol. `onStream` lets the server lift its idle timeout for a long-lived stream. */
-export async function protocolCall<Body>(deps: PipelineDeps, spoke: Spoke<Body>, req: Request, onStream?: () => void): Promise<Response> {
+/** How the server sees the call: `onStream` lifts its idle timeout for a long-lived stream; `clientIp` resolves the caller's address. */
+export interface CallSocket {
+  onStream?: () => void
+  clientIp: () => string | undefined
+}
+
+/** One /v1 call of `spoke`'s protocol. */
+export async function protocolCall<Body>(
+  deps: PipelineDeps,
+  spoke: Spoke<Body>,
+  req: Request,
+  socket: CallSocket = { clientIp: () => undefined },
+): Promise<Response> {
   const t0 = performance.now()
   const at = Date.now()
   const requestId = newRequestId(spoke.idPrefix)
@@ -45,12 +57,14 @@ export async function protocolCall<Body>(deps: PipelineDeps, spoke: Spoke<Body>,
   const life = new CallLife(req.signal, deps.inflight.cut)
   try {
     const principal = await authenticate(deps.auth, req.headers)
+    checkClientIp(principal, socket.clientIp)
     rejected = { requestId, principal, model: '', protocol: spoke.name, stream: false, t0, at }
     const raw = (await readJsonBody(req, deps.config.maxBodyBytes)) as Record<string, unknown>
     if (raw && typeof raw === 'object' && typeof raw.model === 'string') rejected.model = raw.model
     const body = spoke.parse(raw)
     const stream = spoke.stream(body)
     rejected.stream = stream
+    checkModel(principal, spoke.model(body))
     const model = resolveModel(deps.catalog, spoke.model(body))
     obs.resolved(model.id, model.provider, stream)
     const est = spoke.estimateInput(body)
@@ -75,7 +89,7 @@ export async function protocolCall<Body>(deps: PipelineDeps, spoke: Spoke<Body>,
     headers['x-request-id'] = requestId
     const answering = { spoke, call, ctx, headers }
     if ('stream' in served) {
-      onStream?.()
+      socket.onStream?.()
       return streamAnswer(deps, answering, served)
     }
     return jsonAnswer(deps, answering, served)
