@@ -4,7 +4,7 @@ import { and, asc, desc, eq, gt, ilike, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { accounts, apiKeys, users } from '../db/schema/index.ts'
 import { formatUsd } from '../lib/money.ts'
-import { keySpends } from '../auth/period-spend.ts'
+import { keySpends } from '../billing/period-spend.ts'
 import { settingsView } from '../console/keys/view.ts'
 
 const usd = (micros: bigint | null) => (micros === null ? null : Number(formatUsd(micros)))

@@ -3,7 +3,7 @@
 // not wait for (tracked for shutdown). A call refused after authentication still gets its record.
 import type { EndCause } from '../core/call-end.ts'
 import type { GatewayError } from '../core/errors.ts'
-import type { Usage } from '../core/usage.ts'
+import { type Usage, usageTokens } from '../core/usage.ts'
 import type { Logger } from '../lib/log.ts'
 import type { CallObserver } from '../observability/call-observer.ts'
 import type { Metrics } from '../observability/telemetry.ts'
@@ -39,6 +39,10 @@ export interface SettlingCall {
   at: number
   settled: boolean
   obs: Pick<CallObserver, 'settling' | 'storeTrip'>
+  /** What the key's spend counted under at admission (billing/spend-period.ts); absent = the key id. */
+  spendKey?: string
+  /** When a key with a tpm counted the estimate's tokens (epoch ms); null or absent = no tpm. */
+  tokensAt?: number | null
 }
 
 export interface Outcome {
@@ -67,8 +71,11 @@ export function settle(deps: SettlementDeps, call: SettlingCall, o: Outcome): bi
   const { userId, keyId } = call.principal
   const span = call.obs.settling(o.usage, cost, o.gateway)
   const t = performance.now()
+  // The token window is corrected to the billed tokens (docs/api.md "Key settings").
+  const tokens = call.tokensAt == null ? undefined : { nowMs: call.tokensAt, giveBack: usageTokens(call.estimate) - usageTokens(o.usage) }
+  const settling = { userId, keyId, reservedMicros: call.reservedMicros, costMicros: cost, record, leaseId: call.requestId }
   const p = deps.store
-    .settle({ userId, keyId, reservedMicros: call.reservedMicros, costMicros: cost, record, leaseId: call.requestId })
+    .settle({ ...settling, spendKey: call.spendKey, tokens })
     .then(
       (applied) => {
         call.obs.storeTrip('settle', t, true)

@@ -85,7 +85,7 @@ export async function protocolCall<Body>(
       created: Math.floor(at / 1000),
       serviceMode: principal.serviceMode,
     }
-    const headers = rateHeaders(call.rate)
+    const headers = rateHeaders(call.rate, false, call.tokenRate)
     headers['x-request-id'] = requestId
     const answering = { spoke, call, ctx, headers }
     if ('stream' in served) {

@@ -37,7 +37,7 @@ export function defineMetrics(registry: client.Registry) {
       ['protocol', 'stream'] as const,
       LATENCY_BUCKETS,
     ),
-    refusals: counter('tollgate_refusals_total', 'Calls refused at admission: reason is rate_limit, balance or key_limit.', [
+    refusals: counter('tollgate_refusals_total', 'Calls refused at admission: reason is rate_limit, tpm, concurrency, balance or key_limit.', [
       'protocol',
       'reason',
     ] as const),

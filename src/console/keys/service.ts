@@ -4,7 +4,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { issueKey } from '../../auth/issue-key.ts'
 import { checkKeySettings } from '../../auth/key-settings.ts'
-import { keySpends } from '../../auth/period-spend.ts'
+import { keySpends } from '../../billing/period-spend.ts'
 import { updateKey } from '../../auth/update-key.ts'
 import { GatewayError } from '../../core/errors.ts'
 import { apiKeys } from '../../db/schema/index.ts'

@@ -4,7 +4,7 @@
 import { and, eq, gte, inArray, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { apiKeys, ledgerEntries } from '../db/schema/index.ts'
-import { type LimitReset, spendPeriod } from '../billing/spend-period.ts'
+import { type LimitReset, spendPeriod } from './spend-period.ts'
 
 type KeyRow = Pick<typeof apiKeys.$inferSelect, 'id' | 'userId' | 'limitReset' | 'spentMicros'>
 
