@@ -6,6 +6,7 @@ CREATE TABLE "auto_topups" (
 	"provider" text NOT NULL,
 	"payment_method" text,
 	"in_flight" text,
+	"low_since" timestamp with time zone,
 	"last_error" text,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );

@@ -21,6 +21,8 @@ export interface SettlementDeps {
   log: Logger
   metrics: Pick<Metrics, 'm'>
   inflight: { callEnded(): void; track(p: Promise<unknown>): void }
+  /** Auto top-up and the low-balance notice, after a settlement that charged (docs/console.md "Auto top-up"). */
+  autoTopup?: { afterSettle(userId: string): Promise<void> }
 }
 
 /** An admitted call as settlement sees it. */
@@ -84,6 +86,7 @@ export function settle(deps: SettlementDeps, call: SettlingCall, o: Outcome): bi
             requestId: call.requestId,
             cost: cost.toString(),
           })
+        else if (cost > 0n && deps.autoTopup) afterCharge(deps, userId)
       },
       (err) => {
         call.obs.storeTrip('settle', t, false)
@@ -100,6 +103,12 @@ export function settle(deps: SettlementDeps, call: SettlingCall, o: Outcome): bi
     .finally(() => span.end())
   deps.inflight.track(p)
   return cost
+}
+
+/** Auto top-up's check, tracked like the settlement (a drain waits for it); its failure is logged. */
+function afterCharge(deps: SettlementDeps, userId: string): void {
+  const p = deps.autoTopup!.afterSettle(userId).catch((err) => deps.log.warn('auto top-up check failed', { userId, err: String(err) }))
+  deps.inflight.track(p)
 }
 
 /**

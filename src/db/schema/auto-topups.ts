@@ -19,6 +19,8 @@ export const autoTopups = pgTable('auto_topups', {
   paymentMethod: text('payment_method'),
   /** The ledger id of the top-up in flight; null when none. */
   inFlight: text('in_flight'),
+  /** Since when the balance is under the threshold (the low-balance notice went out); null above it. */
+  lowSince: timestamp('low_since', { withTimezone: true }),
   /** Why auto top-up was turned off (a failed charge); null otherwise. */
   lastError: text('last_error'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
