@@ -25,24 +25,22 @@ export async function readAutoTopup(db: Pick<Db, 'select'>, userId: string): Pro
   return row
 }
 
-/** Claims the user's one top-up in flight when auto top-up is on, set up, idle and the balance under the threshold. */
-export async function claimTopup(db: Db, userId: string, balanceMicros: bigint): Promise<Claimed | undefined> {
-  const transactionId = `txn_${base62(20)}`
+/**
+ * Claims the user's one top-up in flight when auto top-up is on, set up and idle, and the balance
+ * — read while the row is locked, so a top-up credited meanwhile is counted — is under the
+ * threshold (`balance` reads through `tx` where it reads Postgres). A credit moves the live balance before it ends its claim (topups.ts), in the
+ * transaction that holds this row, so a claim never follows a credit it has not seen.
+ */
+export async function claimTopup(db: Db, userId: string, balance: (tx: Tx) => Promise<bigint>): Promise<Claimed | undefined> {
   return db.transaction(async (tx) => {
     const [row] = await tx
-      .update(autoTopups)
-      .set({ inFlight: transactionId, updatedAt: new Date() })
-      .where(
-        and(
-          eq(autoTopups.userId, userId),
-          eq(autoTopups.enabled, true),
-          isNull(autoTopups.inFlight),
-          isNotNull(autoTopups.paymentMethod),
-          sql`${autoTopups.thresholdMicros} > ${balanceMicros}`,
-        ),
-      )
-      .returning()
-    if (!row?.paymentMethod) return undefined
+      .select()
+      .from(autoTopups)
+      .where(and(eq(autoTopups.userId, userId), eq(autoTopups.enabled, true), isNull(autoTopups.inFlight), isNotNull(autoTopups.paymentMethod)))
+      .for('update')
+    if (!row?.paymentMethod || (await balance(tx)) >= row.thresholdMicros) return undefined
+    const transactionId = `txn_${base62(20)}`
+    await tx.update(autoTopups).set({ inFlight: transactionId, updatedAt: new Date() }).where(eq(autoTopups.userId, userId))
     await tx.insert(ledgerEntries).values({
       id: transactionId,
       userId,

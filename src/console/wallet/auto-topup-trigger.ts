@@ -4,6 +4,7 @@
 // Postgres). The charge is the provider's; its answer arrives through the same verified webhook
 // path as a manual top-up's (a provider that answers at once hands its signed event over here).
 // Each user's settings are cached briefly, so an account without auto top-up costs no query.
+import { accountView } from '../../billing/accounts.ts'
 import { attachCheckout, failTopup } from '../../billing/topups.ts'
 import { type AutoTopupRow, claimTopup, markLow, readAutoTopup } from '../../billing/auto-topup.ts'
 import type { Config } from '../../config.ts'
@@ -41,12 +42,13 @@ export class AutoTopupTrigger {
   async afterSettle(userId: string): Promise<void> {
     const row = await this.settingsOf(userId)
     if (!row || (row.lowSince !== null && (!row.enabled || row.inFlight !== null))) return
-    const account = await this.deps.store.account(userId)
-    if (!account || account.balanceMicros >= row.thresholdMicros) return
+    const balance = async (db: Pick<Db, 'select'>) => (await accountView(db, this.deps.store, userId)).balance
+    const now = await balance(this.deps.db)
+    if (now >= row.thresholdMicros) return
     this.invalidate(userId)
-    if (row.lowSince === null && (await markLow(this.deps.db, userId))) await this.notify(row, account.balanceMicros)
+    if (row.lowSince === null && (await markLow(this.deps.db, userId))) await this.notify(row, now)
     if (!row.enabled || !row.paymentMethod || row.inFlight !== null) return
-    const claimed = await claimTopup(this.deps.db, userId, account.balanceMicros)
+    const claimed = await claimTopup(this.deps.db, userId, balance)
     if (claimed) await this.charge(claimed)
   }
 
