@@ -36,7 +36,9 @@ export async function claimTopup(db: Db, userId: string, balance: (tx: Tx) => Pr
     const [row] = await tx
       .select()
       .from(autoTopups)
-      .where(and(eq(autoTopups.userId, userId), eq(autoTopups.enabled, true), isNull(autoTopups.inFlight), isNotNull(autoTopups.paymentMethod)))
+      .where(
+        and(eq(autoTopups.userId, userId), eq(autoTopups.enabled, true), isNull(autoTopups.inFlight), isNotNull(autoTopups.paymentMethod)),
+      )
       .for('update')
     if (!row?.paymentMethod || (await balance(tx)) >= row.thresholdMicros) return undefined
     const transactionId = `txn_${base62(20)}`

@@ -3,7 +3,7 @@
 // spend (api_keys.spent_micros) instead. Settled calls reach the ledger within SETTLE_FLUSH_MS.
 import { and, eq, gte, inArray, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import { apiKeys, ledgerEntries } from '../db/schema/index.ts'
+import { type apiKeys, ledgerEntries } from '../db/schema/index.ts'
 import { type LimitReset, spendPeriod } from './spend-period.ts'
 
 type KeyRow = Pick<typeof apiKeys.$inferSelect, 'id' | 'userId' | 'limitReset' | 'spentMicros'>

@@ -125,7 +125,9 @@ function refusal(result: Exclude<AdmitResult, { ok: true } | { reason: 'cold' }>
   // A call in flight ends at no known time: a second is a fair wait before retrying.
   if (result.reason === 'concurrency') headers['retry-after'] = '1'
   if (result.reason === 'rate')
-    return new GatewayError('RATE_LIMITED', `Rate limit of ${result.rate.limit} requests per minute exceeded for this API key.`, { headers })
+    return new GatewayError('RATE_LIMITED', `Rate limit of ${result.rate.limit} requests per minute exceeded for this API key.`, {
+      headers,
+    })
   if (result.reason === 'tpm')
     return new GatewayError('RATE_LIMITED', `Token rate limit of ${result.tokens?.limit} tokens per minute exceeded for this API key.`, {
       headers,

@@ -12,6 +12,5 @@ export function checkClientIp(principal: Pick<KeyPrincipal, 'allowsIp'>, clientI
 
 /** Refuses a model outside the key's allowlist. */
 export function checkModel(principal: Pick<KeyPrincipal, 'allowsModel'>, slug: string): void {
-  if (!principal.allowsModel(slug))
-    throw new GatewayError('FORBIDDEN', `This API key may not call model '${slug}'.`, { param: 'model' })
+  if (!principal.allowsModel(slug)) throw new GatewayError('FORBIDDEN', `This API key may not call model '${slug}'.`, { param: 'model' })
 }

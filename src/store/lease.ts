@@ -10,4 +10,10 @@ export const ABANDONED_MARK_MS = 24 * 3600_000
  * Ids never contain a tab and JSON escapes it, so the first four tabs split it unambiguously.
  */
 export const leaseData = (input: Pick<AdmitInput, 'userId' | 'keyId' | 'reserveMicros' | 'spendKey'>, lease: Lease): string =>
-  [input.userId, input.spendKey ?? input.keyId, input.reserveMicros.toString(), lease.abandonCostMicros.toString(), lease.abandonRecord].join('\t')
+  [
+    input.userId,
+    input.spendKey ?? input.keyId,
+    input.reserveMicros.toString(),
+    lease.abandonCostMicros.toString(),
+    lease.abandonRecord,
+  ].join('\t')

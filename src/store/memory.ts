@@ -1,16 +1,7 @@
 // In-process store with the Lua scripts' semantics, for the embedded default (one process).
 import { ABANDONED_MARK_MS } from './lease.ts'
 import { outboxCallOf } from './outbox-call.ts'
-import {
-  ADMITTED,
-  admitResult,
-  BALANCE_SHORT,
-  COLD,
-  KEY_LIMIT_SHORT,
-  OVER_CONCURRENCY,
-  OVER_TPM,
-  RATE_LIMITED,
-} from './admit-result.ts'
+import { ADMITTED, admitResult, BALANCE_SHORT, COLD, KEY_LIMIT_SHORT, OVER_CONCURRENCY, OVER_TPM, RATE_LIMITED } from './admit-result.ts'
 import {
   WINDOW_TTL_MS,
   windowOf,

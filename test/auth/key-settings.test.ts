@@ -16,11 +16,13 @@ const refusal = (f: () => unknown) => {
 
 describe('key settings', () => {
   test('given members are checked and normalised; absent ones stay absent; null clears', () => {
-    expect(checkKeySettings({ models: [' acme/* ', 'beta/x', 'acme/*'], ipAllowlist: ['10.0.0.0/8 ', 'fd00::/8'], tpm: 5 }, SLUGS)).toEqual({
-      models: ['acme/*', 'beta/x'],
-      ipAllowlist: ['10.0.0.0/8', 'fd00::/8'],
-      tpm: 5,
-    })
+    expect(checkKeySettings({ models: [' acme/* ', 'beta/x', 'acme/*'], ipAllowlist: ['10.0.0.0/8 ', 'fd00::/8'], tpm: 5 }, SLUGS)).toEqual(
+      {
+        models: ['acme/*', 'beta/x'],
+        ipAllowlist: ['10.0.0.0/8', 'fd00::/8'],
+        tpm: 5,
+      },
+    )
     expect(checkKeySettings({ models: null, ipAllowlist: null, limitReset: null, maxConcurrent: null }, SLUGS)).toEqual({
       models: null,
       ipAllowlist: null,

@@ -34,7 +34,11 @@ for (const backends of ALL_BACKENDS) {
     })
 
     const patch = (u: SignedIn, id: string, body: unknown) =>
-      u.fetch(`/api/keys/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json', origin: u.base }, body: JSON.stringify(body) })
+      u.fetch(`/api/keys/${id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json', origin: u.base },
+        body: JSON.stringify(body),
+      })
     const admin = (method: string, path: string, body?: unknown) =>
       gw.request(path, {
         method,
@@ -85,7 +89,10 @@ for (const backends of ALL_BACKENDS) {
       expect(changed).toMatchObject({ id, maxConcurrent: null, ipAllowlist: ['::1'], tpm: SETTINGS.tpm, models: SETTINGS.models })
       expect((await json(admin('GET', `/api/admin/users/${user.id}/keys`))).items[0]).toEqual(changed)
       for (const [body, field] of BAD) {
-        for (const res of [await admin('POST', '/api/admin/keys', { userId: user.id, ...body }), await admin('PATCH', `/api/admin/keys/${id}`, body)]) {
+        for (const res of [
+          await admin('POST', '/api/admin/keys', { userId: user.id, ...body }),
+          await admin('PATCH', `/api/admin/keys/${id}`, body),
+        ]) {
           expect(res.status).toBe(422)
           expect((await json(res)).error.message.startsWith(`${field}:`)).toBe(true)
         }

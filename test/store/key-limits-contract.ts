@@ -45,7 +45,9 @@ export function keyLimitsContract(name: string, make: StoreFactory): void {
     test('settlement corrects the token window to the billed tokens, never below zero', async () => {
       const u = ids()
       await store.loadAccount(u.userId, u.keyId, 1_000_000n, 0n)
-      expect(await store.admit(input(u, { tpm: 1_000, tokens: 900, lease: lease(`${u.userId}_a`, T0 + 30_000) }))).toMatchObject({ ok: true })
+      expect(await store.admit(input(u, { tpm: 1_000, tokens: 900, lease: lease(`${u.userId}_a`, T0 + 30_000) }))).toMatchObject({
+        ok: true,
+      })
       expect(await store.admit(input(u, { tpm: 1_000, tokens: 200 }))).toMatchObject({ ok: false, reason: 'tpm' })
       const settling = { userId: u.userId, keyId: u.keyId, reservedMicros: 10n, costMicros: 3n, record: '{}', leaseId: `${u.userId}_a` }
       // Billed 150 of the 900 reserved: 750 come back.
@@ -99,11 +101,16 @@ export function keyLimitsContract(name: string, make: StoreFactory): void {
         reason: 'key_limit',
       })
       // A new period is a key spend the mirror has not seen: cold, then loaded from its own start.
-      expect(await store.admit(input(u, { spendKey: june, keyLimitMicros: 100n, reserveMicros: 20n }))).toEqual({ ok: false, reason: 'cold' })
+      expect(await store.admit(input(u, { spendKey: june, keyLimitMicros: 100n, reserveMicros: 20n }))).toEqual({
+        ok: false,
+        reason: 'cold',
+      })
       await store.loadAccount(u.userId, u.keyId, 1_000_000n, 0n, undefined, june)
       expect(await store.admit(input(u, { spendKey: june, keyLimitMicros: 100n, reserveMicros: 60n }))).toMatchObject({ ok: true })
       await store.settle({ userId: u.userId, keyId: u.keyId, spendKey: june, reservedMicros: 60n, costMicros: 60n, record: '{}' })
-      expect(await store.admit(input(u, { spendKey: june, keyLimitMicros: 100n, reserveMicros: 41n }))).toMatchObject({ reason: 'key_limit' })
+      expect(await store.admit(input(u, { spendKey: june, keyLimitMicros: 100n, reserveMicros: 41n }))).toMatchObject({
+        reason: 'key_limit',
+      })
       expect(await store.admit(input(u, { spendKey: may, keyLimitMicros: 100n, reserveMicros: 10n }))).toMatchObject({ ok: true })
       expect(await store.account(u.userId)).toEqual({ balanceMicros: 999_940n, reservedMicros: 10n })
     })
@@ -114,7 +121,9 @@ export function keyLimitsContract(name: string, make: StoreFactory): void {
       await store.loadAccount(u.userId, u.keyId, 1_000_000n, 0n, undefined, period)
       const held = input(u, { spendKey: period, keyLimitMicros: 100n, reserveMicros: 100n, lease: lease(`${u.userId}_x`, T0 + 2_000) })
       expect(await store.admit(held)).toMatchObject({ ok: true })
-      expect(await store.admit(input(u, { spendKey: period, keyLimitMicros: 100n, reserveMicros: 1n }))).toMatchObject({ reason: 'key_limit' })
+      expect(await store.admit(input(u, { spendKey: period, keyLimitMicros: 100n, reserveMicros: 1n }))).toMatchObject({
+        reason: 'key_limit',
+      })
       expect(await store.sweepLeases(T0 + 3_000, 1_000)).toBeGreaterThanOrEqual(1)
       expect(await store.admit(input(u, { spendKey: period, keyLimitMicros: 100n, reserveMicros: 100n }))).toMatchObject({ ok: true })
     })

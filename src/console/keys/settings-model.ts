@@ -15,12 +15,16 @@ export const KeySettingsFields = {
     ),
   ),
   ipAllowlist: t.Optional(
-    Nullable(t.Array(t.String({ maxLength: 64 }), { maxItems: 100, description: 'CIDR blocks (IPv4, IPv6) of allowed clients; null = any' })),
+    Nullable(
+      t.Array(t.String({ maxLength: 64 }), { maxItems: 100, description: 'CIDR blocks (IPv4, IPv6) of allowed clients; null = any' }),
+    ),
   ),
   tpm: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'Tokens per minute; null = none' }))),
   maxConcurrent: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: 100_000, description: 'Calls in flight at once; null = none' }))),
   limitReset: t.Optional(
-    Nullable(OneOf('limitReset', LIMIT_RESETS, { description: 'The limit counts spend from the start of this UTC period; null = lifetime' })),
+    Nullable(
+      OneOf('limitReset', LIMIT_RESETS, { description: 'The limit counts spend from the start of this UTC period; null = lifetime' }),
+    ),
   ),
 }
 

@@ -43,7 +43,10 @@ export function sandboxProvider(cfg: { secret: string }): PaymentProvider {
     },
     async chargeSaved(req) {
       const body = JSON.stringify(sandboxEvent('payment.succeeded', req.transactionId, req.amountCents))
-      return { sessionId: `sbx_${req.transactionId}`, delivery: { body, headers: new Headers({ [SANDBOX_SIGNATURE]: signSandboxEvent(cfg.secret, body) }) } }
+      return {
+        sessionId: `sbx_${req.transactionId}`,
+        delivery: { body, headers: new Headers({ [SANDBOX_SIGNATURE]: signSandboxEvent(cfg.secret, body) }) },
+      }
     },
     async verifyWebhook(rawBody, headers) {
       const sig = headers.get(SANDBOX_SIGNATURE) ?? ''

@@ -63,14 +63,23 @@ export class AutoTopupTrigger {
   private async notify(row: AutoTopupRow, balanceMicros: bigint): Promise<void> {
     const hook = this.deps.config.lowBalanceWebhook
     if (!hook) return
-    await notifyLowBalance(hook, this.deps.log, { userId: row.userId, balanceMicros, thresholdMicros: row.thresholdMicros }, this.deps.now())
+    await notifyLowBalance(
+      hook,
+      this.deps.log,
+      { userId: row.userId, balanceMicros, thresholdMicros: row.thresholdMicros },
+      this.deps.now(),
+    )
   }
 
   private async charge(c: { transactionId: string; amountMicros: bigint; provider: string; paymentMethod: string }): Promise<void> {
     const provider = this.deps.payments.get(c.provider)
     try {
       if (!provider) throw new ChargeDeclined(`payment provider ${c.provider} is not configured`)
-      const charged = await provider.chargeSaved({ transactionId: c.transactionId, amountCents: Number(c.amountMicros / CENT), paymentMethod: c.paymentMethod })
+      const charged = await provider.chargeSaved({
+        transactionId: c.transactionId,
+        amountCents: Number(c.amountMicros / CENT),
+        paymentMethod: c.paymentMethod,
+      })
       await attachCheckout(this.deps.db, c.transactionId, charged.sessionId)
       if (charged.delivery) await receiveWebhook(this.deps, provider!, charged.delivery.body, charged.delivery.headers)
     } catch (err) {

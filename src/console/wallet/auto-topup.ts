@@ -35,13 +35,15 @@ export async function autoTopupView(deps: Pick<ConsoleDeps, 'db'>, userId: strin
 function checked(deps: Deps, s: AutoTopupSettings) {
   const bounds = topupBounds(deps.config)
   const amountMicros = policyAmount(s.amount, bounds)
-  if (amountMicros === undefined)
-    throw invalid('amount', `must be between ${usd(bounds.min)} and ${usd(bounds.max)} USD, in whole cents.`)
+  if (amountMicros === undefined) throw invalid('amount', `must be between ${usd(bounds.min)} and ${usd(bounds.max)} USD, in whole cents.`)
   const thresholdMicros = usdToMicros(s.threshold)
   if (thresholdMicros === undefined || thresholdMicros < 0n) throw invalid('threshold', 'must be a USD amount with at most 6 decimals.')
   const provider = deps.payments.get(s.provider)
   if (!provider)
-    throw new GatewayError('PAYMENT_REQUIRED', `Payment provider "${s.provider}" is not configured here; use one of: ${[...deps.payments.keys()].join(', ') || 'none'}.`)
+    throw new GatewayError(
+      'PAYMENT_REQUIRED',
+      `Payment provider "${s.provider}" is not configured here; use one of: ${[...deps.payments.keys()].join(', ') || 'none'}.`,
+    )
   return { amountMicros, thresholdMicros, provider }
 }
 

@@ -34,7 +34,8 @@ export function walletFeature(deps: ContextDeps & Pick<ConsoleDeps, 'payments' |
       response: { 200: AutoTopupView },
       detail: {
         tags: ['wallet'],
-        summary: 'Set auto top-up: amount within the top-up policy (422), a configured provider (402); setupUrl when a payment method must be saved',
+        summary:
+          'Set auto top-up: amount within the top-up policy (422), a configured provider (402); setupUrl when a payment method must be saved',
         security: SESSION_SECURITY,
       },
     })

@@ -51,7 +51,11 @@ for (const backends of ALL_BACKENDS) {
     })
 
     const put = (u: SignedIn, body: unknown) =>
-      u.fetch('/api/wallet/auto-topup', { method: 'PUT', headers: { 'content-type': 'application/json', origin: u.base }, body: JSON.stringify(body) })
+      u.fetch('/api/wallet/auto-topup', {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', origin: u.base },
+        body: JSON.stringify(body),
+      })
     const credit = (u: SignedIn, usd: number) =>
       gw.request(`/api/admin/users/${u.id}/credits`, {
         method: 'POST',
@@ -59,7 +63,10 @@ for (const backends of ALL_BACKENDS) {
         body: JSON.stringify({ amount: usd }),
       })
     const topups = (userId: string) =>
-      gw.runtime.deps.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.userId, userId), eq(ledgerEntries.kind, 'topup')))
+      gw.runtime.deps.db
+        .select()
+        .from(ledgerEntries)
+        .where(and(eq(ledgerEntries.userId, userId), eq(ledgerEntries.kind, 'topup')))
 
     test('settings: none at first; set as a whole; policy, unknown members and providers refused, changing nothing', async () => {
       const u = await signUp(gw)
@@ -134,18 +141,29 @@ for (const backends of ALL_BACKENDS) {
       const u = await signUp(gw)
       await json(put(u, { enabled: true, threshold: 10, amount: 5, provider: 'sandbox' }))
       await credit(u, 1)
-      const declining = { ...sandboxProvider({ secret: SECRET }), chargeSaved: () => Promise.reject(new ChargeDeclined('Your card was declined.')) }
+      const declining = {
+        ...sandboxProvider({ secret: SECRET }),
+        chargeSaved: () => Promise.reject(new ChargeDeclined('Your card was declined.')),
+      }
       await triggerWith(declining).afterSettle(u.id)
       const [entry] = await topups(u.id)
       expect(entry).toMatchObject({ status: 'failed', amountMicros: 5_000_000n })
-      expect(await json(u.get('/api/wallet/auto-topup'))).toMatchObject({ enabled: false, inFlight: false, lastError: 'Your card was declined.', lowBalance: true })
+      expect(await json(u.get('/api/wallet/auto-topup'))).toMatchObject({
+        enabled: false,
+        inFlight: false,
+        lastError: 'Your card was declined.',
+        lowBalance: true,
+      })
       const books = await gw.books(u.id)
       expect(books).toEqual({ balance: 1_000_000n, ledgerSum: 1_000_000n })
       // Turned off: the next settlement starts nothing.
       await triggerWith(declining).afterSettle(u.id)
       expect(await topups(u.id)).toHaveLength(1)
       // Saving the settings again clears the reason and turns it back on.
-      expect(await json(put(u, { enabled: true, threshold: 10, amount: 5, provider: 'sandbox' }))).toMatchObject({ enabled: true, lastError: null })
+      expect(await json(put(u, { enabled: true, threshold: 10, amount: 5, provider: 'sandbox' }))).toMatchObject({
+        enabled: true,
+        lastError: null,
+      })
     })
 
     test("a failure that arrives as the provider's webhook event turns it off the same way", async () => {
@@ -156,7 +174,10 @@ for (const backends of ALL_BACKENDS) {
         ...sandboxProvider({ secret: SECRET }),
         async chargeSaved(req) {
           const body = JSON.stringify(sandboxEvent('payment.failed', req.transactionId, req.amountCents))
-          return { sessionId: `sbx_${req.transactionId}`, delivery: { body, headers: new Headers({ [SANDBOX_SIGNATURE]: signSandboxEvent(SECRET, body) }) } }
+          return {
+            sessionId: `sbx_${req.transactionId}`,
+            delivery: { body, headers: new Headers({ [SANDBOX_SIGNATURE]: signSandboxEvent(SECRET, body) }) },
+          }
         },
       }
       await triggerWith(failing).afterSettle(u.id)
