@@ -121,11 +121,11 @@ export class ApiKeyAuth {
       rpm: row.rpm ?? this.defaultRpm,
       serviceMode: row.serviceMode,
       expiresAt: row.expiresAt?.getTime() ?? null,
-      allowsModel: modelMatcher(row.models),
+      allowsModel: modelMatcher(row.models ?? null),
       allowsIp: row.ipAllowlist ? ipMatcher(row.ipAllowlist) : null,
-      tpm: row.tpm,
-      maxConcurrent: row.maxConcurrent,
-      limitReset: row.limitReset,
+      tpm: row.tpm ?? null,
+      maxConcurrent: row.maxConcurrent ?? null,
+      limitReset: row.limitReset ?? null,
     }
   }
 }
