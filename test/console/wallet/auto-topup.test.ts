@@ -9,6 +9,7 @@ import { ledgerEntries } from '../../../src/db/schema/index.ts'
 import { ChargeDeclined, type PaymentProvider } from '../../../src/console/payments/provider.ts'
 import { sandboxEvent, sandboxProvider, SANDBOX_SIGNATURE, signSandboxEvent } from '../../../src/console/payments/sandbox.ts'
 import { AutoTopupTrigger } from '../../../src/console/wallet/auto-topup-trigger.ts'
+import { receiveWebhook } from '../../../src/console/webhooks/service.ts'
 import { LOW_BALANCE_SIGNATURE, signBody } from '../../../src/console/wallet/low-balance.ts'
 import { ALL_BACKENDS, type GatewayInstance, simpleCatalog, startTestGateway, type TestGateway } from '../../helpers/gateway.ts'
 import { reservedOf } from '../../helpers/chat.ts'
@@ -131,6 +132,23 @@ for (const backends of ALL_BACKENDS) {
       expect(sent.balance).toBeLessThan(1)
       const t = Number(/t=(\d+)/.exec(mine[0]!.signature ?? '')?.[1])
       expect(mine[0]!.signature).toBe(signBody(HOOK_SECRET, mine[0]!.body, t))
+    })
+
+    test("a payment method saved on the provider's page arrives through the webhook path", async () => {
+      const u = await signUp(gw)
+      await json(put(u, { enabled: false, threshold: 1, amount: 5, provider: 'sandbox' }))
+      // Turned off, nothing was set up: no method yet.
+      expect(await json(u.get('/api/wallet/auto-topup'))).toMatchObject({ paymentMethodSaved: false, setupUrl: null })
+      const saving: PaymentProvider = {
+        ...sandboxProvider({ secret: SECRET }),
+        verifyWebhook: async () => ({
+          id: 'evt_setup',
+          type: 'checkout.session.completed',
+          action: { kind: 'method_saved', userId: u.id, paymentMethod: 'cus_1/pm_1' },
+        }),
+      }
+      expect(await receiveWebhook(gw.runtime.deps, saving, '{}', new Headers())).toEqual({ received: true, outcome: 'method saved' })
+      expect(await json(u.get('/api/wallet/auto-topup'))).toMatchObject({ paymentMethodSaved: true, enabled: false })
     })
 
     /** A trigger on this instance's books with `provider` as the sandbox. */
