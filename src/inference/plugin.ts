@@ -63,7 +63,9 @@ export function v1Routes(deps: V1Deps) {
     .post('/v1/messages', ({ request, server }) => protocolCall(deps, spokes.messages, request, socket(server, request)), {
       parse: 'none',
     })
-    .post('/v1/messages/count_tokens', ({ request }) => countTokens(deps, request), { parse: 'none' })
+    .post('/v1/messages/count_tokens', ({ request, server }) => countTokens(deps, request, socket(server, request).clientIp), {
+      parse: 'none',
+    })
     .post('/v1/responses', ({ request, server }) => protocolCall(deps, spokes.responses, request, socket(server, request)), {
       parse: 'none',
     })
@@ -71,7 +73,7 @@ export function v1Routes(deps: V1Deps) {
       const requestId = newRequestId('req')
       try {
         const principal = await authenticate(deps.auth, request.headers)
-        checkClientIp(principal, () => clientInfo(new URL(request.url), request.headers, peerAddress(server, request), trusted).ip)
+        checkClientIp(principal, socket(server, request).clientIp)
         const models = deps.catalog.list().filter((m) => principal.allowsModel(m.id))
         const body = String(query.shape ?? '').toLowerCase() === 'b' ? shapeB(models, principal.serviceMode, deps.config) : shapeA(models)
         return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', 'x-request-id': requestId } })
@@ -79,15 +81,22 @@ export function v1Routes(deps: V1Deps) {
         return errorResponse(chatErrorBody, asGatewayError(e), requestId, deps.log, 'models request')
       }
     })
-    .get('/v1/models/*', ({ request, params, query }) =>
-      keyedRead(deps, request, 'model request', (principal) =>
-        modelById(
-          deps.catalog,
-          params['*'],
-          { b: String(query.shape ?? '').toLowerCase() === 'b', serviceMode: principal.serviceMode, config: deps.config },
-          principal.allowsModel,
-        ),
+    .get('/v1/models/*', ({ request, params, query, server }) =>
+      keyedRead(
+        deps,
+        request,
+        'model request',
+        (principal) =>
+          modelById(
+            deps.catalog,
+            params['*'],
+            { b: String(query.shape ?? '').toLowerCase() === 'b', serviceMode: principal.serviceMode, config: deps.config },
+            principal.allowsModel,
+          ),
+        socket(server, request).clientIp,
       ),
     )
-    .get('/v1/key', ({ request }) => keyedRead(deps, request, 'key request', (principal) => keyStatus(deps, principal)))
+    .get('/v1/key', ({ request, server }) =>
+      keyedRead(deps, request, 'key request', (principal) => keyStatus(deps, principal), socket(server, request).clientIp),
+    )
 }

@@ -72,7 +72,18 @@ for (const backends of ALL_BACKENDS) {
       expect((await from('203.0.113.9, 198.51.100.7')).status).toBe(403)
       const models = await fetch(`${base}/v1/models`, { headers: { ...bearer(k.key), 'x-forwarded-for': '198.51.100.7' } })
       expect(models.status).toBe(403)
+      const read = (path: string, ip: string) => fetch(`${base}${path}`, { headers: { ...bearer(k.key), 'x-forwarded-for': ip } })
+      expect((await read('/v1/key', '198.51.100.7')).status).toBe(403)
+      expect((await read('/v1/key', '203.0.113.9')).status).toBe(200)
+      expect((await read('/v1/models/acme%2Fchat-1', '198.51.100.7')).status).toBe(403)
       expect(await reservedOf(gw, k.userId)).toBe(0n)
+    })
+
+    test('count_tokens: another model is 403 in the messages envelope', async () => {
+      const k = await gw.user(0, { models: ['acme/*'] })
+      const res = await gw.request('/v1/messages/count_tokens', { method: 'POST', headers: bearer(k.key), body: messages('beta/chat-2') })
+      expect(res.status).toBe(403)
+      expect(await res.json()).toMatchObject({ type: 'error', error: { type: 'permission_error' } })
     })
   })
 }
