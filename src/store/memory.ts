@@ -55,6 +55,15 @@ export function createMemoryStore(): Store {
     if (spent !== undefined) acct.keySpent.set(keyId, spent + cost)
     acct.balance -= cost
   }
+  /** A key's new period (lua/load.lua): its earlier periods' counts without a reservation are dropped. */
+  const dropIdlePeriods = (acct: Account, keyId: string, current: string) => {
+    for (const k of acct.keySpent.keys())
+      if (k !== current && k.startsWith(`${keyId}@`) && (acct.keyReserved.get(k) ?? 0n) === 0n) {
+        acct.keySpent.delete(k)
+        acct.keyReserved.delete(k)
+      }
+  }
+
   /** The release script's semantics for every lease past its deadline. */
   const sweep = (nowMs: number, max: number): number => {
     let released = 0
@@ -179,6 +188,7 @@ export function createMemoryStore(): Store {
       }
       const newKey = !acct.keySpent.has(spendKey)
       if (newKey) acct.keySpent.set(spendKey, keySpentMicros)
+      if (newKey && spendKey.includes('@')) dropIdlePeriods(acct, keyId, spendKey)
       if (!newAccount && !newKey) return
       const read = Number(outboxThrough)
       for (const entry of unacknowledged()) {

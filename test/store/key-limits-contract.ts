@@ -111,8 +111,24 @@ export function keyLimitsContract(name: string, make: StoreFactory): void {
       expect(await store.admit(input(u, { spendKey: june, keyLimitMicros: 100n, reserveMicros: 41n }))).toMatchObject({
         reason: 'key_limit',
       })
-      expect(await store.admit(input(u, { spendKey: may, keyLimitMicros: 100n, reserveMicros: 10n }))).toMatchObject({ ok: true })
-      expect(await store.account(u.userId)).toEqual({ balanceMicros: 999_940n, reservedMicros: 10n })
+      expect(await store.account(u.userId)).toEqual({ balanceMicros: 999_940n, reservedMicros: 0n })
+      // Loading June dropped May's count: it held no reservation, and May is over.
+      expect(await store.admit(input(u, { spendKey: may, keyLimitMicros: 100n, reserveMicros: 10n }))).toEqual({
+        ok: false,
+        reason: 'cold',
+      })
+    })
+
+    test("a new period keeps an earlier period's count while a call of it is in flight, and its settlement lands there", async () => {
+      const u = ids()
+      const [p1, p2] = [`${u.keyId}@400`, `${u.keyId}@500`]
+      await store.loadAccount(u.userId, u.keyId, 1_000_000n, 0n, undefined, p1)
+      expect(await store.admit(input(u, { spendKey: p1, keyLimitMicros: 100n, reserveMicros: 30n }))).toMatchObject({ ok: true })
+      await store.loadAccount(u.userId, u.keyId, 1_000_000n, 0n, undefined, p2)
+      await store.settle({ userId: u.userId, keyId: u.keyId, spendKey: p1, reservedMicros: 30n, costMicros: 25n, record: '{}' })
+      // p1 was kept: its count has the call (25 spent + 76 > 100).
+      expect(await store.admit(input(u, { spendKey: p1, keyLimitMicros: 100n, reserveMicros: 76n }))).toMatchObject({ reason: 'key_limit' })
+      expect(await store.admit(input(u, { spendKey: p2, keyLimitMicros: 100n, reserveMicros: 100n }))).toMatchObject({ ok: true })
     })
 
     test("an abandoned lease releases its reservation from its period's count", async () => {

@@ -30,6 +30,18 @@ if newAccount then
   end
 end
 
+-- A key's new period: the counts of its earlier periods that hold no reservation are dropped (a
+-- call of an earlier period still in flight keeps its period's count until it settles).
+if newKey and string.find(spendKey, '@', 1, true) then
+  local prefix = 'kspent:' .. keyId .. '@'
+  for _, field in ipairs(redis.call('HKEYS', acct)) do
+    if field ~= 'kspent:' .. spendKey and string.sub(field, 1, #prefix) == prefix then
+      local period = string.sub(field, 8)
+      if tonumber(redis.call('HGET', acct, 'kres:' .. period) or '0') == 0 then redis.call('HDEL', acct, field, 'kres:' .. period) end
+    end
+  end
+end
+
 -- Records appended after the caller's read: the fields store/outbox-call.ts reads.
 local marker = '"userId":"' .. userId .. '"'
 for _, entry in ipairs(redis.call('XRANGE', KEYS[2], '(' .. ARGV[5], '+')) do
