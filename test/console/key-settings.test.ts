@@ -74,6 +74,18 @@ for (const backends of ALL_BACKENDS) {
       expect(items[0]).toMatchObject({ name: 'x', ...SETTINGS })
     })
 
+    test('console: a cross-site PATCH is refused and changes nothing', async () => {
+      const u = await signUp(gw)
+      const created = await json(u.post('/api/keys', {}))
+      const res = await u.fetch(`/api/keys/${created.id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+        body: JSON.stringify({ models: ['acme/chat-1'] }),
+      })
+      expect(res.status).toBe(403)
+      expect((await json(u.get('/api/keys'))).items[0].models).toBeNull()
+    })
+
     test("console: another user's key is 404 to PATCH", async () => {
       const owner = await signUp(gw)
       const other = await signUp(gw)
