@@ -61,27 +61,33 @@ export interface AdmitDeps {
   config: Pick<Config, 'dbRequestTimeoutMs'>
 }
 
-/** Rate window + reservation. A rejected request reserves nothing (docs/api.md "Rate windows"). */
-export async function admit(
-  deps: AdmitDeps,
-  c: Omit<Call, 'reservedMicros' | 'rate' | 'settled' | 'leaseDeadlineMs' | 'spendKey' | 'tokensAt'>,
-): Promise<Call> {
-  const reserveMicros = reservationMicros(c.estimate, c.model.pricing)
-  const nowMs = deps.now()
+type Admitting = Omit<Call, 'reservedMicros' | 'rate' | 'settled' | 'leaseDeadlineMs' | 'spendKey' | 'tokensAt'>
+
+/** What the store checks and counts for the call: its key's windows and limits, its reservation and lease. */
+function admitInput(c: Admitting, nowMs: number) {
   const p = c.principal
-  const input = {
+  return {
     userId: p.userId,
     keyId: p.keyId,
     rpm: p.rpm,
     nowMs,
-    reserveMicros,
+    reserveMicros: reservationMicros(c.estimate, c.model.pricing),
     keyLimitMicros: p.limitMicros,
+    // A limit that resets counts under its period (billing/spend-period.ts).
     spendKey: spendKey(p.keyId, p.limitMicros === null ? null : p.limitReset, nowMs),
     tpm: p.tpm,
     tokens: usageTokens(c.estimate),
     maxConcurrent: p.maxConcurrent,
     lease: leaseFor(c, nowMs),
   }
+}
+
+/** Rate windows + reservation. A rejected request reserves nothing (docs/api.md "Rate windows", "Key settings"). */
+export async function admit(deps: AdmitDeps, c: Admitting): Promise<Call> {
+  const nowMs = deps.now()
+  const p = c.principal
+  const input = admitInput(c, nowMs)
+  const { reserveMicros } = input
   // Counted before the first await, so a drain that starts now waits for this call (docs/drain.md).
   if (deps.inflight.draining)
     throw new GatewayError('SHUTTING_DOWN', 'This instance is shutting down; retry the request.', { headers: { 'retry-after': '1' } })
