@@ -2,6 +2,7 @@
 // with every setting and shows a refused pattern under its field; the list shows the settings;
 // Edit changes one in place; the top-up page saves auto top-up. Checked through the API too.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { markLow } from '../../src/billing/auto-topup.ts'
 import { ALL_BACKENDS } from '../helpers/gateway.ts'
 import { apiGet, fieldError, nav, signUpInPage, startConsoleUi, type ConsoleUi } from './suite.ts'
 
@@ -54,9 +55,9 @@ describe(`console UI key settings on ${backends.db}+${backends.store}`, () => {
     expect(changed).toMatchObject({ tpm: null, maxConcurrent: 3, models: ['acme/*'], limit: 5 })
   })
 
-  test('the top-up page saves auto top-up', async () => {
+  test('the top-up page saves auto top-up; the overview shows the low-balance notice', async () => {
     const { page } = ui.b
-    await signUpInPage(page)
+    const me = await signUpInPage(page)
     await nav(page, 'Top up', 'Top up')
     const form = page.getByRole('form', { name: 'Auto top-up' })
     await form.getByLabel('Top up automatically').check()
@@ -72,5 +73,9 @@ describe(`console UI key settings on ${backends.db}+${backends.store}`, () => {
       provider: 'sandbox',
       paymentMethodSaved: true,
     })
+    // A settlement crossed under the threshold (billing/auto-topup.ts marks it).
+    expect(await markLow(ui.gw.runtime.deps.db, me.id)).toBe(true)
+    await nav(page, 'Overview', 'Overview')
+    await page.getByRole('status').getByText('Low balance: under your threshold of $2.00.').waitFor()
   })
 })
