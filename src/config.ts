@@ -60,6 +60,8 @@ export interface Config {
   trustedProxies: string[]
   stripe: { secretKey: string; webhookSecret: string; apiBase: string | undefined } | undefined
   sandboxPayments: { secret: string } | undefined
+  /** The operator's low-balance webhook (docs/console.md "Auto top-up"). */
+  lowBalanceWebhook: { url: string; secret: string } | undefined
   /** Browser origins allowed to call /v1 (CORS); empty = CORS off; `*` = any (docs/security.md). */
   corsOrigins: string[]
   logLevel: 'debug' | 'info' | 'warn' | 'error'
@@ -179,6 +181,8 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(
       'SANDBOX_PAYMENTS_SECRET with an https PUBLIC_URL lets every user credit themselves; set SANDBOX_PAYMENTS_ON_HTTPS=true to allow it',
     )
+  if ((e.LOW_BALANCE_WEBHOOK_URL === undefined) !== (e.LOW_BALANCE_WEBHOOK_SECRET === undefined))
+    throw new ConfigError('LOW_BALANCE_WEBHOOK_URL and LOW_BALANCE_WEBHOOK_SECRET must be set together')
   if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT)
     throw new ConfigError('METRICS_PORT must differ from PORT')
   if ((e.SMTP_URL === undefined) !== (e.SMTP_FROM === undefined)) throw new ConfigError('SMTP_URL and SMTP_FROM must be set together')
@@ -222,6 +226,10 @@ export function loadConfig(env: Env = process.env): Config {
         ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE }
         : undefined,
     sandboxPayments: e.SANDBOX_PAYMENTS_SECRET ? { secret: e.SANDBOX_PAYMENTS_SECRET } : undefined,
+    lowBalanceWebhook:
+      e.LOW_BALANCE_WEBHOOK_URL && e.LOW_BALANCE_WEBHOOK_SECRET
+        ? { url: e.LOW_BALANCE_WEBHOOK_URL, secret: e.LOW_BALANCE_WEBHOOK_SECRET }
+        : undefined,
     corsOrigins: origins('CORS_ORIGINS', e.CORS_ORIGINS),
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,

@@ -26,6 +26,8 @@ import { createRedisRouteStores } from './store/route-limits-redis.ts'
 import { createMemoryStickyRoutes } from './store/sticky-routes.ts'
 import { Router } from './routing/router.ts'
 import { SERVED_PROTOCOLS } from './providers/registry.ts'
+import { AutoTopupTrigger } from './console/wallet/auto-topup-trigger.ts'
+import { paymentProviders } from './console/payments/registry.ts'
 
 /**
  * Everything the process built, handed to createApp (app.ts), which gives each feature the
@@ -43,6 +45,8 @@ export interface AppDeps {
   rescue: SettleRescue
   /** Breakers and failover counters (docs/failover.md). */
   router: Router
+  /** Auto top-up after settlements; the console's PUT drops its cached settings. */
+  autoTopup: AutoTopupTrigger
   now: () => number
   metrics: Metrics
   tracer: Tracer
@@ -134,6 +138,15 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     now: Date.now,
     metrics: new Metrics(),
     tracer: await createTracer({ otlpEndpoint: config.otlpEndpoint, serviceName: config.otelServiceName }, log),
+    autoTopup: new AutoTopupTrigger({
+      db: database.db,
+      store,
+      log,
+      payments: paymentProviders(config),
+      config,
+      // Read on each call, so a test that pins the process's `now` pins this one too.
+      now: () => deps.now(),
+    }),
   }
   deps.metrics.watch({ store, db: database.db, openStreams: () => deps.inflight.streams })
   router.counters.listener = (e) => {

@@ -167,6 +167,11 @@ describe('rules that span variables', () => {
     [{ TOPUP_MIN_USD: '50', TOPUP_MAX_USD: '10' }, 'TOPUP_MIN_USD must not exceed TOPUP_MAX_USD'],
     [{ STRIPE_SECRET_KEY: 'sk' }, 'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together'],
     [{ STRIPE_WEBHOOK_SECRET: 'wh' }, 'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together'],
+    [
+      { LOW_BALANCE_WEBHOOK_URL: 'https://ops.example/hook' },
+      'LOW_BALANCE_WEBHOOK_URL and LOW_BALANCE_WEBHOOK_SECRET must be set together',
+    ],
+    [{ LOW_BALANCE_WEBHOOK_URL: 'ftp://ops.example/hook', LOW_BALANCE_WEBHOOK_SECRET: 'x'.repeat(16) }, 'LOW_BALANCE_WEBHOOK_URL'],
     [{ PORT: '9100', METRICS_PORT: '9100' }, 'METRICS_PORT must differ from PORT'],
     [{ REDIS_URL: 'redis://a:6379', REDIS_CLUSTER_NODES: 'redis://a:7000' }, 'REDIS_URL and REDIS_CLUSTER_NODES exclude each other'],
     [{ REDIS_CLUSTER_NODES: 'redis://a:7000,rediss://b:7001' }, 'REDIS_CLUSTER_NODES must use one scheme for every node'],
@@ -192,6 +197,9 @@ describe('rules that span variables', () => {
     expect(loadConfig({ PORT: '0', METRICS_PORT: '0' }).metricsPort).toBe(0)
     expect(loadConfig({ TOPUP_MIN_USD: '10', TOPUP_MAX_USD: '10' }).topupMaxUsd).toBe(10)
     expect(loadConfig({ SANDBOX_PAYMENTS_SECRET: 's', PUBLIC_URL: 'http://localhost:8080' }).sandboxPayments).toEqual({ secret: 's' })
+    const hook = { LOW_BALANCE_WEBHOOK_URL: 'https://ops.example/hook', LOW_BALANCE_WEBHOOK_SECRET: 'x'.repeat(16) }
+    expect(loadConfig(hook).lowBalanceWebhook).toEqual({ url: hook.LOW_BALANCE_WEBHOOK_URL, secret: hook.LOW_BALANCE_WEBHOOK_SECRET })
+    expect(loadConfig({}).lowBalanceWebhook).toBeUndefined()
   })
 })
 

@@ -8,9 +8,10 @@ import { catalogView } from './catalog-view.ts'
 import type { AdminDeps } from './deps.ts'
 import { listUsers } from './directory.ts'
 import { adminGate } from './gate.ts'
-import { CreditAdjustment, NewKey, NewUser, RefundRequest, UsersQuery } from './model.ts'
+import { CreditAdjustment, KeyPatch, NewKey, NewUser, RefundRequest, UsersQuery } from './model.ts'
 import {
   adjustCredits,
+  changeKey,
   createAccount,
   createKey,
   refundTransaction,
@@ -46,6 +47,7 @@ export function adminRoutes(deps: AdminDeps) {
         strictBody(CreditAdjustment),
       )
       .post('/keys', ({ body }) => createKey(deps, body), strictBody(NewKey))
+      .patch('/keys/:id', ({ params, body }) => changeKey(deps, params.id, body), strictBody(KeyPatch))
       .post('/refunds', ({ body }) => refundTransaction(deps, body), strictBody(RefundRequest))
       .get('/users', ({ query }) => listUsers(deps.db, { limit: query.limit ?? 100, cursor: query.cursor, email: query.email }), {
         query: UsersQuery,

@@ -66,6 +66,10 @@ export const EnvSchema = t.Object({
     default: 'false',
     description: 'true allows the sandbox provider with an https PUBLIC_URL.',
   }),
+  LOW_BALANCE_WEBHOOK_URL: url(['http:', 'https:'], 'Operator webhook POSTed (signed) when a user crosses their auto top-up threshold.'),
+  LOW_BALANCE_WEBHOOK_SECRET: t.Optional(
+    t.String({ minLength: 16, description: 'Signs LOW_BALANCE_WEBHOOK_URL bodies (HMAC-SHA256); required with it.' }),
+  ),
   CORS_ORIGINS: list('Comma-separated browser origins (or *) allowed to call /v1; empty = CORS off.'),
   PUBLIC_URL: url(['http:', 'https:'], 'External base URL (checkout links, allowed Origin; https = Secure cookie).'),
   TRUSTED_PROXIES: list('Comma-separated addresses or CIDR blocks whose X-Forwarded-For / -Proto are believed.'),

@@ -27,6 +27,7 @@ export type ConsoleConfig = Pick<
   | 'topupMaxUsd'
   | 'stripe'
   | 'sandboxPayments'
+  | 'lowBalanceWebhook'
 >
 
 export interface ConsoleInput {
@@ -39,6 +40,8 @@ export interface ConsoleInput {
   config: ConsoleConfig
   log: Logger
   now: () => number
+  /** Auto top-up settings saved here leave this instance's cache at once. */
+  autoTopup?: { invalidate(userId: string): void }
 }
 
 export interface ConsoleDeps extends ConsoleInput {
@@ -57,6 +60,7 @@ export function consoleDeps(input: ConsoleInput): ConsoleDeps {
     auth: input.auth,
     config: input.config,
     log: input.log,
+    autoTopup: input.autoTopup,
     // Looked up on each call, so a test that pins the process's `now` pins the console's clock too.
     now: () => input.now(),
     isTrustedProxy: ipMatcher(input.config.trustedProxies),

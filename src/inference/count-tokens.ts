@@ -24,6 +24,7 @@ import { anthropicAdapter } from '../providers/anthropic-messages/adapter.ts'
 import { upstreamJson } from '../providers/transport/http.ts'
 import type { Store } from '../store/types.ts'
 import { authenticate, resolveModel } from './admission.ts'
+import { checkClientIp, checkModel } from './key-access.ts'
 import { asGatewayError, errorResponse } from './error-response.ts'
 
 export interface CountTokensDeps {
@@ -68,10 +69,15 @@ async function upstreamCount(
   return undefined
 }
 
-export async function countTokens(deps: CountTokensDeps, req: Request): Promise<Response> {
+export async function countTokens(
+  deps: CountTokensDeps,
+  req: Request,
+  clientIp: () => string | undefined = () => undefined,
+): Promise<Response> {
   const requestId = newRequestId('req')
   try {
     const principal = await authenticate(deps.auth, req.headers)
+    checkClientIp(principal, clientIp)
     const { ok, rate } = await deps.store.hit(`count_tokens:${principal.keyId}`, principal.rpm, WINDOW_MS, deps.now())
     if (!ok)
       throw new GatewayError('RATE_LIMITED', 'Too many count_tokens requests for this key; retry after the time in Retry-After.', {
@@ -80,6 +86,7 @@ export async function countTokens(deps: CountTokensDeps, req: Request): Promise<
     const text = await readBodyText(req, deps.config.maxBodyBytes)
     const raw = parseJsonText(text)
     const body = parse(raw)
+    checkModel(principal, body.model)
     const model = resolveModel(deps.catalog, body.model)
     const cacheKey = sha256Hex(`${model.id}\n${req.headers.get('anthropic-beta') ?? ''}\n${text}`)
     let tokens = cacheOf(deps).get(cacheKey)

@@ -24,6 +24,7 @@ import { planCall } from './call-plan.ts'
 import { candidates, fitting, takeModels } from './candidates.ts'
 import { serveChain } from './serve-chain.ts'
 import type { UpstreamCallDeps } from './upstream-call.ts'
+import { checkClientIp, checkModel } from './key-access.ts'
 
 export type PipelineDeps = AdmitDeps &
   AnswerDeps &
@@ -35,8 +36,19 @@ export type PipelineDeps = AdmitDeps &
     config: Pick<Config, 'maxBodyBytes' | 'defaultMaxOutputTokens'>
   }
 
-/** One /v1 call of `spoke`'s protocol. `onStream` lets the server lift its idle timeout for a long-lived stream. */
-export async function protocolCall<Body>(deps: PipelineDeps, spoke: Spoke<Body>, req: Request, onStream?: () => void): Promise<Response> {
+/** How the server sees the call: `onStream` lifts its idle timeout for a long-lived stream; `clientIp` resolves the caller's address. */
+export interface CallSocket {
+  onStream?: () => void
+  clientIp: () => string | undefined
+}
+
+/** One /v1 call of `spoke`'s protocol. */
+export async function protocolCall<Body>(
+  deps: PipelineDeps,
+  spoke: Spoke<Body>,
+  req: Request,
+  socket: CallSocket = { clientIp: () => undefined },
+): Promise<Response> {
   const t0 = performance.now()
   const at = Date.now()
   const requestId = newRequestId(spoke.idPrefix)
@@ -46,6 +58,7 @@ export async function protocolCall<Body>(deps: PipelineDeps, spoke: Spoke<Body>,
   const life = new CallLife(req.signal, deps.inflight.cut)
   try {
     const principal = await authenticate(deps.auth, req.headers)
+    checkClientIp(principal, socket.clientIp)
     rejected = { requestId, principal, model: '', protocol: spoke.name, stream: false, t0, at }
     const taken = takeModels(await readJsonBody(req, deps.config.maxBodyBytes))
     const raw = taken.raw as Record<string, unknown>
@@ -53,8 +66,11 @@ export async function protocolCall<Body>(deps: PipelineDeps, spoke: Spoke<Body>,
     const body = spoke.parse(raw)
     const stream = spoke.stream(body)
     rejected.stream = stream
+    checkModel(principal, spoke.model(body))
     const est = spoke.estimateInput(body)
-    const chain = fitting(candidates(deps.catalog, spoke.model(body), taken.models, spoke.kind), est.fitChars ?? est.promptChars)
+    // A key limited to some models is served only by those, fallbacks included (docs/api.md "Key settings").
+    const allowed = candidates(deps.catalog, spoke.model(body), taken.models, spoke.kind).filter((m) => principal.allowsModel(m.id))
+    const chain = fitting(allowed, est.fitChars ?? est.promptChars)
     obs.resolved(chain[0]!.id, chain[0]!.provider, stream)
     const plan = planCall(chain, est, deps.config.defaultMaxOutputTokens)
     const { model, estimate } = plan.admitted
@@ -80,11 +96,11 @@ export async function protocolCall<Body>(deps: PipelineDeps, spoke: Spoke<Body>,
       serviceMode: principal.serviceMode,
     }
     if (answered.model !== chain[0]) ctx.requestedModel = chain[0]!.id
-    const headers = rateHeaders(call.rate)
+    const headers = rateHeaders(call.rate, false, call.tokenRate)
     for (const h of spoke.idHeaders) headers[h] = requestId
     const answering = { spoke, call, ctx, headers }
     if ('stream' in served) {
-      onStream?.()
+      socket.onStream?.()
       return streamAnswer(deps, answering, served)
     }
     return jsonAnswer(deps, answering, served)

@@ -17,7 +17,7 @@ const PROVIDER: Record<GatewayProtocol, string> = {
   'openai-responses': 'openai',
 }
 
-export type RefusalReason = 'rate_limit' | 'balance' | 'key_limit'
+export type RefusalReason = 'rate_limit' | 'balance' | 'key_limit' | 'tpm' | 'concurrency'
 
 export class CallObserver {
   readonly span: Span

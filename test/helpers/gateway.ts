@@ -4,7 +4,7 @@
 import { eq, sql } from 'drizzle-orm'
 import { createApp } from '../../src/app.ts'
 import { applyMovement, createUser } from '../../src/billing/accounts.ts'
-import { issueKey } from '../../src/auth/issue-key.ts'
+import { issueKey, type KeyRequest } from '../../src/auth/issue-key.ts'
 import { parseCatalogFile, upsertCatalog, type CatalogFile } from '../../src/catalog/file.ts'
 import { loadConfig } from '../../src/config.ts'
 import { accounts, ledgerEntries } from '../../src/db/schema/index.ts'
@@ -31,7 +31,7 @@ export interface TestGateway {
   /** Start a real listener; returns its base URL (for SDK tests). */
   listen(): string
   /** A user with `usd` of credit and one API key. */
-  user(usd: number, key?: { limit?: number; rpm?: number; expiresAt?: string }): Promise<{ userId: string; keyId: string; key: string }>
+  user(usd: number, key?: Omit<KeyRequest, 'userId'>): Promise<{ userId: string; keyId: string; key: string }>
   /** Wait until every settlement so far is written to Postgres. */
   settled(): Promise<void>
   /** Postgres balance and the sum of completed ledger entries, in micro-USD. */
@@ -155,7 +155,7 @@ export async function startTestGateway(
           method: 'test',
           reference: `test:${user.id}`,
         })
-      const issued = await issueKey(runtime.deps, { userId: user.id, limit: key.limit, rpm: key.rpm, expiresAt: key.expiresAt })
+      const issued = await issueKey(runtime.deps, { ...key, userId: user.id })
       return { userId: user.id, keyId: issued.id, key: issued.key }
     },
     async settled() {

@@ -16,7 +16,7 @@ import { resolvePolicy } from '../../src/routing/policy.ts'
 import { Router } from '../../src/routing/router.ts'
 import { createRedisBoard } from '../../src/store/breaker-board-redis.ts'
 import { ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
-import { accountKey, outboxKey, windowKey } from '../../src/store/keys.ts'
+import { accountKey, inFlightKey, outboxKey, tokenWindowKey, windowKey } from '../../src/store/keys.ts'
 import { createRedisStore } from '../../src/store/redis.ts'
 import { shardOf } from '../../src/store/types.ts'
 import { completionWithUsage, reservedOf } from '../helpers/chat.ts'
@@ -24,6 +24,7 @@ import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.t
 import { bearer, chatBody, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { startLocalCluster, type LocalCluster } from '../helpers/redis-cluster.ts'
 import { storeContract } from '../store/contract.ts'
+import { keyLimitsContract } from '../store/key-limits-contract.ts'
 import { describeServices, SERVICES } from '../helpers/services.ts'
 import { until } from '../helpers/until.ts'
 
@@ -56,12 +57,24 @@ if (SERVICES)
     return { store, done: () => store.close() }
   })
 
+if (SERVICES)
+  keyLimitsContract('redis-cluster', async () => {
+    const store = await createRedisStore({ cluster: cluster.nodes }, { prefix: `c${++prefixes}:`, shards: 4 })
+    return { store, done: () => store.close() }
+  })
+
 describeServices('key layout on a cluster', () => {
   test("one shard's account, window and outbox keys share a slot; 16 shards land on all three masters", async () => {
     const ks = { prefix: 'tg:', shards: 16 }
     const masters = new Set<number>()
     for (let s = 0; s < ks.shards; s++) {
-      const keys = [accountKey(ks, s, 'usr_x'), windowKey(ks, s, 'key_x', 123), outboxKey(ks, s)]
+      const keys = [
+        accountKey(ks, s, 'usr_x'),
+        windowKey(ks, s, 'key_x', 123),
+        tokenWindowKey(ks, s, 'key_x', 123),
+        inFlightKey(ks, s, 'key_x'),
+        outboxKey(ks, s),
+      ]
       const slots = await Promise.all(keys.map((k) => cluster.cli(cluster.ports[0]!, 'cluster', 'keyslot', k)))
       expect(new Set(slots).size).toBe(1)
       masters.add((await cluster.replicaOfKey(outboxKey(ks, s))).master)
