@@ -1,23 +1,7 @@
 import { describe, expect, test } from 'bun:test'
-import type { CatalogModel } from '../../src/catalog/catalog.ts'
+import { catalogModel as model } from '../helpers/catalog-model.ts'
 import { planCall } from '../../src/inference/call-plan.ts'
 
-const model = (id: string, over: Partial<CatalogModel> = {}): CatalogModel => ({
-  id,
-  kind: 'chat',
-  name: id,
-  description: '',
-  provider: 'acme',
-  family: '',
-  contextWindow: 8_000,
-  capabilities: [],
-  pricing: { input: 1_000_000_000n, output: 2_000_000_000n, cacheRead: null, cacheWrite: null },
-  deprecated: false,
-  created: 0,
-  routes: [],
-  fallbacks: [],
-  ...over,
-})
 describe('planCall', () => {
   test('the reservation is the dearest candidate’s, under the first one’s id, holding every route', () => {
     const route = (id: string) => ({ gateway: { id } as never, upstreamModel: id })

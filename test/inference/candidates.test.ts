@@ -1,24 +1,9 @@
 import { describe, expect, test } from 'bun:test'
+import { catalogModel as model } from '../helpers/catalog-model.ts'
 import type { CatalogModel, Lookup } from '../../src/catalog/catalog.ts'
 import { GatewayError } from '../../src/core/errors.ts'
 import { candidates, fitting, takeModels, worthTrying } from '../../src/inference/candidates.ts'
 
-const model = (id: string, over: Partial<CatalogModel> = {}): CatalogModel => ({
-  id,
-  kind: 'chat',
-  name: id,
-  description: '',
-  provider: 'acme',
-  family: '',
-  contextWindow: 8_000,
-  capabilities: [],
-  pricing: { input: 1_000_000_000n, output: 2_000_000_000n, cacheRead: null, cacheWrite: null },
-  deprecated: false,
-  created: 0,
-  routes: [],
-  fallbacks: [],
-  ...over,
-})
 const catalog = (models: CatalogModel[], unavailable: string[] = []) => ({
   lookup(slug: string): Lookup {
     const m = models.find((x) => x.id === slug)

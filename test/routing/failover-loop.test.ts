@@ -117,6 +117,21 @@ describe('failover loop', () => {
   })
 })
 
+/** A router whose breaker for route `a` is open and past its cool-down: the next call probes. */
+function halfOpen() {
+  let now = 1_000_000
+  const router = new Router(
+    createMemoryBoard(() => now),
+    harness().router.log,
+    () => now,
+    async () => {},
+  )
+  const a = route('a', { retries: 0, breaker: { failures: 1, cooldownMs: 1_000 } })
+  router.breakers.record(a, fail({ kind: 'connect' }))
+  now += 1_001
+  return { router, a }
+}
+
 /** A call whose end the test decides: `leave()` ends it as a client that went away would. */
 function callOf(): CallView & { leave(): CallEnded } {
   let ended: EndCause | undefined
@@ -172,16 +187,7 @@ describe('failover when the call itself ends (docs/failover.md "Who ended the ca
   })
 
   test('a half-open probe whose client left frees the probe: the next call probes at once', async () => {
-    let now = 1_000_000
-    const router = new Router(
-      createMemoryBoard(() => now),
-      harness().router.log,
-      () => now,
-      async () => {},
-    )
-    const a = route('a', { retries: 0, breaker: { failures: 1, cooldownMs: 1_000 } })
-    router.breakers.record(a, fail({ kind: 'connect' }))
-    now += 1_001
+    const { router, a } = halfOpen()
     const call = callOf()
     const left = await withFailover(router, [a], async () => Promise.reject(call.leave()), 'req_p1', call).catch((e) => e)
     expect(left).toBeInstanceOf(CallEnded)
@@ -193,16 +199,7 @@ describe('failover when the call itself ends (docs/failover.md "Who ended the ca
   })
 
   test('a request that cannot be built for a route (its own fault) is neither success nor failure for the breaker', async () => {
-    let now = 1_000_000
-    const router = new Router(
-      createMemoryBoard(() => now),
-      harness().router.log,
-      () => now,
-      async () => {},
-    )
-    const a = route('a', { retries: 0, breaker: { failures: 1, cooldownMs: 1_000 } })
-    router.breakers.record(a, fail({ kind: 'connect' }))
-    now += 1_001
+    const { router, a } = halfOpen()
     const refused = new GatewayError('BAD_REQUEST', 'messages[1].content[0].type: unknown block')
     expect(await withFailover(router, [a], async () => Promise.reject(refused), 'req_v').catch((e) => e)).toBe(refused)
     expect(router.breakers.phase('gw:a')).toBe('half-open')
