@@ -148,7 +148,7 @@ export function createMemoryStore(): Store {
   const giveBackTokens = (input: SettleInput) => {
     if (!input.tokens || input.tokens.giveBack === 0) return
     const win = windows.get(`tpm:${input.keyId}:${windowOf(input.tokens.nowMs).index}`)
-    if (win && win.expires > Date.now()) win.count = Math.max(0, win.count - input.tokens.giveBack)
+    if (win && win.expires > input.tokens.nowMs) win.count = Math.max(0, win.count - input.tokens.giveBack)
   }
 
   const append = (record: string) => {
