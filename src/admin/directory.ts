@@ -1,7 +1,9 @@
 // Admin reads and switches over users and keys (README "Admin API"): pages of users with their
 // balances, a user's keys, disable/enable. Money leaves as USD numbers with 6 decimals.
 import { and, asc, desc, eq, gt, ilike, sql } from 'drizzle-orm'
+import { accountView } from '../billing/accounts.ts'
 import type { Db } from '../db/client.ts'
+import type { Store } from '../store/types.ts'
 import { accounts, apiKeys, users } from '../db/schema/index.ts'
 import { formatUsd } from '../lib/money.ts'
 
@@ -11,7 +13,14 @@ const iso = (d: Date | null) => d?.toISOString() ?? null
 /** Users in id order after `cursor` (the previous page's nextCursor), optionally those whose email contains `email`. */
 export async function listUsers(db: Db, q: { limit: number; cursor?: string; email?: string }) {
   const rows = await db
-    .select({ id: users.id, email: users.email, createdAt: users.createdAt, disabledAt: users.disabledAt, balance: accounts.balanceMicros })
+    .select({
+      id: users.id,
+      email: users.email,
+      role: users.role,
+      createdAt: users.createdAt,
+      disabledAt: users.disabledAt,
+      balance: accounts.balanceMicros,
+    })
     .from(users)
     .leftJoin(accounts, eq(accounts.userId, users.id))
     .where(
@@ -27,6 +36,7 @@ export async function listUsers(db: Db, q: { limit: number; cursor?: string; ema
     items: page.map((u) => ({
       id: u.id,
       email: u.email,
+      role: u.role,
       createdAt: u.createdAt.toISOString(),
       disabled: u.disabledAt !== null,
       balance: usd(u.balance ?? 0n),
@@ -66,4 +76,23 @@ export async function setDisabled(db: Db, id: string, disabled: boolean): Promis
     .where(eq(users.id, id))
     .returning({ id: users.id })
   return rows.length > 0
+}
+
+/** One user as the operator's users page shows it: balance and reserved (live when the store holds them), role, state. */
+export async function userSummary(db: Db, store: Store, id: string) {
+  const [u] = await db
+    .select({ id: users.id, email: users.email, role: users.role, createdAt: users.createdAt, disabledAt: users.disabledAt })
+    .from(users)
+    .where(eq(users.id, id))
+  if (!u) return undefined
+  const { balance, reserved } = await accountView(db, store, id)
+  return {
+    id: u.id,
+    email: u.email,
+    role: u.role,
+    createdAt: u.createdAt.toISOString(),
+    disabled: u.disabledAt !== null,
+    balance: usd(balance),
+    reserved: usd(reserved),
+  }
 }

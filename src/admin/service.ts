@@ -13,6 +13,7 @@ import { normalizeEmail } from '../lib/email.ts'
 import { formatUsd, usdToMicros } from '../lib/money.ts'
 import { startupFailure } from '../lib/startup-error.ts'
 import { applyCredit } from './credits.ts'
+import { clearSwitches } from './gateways/switches.ts'
 import type { AdminDeps } from './deps.ts'
 import { listKeys, setDisabled, userExists } from './directory.ts'
 import type { CreditAdjustment, NewKey, NewUser, RefundRequest } from './model.ts'
@@ -87,6 +88,8 @@ export async function reloadCatalog(deps: Pick<AdminDeps, 'db' | 'catalog' | 'co
     throw new GatewayError('BAD_REQUEST', startupFailure('catalog', e, { file: path }).message)
   }
   await upsertCatalog(deps.db, file)
+  // A reload returns the catalog to its file: routes switched off at run time are on again.
+  await clearSwitches(deps.db)
   await deps.catalog.refresh()
   const unresolved = deps.catalog.unresolvedSecrets()
   for (const g of unresolved)

@@ -37,7 +37,15 @@ export const CatalogFile = t.Object({
         cacheRead: t.Optional(Price),
         cacheWrite: t.Optional(Price),
       }),
-      routes: t.Array(t.Object({ gateway: t.String({ minLength: 1 }), model: t.String({ minLength: 1 }) }), { minItems: 1 }),
+      routes: t.Array(
+        t.Object({
+          gateway: t.String({ minLength: 1 }),
+          model: t.String({ minLength: 1 }),
+          /** What the upstream charges, USD per 1M tokens (docs/operators.md "Reports"); absent: margin unknown. */
+          cost: t.Optional(t.Object({ input: Price, output: Price, cacheRead: t.Optional(Price), cacheWrite: t.Optional(Price) })),
+        }),
+        { minItems: 1 },
+      ),
       deprecated: t.Optional(t.Boolean()),
     }),
   ),
@@ -117,9 +125,18 @@ export async function upsertCatalog(db: Db, file: CatalogFile): Promise<void> {
         .values({ id: m.id, ...row })
         .onConflictDoUpdate({ target: models.id, set: row })
       await tx.delete(modelRoutes).where(eq(modelRoutes.modelId, m.id))
-      await tx
-        .insert(modelRoutes)
-        .values(m.routes.map((r, position) => ({ modelId: m.id, position, gatewayId: r.gateway, upstreamModel: r.model })))
+      await tx.insert(modelRoutes).values(
+        m.routes.map((r, position) => ({
+          modelId: m.id,
+          position,
+          gatewayId: r.gateway,
+          upstreamModel: r.model,
+          costInput: price(r.cost?.input, `${m.id} route cost`),
+          costOutput: price(r.cost?.output, `${m.id} route cost`),
+          costCacheRead: price(r.cost?.cacheRead, `${m.id} route cost`),
+          costCacheWrite: price(r.cost?.cacheWrite, `${m.id} route cost`),
+        })),
+      )
     }
   })
 }

@@ -14,7 +14,8 @@ export const Login = t.Object({
 })
 export type Login = typeof Login.static
 
-export const Me = t.Object({ id: t.String(), email: t.String() })
+/** `role` is `admin` for an operator (docs/operators.md): the console then links /console/admin. */
+export const Me = t.Object({ id: t.String(), email: t.String(), role: t.Optional(t.Union([t.Literal('user'), t.Literal('admin')])) })
 export type Me = typeof Me.static
 
 export const LoggedOut = t.Object({ ok: t.Literal(true) })

@@ -42,7 +42,7 @@ export async function verifyLogin(db: Db, input: Login): Promise<Me> {
     ? await Bun.password.verify(input.password, user.passwordHash)
     : (await Bun.password.verify(input.password, await equaliser()), false)
   if (!user || !ok || user.disabledAt !== null) throw new GatewayError('UNAUTHORIZED', 'Invalid email or password.')
-  return { id: user.id, email: user.email }
+  return { id: user.id, email: user.email, role: user.role }
 }
 
 function isUniqueViolation(e: unknown): boolean {

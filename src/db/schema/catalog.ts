@@ -42,6 +42,11 @@ export const modelRoutes = pgTable(
     position: integer('position').notNull(),
     gatewayId: text('gateway_id').notNull(),
     upstreamModel: text('upstream_model').notNull(),
+    /** What the upstream charges, nano-USD per 1M tokens (route `cost`); null = unknown. */
+    costInput: bigint('cost_input', { mode: 'bigint' }),
+    costOutput: bigint('cost_output', { mode: 'bigint' }),
+    costCacheRead: bigint('cost_cache_read', { mode: 'bigint' }),
+    costCacheWrite: bigint('cost_cache_write', { mode: 'bigint' }),
   },
   (t) => [primaryKey({ columns: [t.modelId, t.position] })],
 )

@@ -1,0 +1,78 @@
+// Every change the admin API makes, each followed by its audit row (audit.ts): who, what, the
+// state before and after. The change itself is service.ts's; this file only names it.
+import { GatewayError } from '../core/errors.ts'
+import { formatUsd, usdToMicros } from '../lib/money.ts'
+import { type Actor, recordAudit } from './audit.ts'
+import type { AdminDeps } from './deps.ts'
+import type { CreditAdjustment, NewKey, NewUser, RefundRequest } from './model.ts'
+import { type Role, setRole } from './roles.ts'
+import { adjustCredits, createAccount, createKey, refundTransaction, reloadCatalog, revokeKey, setUserDisabled } from './service.ts'
+
+type Deps = Pick<AdminDeps, 'db' | 'store' | 'auth' | 'now' | 'catalog' | 'config' | 'log'>
+
+const minus = (usd: number, by: number) => Number(formatUsd((usdToMicros(usd) ?? 0n) - (usdToMicros(by) ?? 0n)))
+
+export async function auditedCreateUser(deps: Deps, actor: Actor, body: typeof NewUser.static) {
+  const user = await createAccount(deps, body)
+  await recordAudit(deps.db, actor, { action: 'user.create', target: user.id, after: { email: user.email } })
+  return user
+}
+
+export async function auditedCredit(deps: Deps, actor: Actor, userId: string, body: typeof CreditAdjustment.static, key: string | null) {
+  const answer = await adjustCredits(deps, userId, body, key)
+  // A replay changed nothing: the first call's row already says what happened.
+  if (!answer.replayed)
+    await recordAudit(deps.db, actor, {
+      action: 'user.credit',
+      target: userId,
+      before: { balance: minus(answer.balance, body.amount) },
+      after: { balance: answer.balance, amount: body.amount },
+      note: body.note,
+    })
+  return answer
+}
+
+export async function auditedCreateKey(deps: Deps, actor: Actor, body: typeof NewKey.static) {
+  const key = await createKey(deps, body)
+  const { userId, name, limit, rpm, expiresAt, serviceMode } = body
+  await recordAudit(deps.db, actor, { action: 'key.create', target: key.id, after: { userId, name, limit, rpm, expiresAt, serviceMode } })
+  return key
+}
+
+export async function auditedRevoke(deps: Deps, actor: Actor, keyId: string) {
+  const answer = await revokeKey(deps, keyId)
+  await recordAudit(deps.db, actor, { action: 'key.revoke', target: keyId, after: { revoked: true } })
+  return answer
+}
+
+export async function auditedRefund(deps: Deps, actor: Actor, body: typeof RefundRequest.static) {
+  const answer = await refundTransaction(deps, body)
+  await recordAudit(deps.db, actor, {
+    action: 'topup.refund',
+    target: body.transactionId,
+    after: { refund: answer.id, amount: answer.amount, balance: answer.balance },
+    note: body.note,
+  })
+  return answer
+}
+
+export async function auditedDisable(deps: Deps, actor: Actor, userId: string, disabled: boolean) {
+  const answer = await setUserDisabled(deps, userId, disabled)
+  await recordAudit(deps.db, actor, { action: disabled ? 'user.disable' : 'user.enable', target: userId, after: { disabled } })
+  return answer
+}
+
+export async function auditedRole(deps: Deps, actor: Actor, userId: string, role: Role) {
+  if (actor.kind === 'user' && actor.id === userId && role !== 'admin')
+    throw new GatewayError('CONFLICT', 'An admin cannot take their own admin role; ask another admin or use the admin token.')
+  const change = await setRole(deps.db, userId, role)
+  if (!change) throw new GatewayError('NOT_FOUND', 'No such user.')
+  await recordAudit(deps.db, actor, { action: 'user.role', target: userId, before: { role: change.before }, after: { role: change.after } })
+  return { id: userId, role: change.after }
+}
+
+export async function auditedReload(deps: Deps, actor: Actor) {
+  const answer = await reloadCatalog(deps)
+  await recordAudit(deps.db, actor, { action: 'catalog.reload', after: answer })
+  return answer
+}
