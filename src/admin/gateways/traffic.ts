@@ -43,8 +43,10 @@ const window = (calls: number, errors: number, p50: number | null): Window => ({
 
 /** One row per gateway (model null) and one per gateway and model, over the last hour. */
 export async function recentTraffic(db: Db, nowMs: number): Promise<Traffic[]> {
-  const since60 = new Date(nowMs - 3_600_000)
-  const since5 = new Date(nowMs - 300_000)
+  // As text: postgres-js does not take a Date inside a raw statement.
+  const at = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`
+  const since60 = at(nowMs - 3_600_000)
+  const since5 = at(nowMs - 300_000)
   const result = await db.execute(sql`
 select gateway, model,
   count(*) filter (where created_at >= ${since5})::int as c5,
@@ -54,7 +56,7 @@ select gateway, model,
   count(*) filter (where status >= 500)::int as e60,
   percentile_cont(0.5) within group (order by latency_ms) as p60
 from request_logs
-where created_at >= ${since60} and created_at <= ${new Date(nowMs)} and gateway is not null
+where created_at >= ${since60} and created_at <= ${at(nowMs)} and gateway is not null
 group by grouping sets ((gateway), (gateway, model))`)
   return rowsOf<Row>(result).map((r) => ({
     gateway: r.gateway,
