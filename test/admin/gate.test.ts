@@ -41,9 +41,9 @@ for (const backends of ALL_BACKENDS) {
 
     const withToken = (method: string, path: string, body?: unknown) =>
       gw.request(path, { method, headers: token, body: body === undefined ? undefined : JSON.stringify(body) })
-    const send = (who: SignedIn, method: string, path: string, body?: unknown) =>
-      method === 'GET' ? who.get(path) : who.post(path, body)
-    const makeAdmin = async (who: SignedIn) => expect((await withToken('POST', `/api/admin/users/${who.id}/role`, { role: 'admin' })).status).toBe(200)
+    const send = (who: SignedIn, method: string, path: string, body?: unknown) => (method === 'GET' ? who.get(path) : who.post(path, body))
+    const makeAdmin = async (who: SignedIn) =>
+      expect((await withToken('POST', `/api/admin/users/${who.id}/role`, { role: 'admin' })).status).toBe(200)
 
     test("a user's session gets 403 on every admin route, before its body is read; nothing changes", async () => {
       const user = await signUp(gw)
@@ -110,7 +110,13 @@ for (const backends of ALL_BACKENDS) {
       const res = await admin.post(`/api/admin/users/${user.id}/credits`, { amount: 5, note: 'goodwill' })
       expect(await json(res)).toEqual({ balance: 6.25 })
       const [last] = (await json(withToken('GET', `/api/admin/audit?target=${user.id}&limit=1`))).items
-      expect(last).toMatchObject({ action: 'user.credit', actor: admin.id, before: { balance: 1.25 }, after: { balance: 6.25, amount: 5 }, note: 'goodwill' })
+      expect(last).toMatchObject({
+        action: 'user.credit',
+        actor: admin.id,
+        before: { balance: 1.25 },
+        after: { balance: 6.25, amount: 5 },
+        note: 'goodwill',
+      })
       const books = await gw.books(user.id)
       expect(books.balance).toBe(6_250_000n)
       expect(books.ledgerSum).toBe(6_250_000n)

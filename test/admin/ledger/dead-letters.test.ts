@@ -36,7 +36,11 @@ for (const backends of ALL_BACKENDS) {
       const id = await letter(`dl_h_${crypto.randomUUID()}`, '{"not":"a record"')
       const after = (await send('GET', '/api/admin/ledger/health')).body
       expect(after.deadLetters.count).toBeGreaterThanOrEqual(1)
-      expect((await send('GET', `/api/admin/ledger/dead-letters/${id}`)).body).toMatchObject({ id, raw: '{"not":"a record"', error: '22P02 invalid input' })
+      expect((await send('GET', `/api/admin/ledger/dead-letters/${id}`)).body).toMatchObject({
+        id,
+        raw: '{"not":"a record"',
+        error: '22P02 invalid input',
+      })
       const listed = (await send('GET', '/api/admin/ledger/dead-letters?limit=100')).body
       expect(listed.items.map((d: any) => d.id)).toContain(id)
     })

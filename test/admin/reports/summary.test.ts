@@ -44,7 +44,11 @@ for (const backends of ALL_BACKENDS) {
         records.push(
           JSON.stringify(usageRecord({ ...users[1]!, ...common, requestId: `r2_${day}`, model: 'acme/chat-2', cost: String(7 * day) })),
         )
-        const failed = { status: 502, errorCode: 'upstream_error', usage: { ...usageRecord({} as never).usage, inputTokens: 0, outputTokens: 0 } }
+        const failed = {
+          status: 502,
+          errorCode: 'upstream_error',
+          usage: { ...usageRecord({} as never).usage, inputTokens: 0, outputTokens: 0 },
+        }
         records.push(JSON.stringify(usageRecord({ ...users[0]!, ...common, ...failed, requestId: `r3_${day}`, cost: '0' })))
       }
       // Edges: the first moment after the month and the last before it stay out.
@@ -115,7 +119,16 @@ for (const backends of ALL_BACKENDS) {
     test('the daily series has every day and adds up to the summary', async () => {
       const { body } = await get(`/api/admin/reports/daily?from=${MONTH.from}&to=${MONTH.to}`)
       expect(body.items).toHaveLength(30)
-      expect(body.items[0]).toEqual({ id: '2026-09-01', day: '2026-09-01', topups: 0, refunds: 0, adjustments: 0, usage: 0.001008, calls: 3, errors: 1 })
+      expect(body.items[0]).toEqual({
+        id: '2026-09-01',
+        day: '2026-09-01',
+        topups: 0,
+        refunds: 0,
+        adjustments: 0,
+        usage: 0.001008,
+        calls: 3,
+        errors: 1,
+      })
       expect(body.items[2].topups).toBe(10)
       expect(body.items[29].topups).toBe(2.500001)
       const micros = body.items.reduce((n: number, d: any) => n + Math.round(d.usage * 1e6), 0)
