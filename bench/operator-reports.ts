@@ -45,7 +45,7 @@ insert into request_logs (id, user_id, key_id, model, gateway, protocol, stream,
   cost_micros, usage_source, latency_ms, created_at)
 select 'req_' || g, 'usr_' || (g % ${USERS}), 'key_' || (g % ${USERS}), 'acme/model-' || (g % 20), 'gw-' || (g % 3), 'chat',
   false, case when g % 97 = 0 then 502 else 200 end, 200 + g % 800, 50 + g % 400, 100 + g % 5000, 'upstream',
-  50 + (g * 7919) % 3000, to_timestamp(${now / 1000} - (g::float8 / ${ROWS}) * ${30 * 86_400})
+  50 + (g::bigint * 7919) % 3000, to_timestamp(${now / 1000} - (g::float8 / ${ROWS}) * ${30 * 86_400})
 from generate_series(1, ${ROWS}) g`),
     ),
   )
