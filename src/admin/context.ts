@@ -4,6 +4,7 @@
 // the route's schema. Every route gets `actor`, who the audit log names. Unnamed on purpose:
 // each admin feature gets its own copy of the scoped hooks.
 import { Elysia } from 'elysia'
+import { sessionToken } from '../console/http/cookies.ts'
 import { checkParams, consoleBody } from '../http/console-body.ts'
 import { consoleErrorHook } from '../http/console-error.ts'
 import type { AdminDeps } from './deps.ts'
@@ -14,12 +15,12 @@ export type Gate = ReturnType<typeof adminGate>
 export function adminContext(deps: Pick<AdminDeps, 'config' | 'log'>, gate: Gate) {
   return new Elysia()
     .onError({ as: 'scoped' }, consoleErrorHook(deps.log))
-    .onParse({ as: 'scoped' }, async ({ request, contentType, server }) => {
-      await gate(request, server)
+    .onParse({ as: 'scoped' }, async ({ request, contentType, server, cookie }) => {
+      await gate(request, server, sessionToken(cookie))
       return consoleBody(request, contentType, deps.config.maxBodyBytes)
     })
-    .derive({ as: 'scoped' }, async ({ request, server, set, query, params }) => {
-      const { headers, actor } = await gate(request, server)
+    .derive({ as: 'scoped' }, async ({ request, server, set, query, params, cookie }) => {
+      const { headers, actor } = await gate(request, server, sessionToken(cookie))
       Object.assign(set.headers, headers)
       checkParams(query, params)
       return { actor }

@@ -7,7 +7,6 @@
 import { clientInfo, peerAddress } from '../http/client.ts'
 import { limitIp, type RateRule } from '../console/http/limits.ts'
 import { isCrossSite } from '../console/http/same-origin.ts'
-import { readCookie, SESSION_COOKIE } from '../console/http/cookies.ts'
 import { sessionUser } from '../console/auth/sessions.ts'
 import { GatewayError } from '../core/errors.ts'
 import { bearerMatches } from '../lib/bearer.ts'
@@ -28,12 +27,11 @@ export function adminGate(deps: GateDeps) {
   const token = deps.config.adminToken
   const trusted = ipMatcher(deps.config.trustedProxies)
   const seen = new WeakMap<Request, Promise<Admitted>>()
-  const check = async (request: Request, server: unknown): Promise<Admitted> => {
+  const check = async (request: Request, server: unknown, session: string | undefined): Promise<Admitted> => {
     const url = new URL(request.url)
     const client = clientInfo(url, request.headers, peerAddress(server, request), trusted)
     const headers = await limitIp(deps.store, ADMIN_LIMIT, client.ip, deps.now())
     const authorization = request.headers.get('authorization')
-    const session = readCookie(request.headers, SESSION_COOKIE)
     if (authorization === null && session !== undefined) {
       if (isCrossSite(request.method, url, request.headers, { https: client.https, publicUrl: deps.config.publicUrl }))
         throw new GatewayError('FORBIDDEN', 'Cross-site request refused.', { headers })
@@ -44,9 +42,10 @@ export function adminGate(deps: GateDeps) {
     if (!bearerMatches(token, authorization)) throw new GatewayError('UNAUTHORIZED', 'Invalid admin token.', { headers })
     return { headers, actor: { kind: 'token' } }
   }
-  return (request: Request, server: unknown): Promise<Admitted> => {
+  /** `session`: the svc_session cookie as Elysia's cookie jar read it (console/http/cookies.ts). */
+  return (request: Request, server: unknown, session: string | undefined): Promise<Admitted> => {
     let p = seen.get(request)
-    if (!p) seen.set(request, (p = check(request, server)))
+    if (!p) seen.set(request, (p = check(request, server, session)))
     return p
   }
 }

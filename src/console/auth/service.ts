@@ -21,7 +21,7 @@ export async function register(db: Db, input: Registration): Promise<Me> {
   if (taken) throw new GatewayError('CONFLICT', EMAIL_TAKEN)
   const hash = await Bun.password.hash(input.password, 'argon2id')
   try {
-    return await createUser(db, email, hash)
+    return { ...(await createUser(db, email, hash)), role: 'user' }
   } catch (e) {
     // Two registrations of one email at once: the unique index decides.
     if (isUniqueViolation(e)) throw new GatewayError('CONFLICT', EMAIL_TAKEN)
