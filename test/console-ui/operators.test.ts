@@ -13,10 +13,22 @@ import { json, signUp } from '../console/helpers.ts'
 import { launch, screenshots, unlabelledControls, type TestBrowser } from './browser.ts'
 import { apiGet, PASSWORD, signUpInPage, text } from './suite.ts'
 
-const OPERATOR_PAGES = ['/console/admin', '/console/admin/users', '/console/admin/gateways', '/console/admin/ledger', '/console/admin/audit']
+const OPERATOR_PAGES = [
+  '/console/admin',
+  '/console/admin/users',
+  '/console/admin/gateways',
+  '/console/admin/ledger',
+  '/console/admin/audit',
+]
 
 function catalog(bad: FakeUpstream, good: FakeUpstream) {
-  const gateway = (id: string, u: FakeUpstream, policy: object) => ({ id, protocol: 'openai-chat' as const, baseUrl: `${u.url}/v1`, apiKey: 'sk-x', policy })
+  const gateway = (id: string, u: FakeUpstream, policy: object) => ({
+    id,
+    protocol: 'openai-chat' as const,
+    baseUrl: `${u.url}/v1`,
+    apiKey: 'sk-x',
+    policy,
+  })
   return {
     gateways: [
       gateway('gw-bad', bad, { retries: 0, breaker: { failures: 2, cooldownMs: 600_000 } }),

@@ -9,7 +9,8 @@ import { badge, table } from '../../ui.ts'
 import { operatorPage, percent } from './frame.ts'
 import type { GatewayRoute, GatewayView, Window } from './types.ts'
 
-const traffic = (w: Window) => `${int(w.calls)} calls · ${percent(w.errorRate)} errors · p50 ${w.p50Ms === null ? '—' : `${int(w.p50Ms)} ms`}`
+const traffic = (w: Window) =>
+  `${int(w.calls)} calls · ${percent(w.errorRate)} errors · p50 ${w.p50Ms === null ? '—' : `${int(w.p50Ms)} ms`}`
 
 export async function adminGatewaysPage(view: HTMLElement) {
   if (!(await operatorPage(view, 'Models and gateways'))) return
@@ -19,7 +20,11 @@ export async function adminGatewaysPage(view: HTMLElement) {
   view.append(h('div', { class: 'actions' }, reload), error, body)
   const refresh = async () => {
     const v = await api<{ items: GatewayView[]; inFlight: number }>('/api/admin/gateways')
-    fill(body, h('p', { class: 'muted' }, `${int(v.inFlight)} call(s) in flight on this instance.`), v.items.map((g) => gatewayCard(g, refresh, error)))
+    fill(
+      body,
+      h('p', { class: 'muted' }, `${int(v.inFlight)} call(s) in flight on this instance.`),
+      v.items.map((g) => gatewayCard(g, refresh, error)),
+    )
   }
   reload.addEventListener(
     'click',
@@ -40,12 +45,19 @@ function gatewayCard(g: GatewayView, refresh: () => Promise<void>, error: HTMLEl
   const headingId = `gw-${g.id.replace(/[^A-Za-z0-9_-]/g, '_')}`
   const toggle = (r: GatewayRoute) => {
     const verb = r.enabled ? 'disable' : 'enable'
-    const b = h('button', { type: 'button', class: r.enabled ? 'danger-link' : 'link' }, `${r.enabled ? 'Disable' : 'Enable'} ${r.model} on ${g.id}`)
+    const b = h(
+      'button',
+      { type: 'button', class: r.enabled ? 'danger-link' : 'link' },
+      `${r.enabled ? 'Disable' : 'Enable'} ${r.model} on ${g.id}`,
+    )
     b.addEventListener(
       'click',
       busy(b, async () => {
         try {
-          await api(`/api/admin/routes/${verb}`, { method: 'POST', body: { model: r.model, gateway: g.id, upstreamModel: r.upstreamModel } })
+          await api(`/api/admin/routes/${verb}`, {
+            method: 'POST',
+            body: { model: r.model, gateway: g.id, upstreamModel: r.upstreamModel },
+          })
           error.textContent = ''
           await refresh()
         } catch (e) {
@@ -59,7 +71,11 @@ function gatewayCard(g: GatewayView, refresh: () => Promise<void>, error: HTMLEl
     'section',
     { class: 'card', 'aria-labelledby': headingId },
     h('h2', { id: headingId }, g.id, ' ', badge(g.breaker)),
-    h('p', { class: 'muted' }, `${g.protocol}${g.enabled ? '' : ' · disabled in the catalog'} · last 5 min: ${traffic(g.last5m)} · last 60 min: ${traffic(g.last60m)}`),
+    h(
+      'p',
+      { class: 'muted' },
+      `${g.protocol}${g.enabled ? '' : ' · disabled in the catalog'} · last 5 min: ${traffic(g.last5m)} · last 60 min: ${traffic(g.last60m)}`,
+    ),
     table(
       `Routes through ${g.id}`,
       [

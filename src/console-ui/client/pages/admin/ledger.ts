@@ -15,7 +15,10 @@ export async function adminLedgerPage(view: HTMLElement) {
   const body = h('div')
   view.append(body)
   const refresh = async () => {
-    const [health, letters] = await Promise.all([api<Health>('/api/admin/ledger/health'), api<Page<DeadLetter>>('/api/admin/ledger/dead-letters?limit=50')])
+    const [health, letters] = await Promise.all([
+      api<Health>('/api/admin/ledger/health'),
+      api<Page<DeadLetter>>('/api/admin/ledger/dead-letters?limit=50'),
+    ])
     fill(
       body,
       h(
@@ -26,7 +29,9 @@ export async function adminLedgerPage(view: HTMLElement) {
         stat('Dead letters', int(health.deadLetters.count), 'dead-letters'),
       ),
       h('h2', null, 'Dead letters'),
-      letters.items.length ? letters.items.map((d) => letterCard(d, refresh)) : h('p', { class: 'empty' }, 'No dead letters: every record reached the ledger.'),
+      letters.items.length
+        ? letters.items.map((d) => letterCard(d, refresh))
+        : h('p', { class: 'empty' }, 'No dead letters: every record reached the ledger.'),
     )
   }
   await refresh()

@@ -51,7 +51,9 @@ export async function adminOverviewPage(view: HTMLElement, _params: Record<strin
       h(
         'ul',
         null,
-        PERIODS.map(([d, label]) => h('li', null, h('a', { href: `/console/admin?days=${d}`, 'aria-current': d === days ? 'page' : undefined }, label))),
+        PERIODS.map(([d, label]) =>
+          h('li', null, h('a', { href: `/console/admin?days=${d}`, 'aria-current': d === days ? 'page' : undefined }, label)),
+        ),
       ),
     ),
     h(

@@ -44,7 +44,9 @@ export function revenueChart(days: Day[]): HTMLElement {
     h(
       'ul',
       { class: 'legend', 'aria-label': 'Series' },
-      SERIES.map(([key, name, c]) => h('li', null, h('span', { class: `swatch ${c}`, 'aria-hidden': 'true' }), `${name} `, h('strong', null, usd(total(key))))),
+      SERIES.map(([key, name, c]) =>
+        h('li', null, h('span', { class: `swatch ${c}`, 'aria-hidden': 'true' }), `${name} `, h('strong', null, usd(total(key)))),
+      ),
     ),
     h(
       'details',
@@ -56,12 +58,20 @@ export function revenueChart(days: Day[]): HTMLElement {
         h(
           'thead',
           null,
-          h('tr', null, h('th', { scope: 'col' }, 'Day (UTC)'), h('th', { scope: 'col', class: 'num' }, 'Top-ups'), h('th', { scope: 'col', class: 'num' }, 'Usage')),
+          h(
+            'tr',
+            null,
+            h('th', { scope: 'col' }, 'Day (UTC)'),
+            h('th', { scope: 'col', class: 'num' }, 'Top-ups'),
+            h('th', { scope: 'col', class: 'num' }, 'Usage'),
+          ),
         ),
         h(
           'tbody',
           null,
-          days.map((d) => h('tr', null, h('td', null, d.day), h('td', { class: 'num' }, usd(d.topups)), h('td', { class: 'num' }, usd(d.usage)))),
+          days.map((d) =>
+            h('tr', null, h('td', null, d.day), h('td', { class: 'num' }, usd(d.topups)), h('td', { class: 'num' }, usd(d.usage))),
+          ),
         ),
       ),
     ),

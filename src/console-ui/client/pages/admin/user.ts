@@ -26,7 +26,15 @@ export async function adminUserPage(view: HTMLElement, params: Record<string, st
       api<Page<Txn>>(`${base}/transactions?limit=20`),
       api<Page<Log>>(`${base}/logs?limit=10`),
     ])
-    fill(body, summary(user), creditForm(base, refresh), switches(base, user, refresh), keyList(keys.items, refresh), txnList(txns.items, refresh), callList(logs.items))
+    fill(
+      body,
+      summary(user),
+      creditForm(base, refresh),
+      switches(base, user, refresh),
+      keyList(keys.items, refresh),
+      txnList(txns.items, refresh),
+      callList(logs.items),
+    )
   }
   await refresh()
 }
@@ -48,7 +56,15 @@ function summary(u: AdminUser) {
 }
 
 function creditForm(base: string, refresh: () => Promise<void>) {
-  const amount = field({ name: 'amount', label: 'Amount (USD)', type: 'number', step: 0.000001, required: true, inputmode: 'decimal', hint: 'Negative to debit.' })
+  const amount = field({
+    name: 'amount',
+    label: 'Amount (USD)',
+    type: 'number',
+    step: 0.000001,
+    required: true,
+    inputmode: 'decimal',
+    hint: 'Negative to debit.',
+  })
   const note = field({ name: 'note', label: 'Note', maxlength: 500, required: true })
   const error = formError()
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Apply adjustment')
@@ -119,7 +135,13 @@ function keyList(keys: AdminKey[], refresh: () => Promise<void>) {
   const revoke = (k: AdminKey) =>
     k.revokedAt
       ? badge('revoked')
-      : action(`Revoke ${k.prefix}`, 'danger-link', () => api(`/api/admin/keys/${encodeURIComponent(k.id)}`, { method: 'DELETE' }), refresh, error)
+      : action(
+          `Revoke ${k.prefix}`,
+          'danger-link',
+          () => api(`/api/admin/keys/${encodeURIComponent(k.id)}`, { method: 'DELETE' }),
+          refresh,
+          error,
+        )
   return h(
     'section',
     { 'aria-labelledby': 'keys' },
@@ -145,7 +167,13 @@ function txnList(txns: Txn[], refresh: () => Promise<void>) {
   const error = formError()
   const refund = (t: Txn) =>
     t.kind === 'topup' && t.status === 'completed'
-      ? action('Refund', 'danger-link', () => api('/api/admin/refunds', { method: 'POST', body: { transactionId: t.id, note: 'refund from the operator console' } }), refresh, error)
+      ? action(
+          'Refund',
+          'danger-link',
+          () => api('/api/admin/refunds', { method: 'POST', body: { transactionId: t.id, note: 'refund from the operator console' } }),
+          refresh,
+          error,
+        )
       : ''
   return h(
     'section',
