@@ -3,7 +3,6 @@ import type { ApiKeyAuth } from '../auth/api-keys.ts'
 import type { Catalog } from '../catalog/catalog.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/client.ts'
-import type { InFlight } from '../inference/inflight.ts'
 import type { Router } from '../routing/router.ts'
 import type { Logger } from '../lib/log.ts'
 import type { Store } from '../store/types.ts'
@@ -18,8 +17,8 @@ export interface AdminDeps {
   config: Pick<Config, 'adminToken' | 'trustedProxies' | 'maxBodyBytes' | 'catalogFile' | 'publicUrl'>
   /** The breakers the gateways view reads (routing/breakers.ts `health`, read-only). */
   router: Pick<Router, 'breakers'>
-  /** Calls open on this instance. */
-  inflight: Pick<InFlight, 'calls'>
+  /** Calls open on this instance (inference/inflight.ts counts them). */
+  inflight: { readonly calls: number }
   log: Logger
   now: () => number
 }
