@@ -20,7 +20,11 @@ const timeout = () => new GatewayError('UPSTREAM_TIMEOUT', 'x', { retryable: tru
 describe('breakers health', () => {
   test('closed for a route never seen; a route opened by error answers shows open with its time to the probe', () => {
     let now = 10_000
-    const { breakers } = new Router(createMemoryBoard(() => now), silentLogger, () => now)
+    const { breakers } = new Router(
+      createMemoryBoard(() => now),
+      silentLogger,
+      () => now,
+    )
     expect(breakers.health('gw-a', 'm1')).toEqual({ gateway: 'closed', route: 'closed', nextProbeInMs: 0 })
     breakers.record(route('m1'), status500())
     breakers.record(route('m1'), status500())
@@ -35,7 +39,11 @@ describe('breakers health', () => {
 
   test('transport failures open the gateway breaker, which every route of the gateway shows', () => {
     const now = 0
-    const { breakers } = new Router(createMemoryBoard(() => now), silentLogger, () => now)
+    const { breakers } = new Router(
+      createMemoryBoard(() => now),
+      silentLogger,
+      () => now,
+    )
     breakers.record(route('m1'), timeout())
     breakers.record(route('m1'), timeout())
     expect(breakers.health('gw-a', 'm2')).toEqual({ gateway: 'open', route: 'closed', nextProbeInMs: 1_000 })
