@@ -18,7 +18,8 @@ export interface Change {
   note?: string
 }
 
-export async function recordAudit(db: Db, actor: Actor, c: Change): Promise<void> {
+/** `db` may be a transaction: the row then commits, or not, with the change it records. */
+export async function recordAudit(db: Pick<Db, 'insert'>, actor: Actor, c: Change): Promise<void> {
   await db.insert(adminAudit).values({
     id: `aud_${base62(20)}`,
     actor: actor.kind === 'user' ? actor.id : actor.kind,

@@ -1,7 +1,7 @@
 // Every change the admin API makes, each followed by its audit row (audit.ts): who, what, the
 // state before and after. The change itself is service.ts's; this file only names it.
 import { GatewayError } from '../core/errors.ts'
-import { formatUsd, usdToMicros } from '../lib/money.ts'
+import { formatUsd } from '../lib/money.ts'
 import { type Actor, recordAudit } from './audit.ts'
 import type { AdminDeps } from './deps.ts'
 import type { CreditAdjustment, NewKey, NewUser, RefundRequest } from './model.ts'
@@ -10,7 +10,7 @@ import { adjustCredits, createAccount, createKey, refundTransaction, reloadCatal
 
 type Deps = Pick<AdminDeps, 'db' | 'store' | 'auth' | 'now' | 'catalog' | 'config' | 'log'>
 
-const minus = (usd: number, by: number) => Number(formatUsd((usdToMicros(usd) ?? 0n) - (usdToMicros(by) ?? 0n)))
+const usd = (micros: bigint) => Number(formatUsd(micros))
 
 export async function auditedCreateUser(deps: Deps, actor: Actor, body: typeof NewUser.static) {
   const user = await createAccount(deps, body)
@@ -18,18 +18,17 @@ export async function auditedCreateUser(deps: Deps, actor: Actor, body: typeof N
   return user
 }
 
-export async function auditedCredit(deps: Deps, actor: Actor, userId: string, body: typeof CreditAdjustment.static, key: string | null) {
-  const answer = await adjustCredits(deps, userId, body, key)
-  // A replay changed nothing: the first call's row already says what happened.
-  if (!answer.replayed)
-    await recordAudit(deps.db, actor, {
+/** The audit row is written in the movement's own transaction; a replay moves nothing and adds none. */
+export function auditedCredit(deps: Deps, actor: Actor, userId: string, body: typeof CreditAdjustment.static, key: string | null) {
+  return adjustCredits(deps, userId, body, key, (tx, before, after) =>
+    recordAudit(tx, actor, {
       action: 'user.credit',
       target: userId,
-      before: { balance: minus(answer.balance, body.amount) },
-      after: { balance: answer.balance, amount: body.amount },
+      before: { balance: usd(before) },
+      after: { balance: usd(after), amount: body.amount },
       note: body.note,
-    })
-  return answer
+    }),
+  )
 }
 
 export async function auditedCreateKey(deps: Deps, actor: Actor, body: typeof NewKey.static) {
@@ -65,9 +64,10 @@ export async function auditedDisable(deps: Deps, actor: Actor, userId: string, d
 export async function auditedRole(deps: Deps, actor: Actor, userId: string, role: Role) {
   if (actor.kind === 'user' && actor.id === userId && role !== 'admin')
     throw new GatewayError('CONFLICT', 'An admin cannot take their own admin role; ask another admin or use the admin token.')
-  const change = await setRole(deps.db, userId, role)
+  const change = await setRole(deps.db, userId, role, (tx, before) =>
+    recordAudit(tx, actor, { action: 'user.role', target: userId, before: { role: before }, after: { role } }),
+  )
   if (!change) throw new GatewayError('NOT_FOUND', 'No such user.')
-  await recordAudit(deps.db, actor, { action: 'user.role', target: userId, before: { role: change.before }, after: { role: change.after } })
   return { id: userId, role: change.after }
 }
 

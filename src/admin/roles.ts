@@ -8,12 +8,23 @@ import { normalizeEmail } from '../lib/email.ts'
 
 export type Role = 'user' | 'admin'
 
-/** The role before and after; undefined when there is no such user. */
-export async function setRole(db: Db, userId: string, role: Role): Promise<{ before: Role; after: Role } | undefined> {
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+/**
+ * The role before and after; undefined when there is no such user. `audit` runs in the same
+ * transaction, so the change and its audit row commit together.
+ */
+export async function setRole(
+  db: Db,
+  userId: string,
+  role: Role,
+  audit?: (tx: Tx, before: Role) => Promise<void>,
+): Promise<{ before: Role; after: Role } | undefined> {
   return db.transaction(async (tx) => {
     const [row] = await tx.select({ role: users.role }).from(users).where(eq(users.id, userId)).for('update')
     if (!row) return undefined
     if (row.role !== role) await tx.update(users).set({ role }).where(eq(users.id, userId))
+    await audit?.(tx, row.role)
     return { before: row.role, after: role }
   })
 }

@@ -12,7 +12,7 @@ import { parseIsoDateTime } from '../lib/dates.ts'
 import { normalizeEmail } from '../lib/email.ts'
 import { formatUsd, usdToMicros } from '../lib/money.ts'
 import { startupFailure } from '../lib/startup-error.ts'
-import { applyCredit } from './credits.ts'
+import { applyCredit, type Credit } from './credits.ts'
 import { clearSwitches } from './gateways/switches.ts'
 import type { AdminDeps } from './deps.ts'
 import { listKeys, setDisabled, userExists } from './directory.ts'
@@ -42,12 +42,13 @@ export async function adjustCredits(
   userId: string,
   input: typeof CreditAdjustment.static,
   idempotencyKey: string | null,
+  audit?: Credit['audit'],
 ) {
   const micros = usdToMicros(input.amount)
   if (micros === undefined || micros === 0n || input.amount > MAX_ADJUST_USD || input.amount < -MAX_ADJUST_USD)
     throw new GatewayError('BAD_REQUEST', `amount must be a non-zero USD amount within ±${MAX_ADJUST_USD} with at most 6 decimals.`)
   const user = await existingUser(deps, userId)
-  return applyCredit(deps, { userId: user.id, amountMicros: micros, note: input.note, key: idempotencyKey || undefined })
+  return applyCredit(deps, { userId: user.id, amountMicros: micros, note: input.note, key: idempotencyKey || undefined, audit })
 }
 
 export async function createKey(deps: Pick<AdminDeps, 'db' | 'now'>, input: typeof NewKey.static) {
