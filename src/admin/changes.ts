@@ -39,9 +39,7 @@ export async function auditedCreateKey(deps: Deps, actor: Actor, body: typeof Ne
 }
 
 export async function auditedRevoke(deps: Deps, actor: Actor, keyId: string) {
-  const answer = await revokeKey(deps, keyId)
-  await recordAudit(deps.db, actor, { action: 'key.revoke', target: keyId, after: { revoked: true } })
-  return answer
+  return revokeKey(deps, keyId, (tx) => recordAudit(tx, actor, { action: 'key.revoke', target: keyId, after: { revoked: true } }))
 }
 
 export async function auditedRefund(deps: Deps, actor: Actor, body: typeof RefundRequest.static) {
@@ -56,9 +54,9 @@ export async function auditedRefund(deps: Deps, actor: Actor, body: typeof Refun
 }
 
 export async function auditedDisable(deps: Deps, actor: Actor, userId: string, disabled: boolean) {
-  const answer = await setUserDisabled(deps, userId, disabled)
-  await recordAudit(deps.db, actor, { action: disabled ? 'user.disable' : 'user.enable', target: userId, after: { disabled } })
-  return answer
+  return setUserDisabled(deps, userId, disabled, (tx) =>
+    recordAudit(tx, actor, { action: disabled ? 'user.disable' : 'user.enable', target: userId, after: { disabled } }),
+  )
 }
 
 export async function auditedRole(deps: Deps, actor: Actor, userId: string, role: Role) {

@@ -69,7 +69,7 @@ export async function listKeys(db: Db, userId: string) {
 }
 
 /** Disables (keys refused, console refused) or re-enables a user; false when there is no such user. */
-export async function setDisabled(db: Db, id: string, disabled: boolean): Promise<boolean> {
+export async function setDisabled(db: Pick<Db, 'update'>, id: string, disabled: boolean): Promise<boolean> {
   const rows = await db
     .update(users)
     .set({ disabledAt: disabled ? sql`coalesce(${users.disabledAt}, now())` : null })

@@ -71,8 +71,17 @@ export async function userKeys(deps: Pick<AdminDeps, 'db'>, userId: string) {
   return { items: await listKeys(deps.db, userId) }
 }
 
-export async function setUserDisabled(deps: Pick<AdminDeps, 'db' | 'auth'>, userId: string, disabled: boolean) {
-  if (!(await setDisabled(deps.db, userId, disabled))) throw new GatewayError('NOT_FOUND', 'No such user.')
+type Tx = Parameters<Parameters<AdminDeps['db']['transaction']>[0]>[0]
+/** Runs in a change's transaction: the audit row commits with the change (changes.ts). */
+export type InChange = (tx: Tx) => Promise<void>
+
+export async function setUserDisabled(deps: Pick<AdminDeps, 'db' | 'auth'>, userId: string, disabled: boolean, audit?: InChange) {
+  const found = await deps.db.transaction(async (tx) => {
+    if (!(await setDisabled(tx, userId, disabled))) return false
+    await audit?.(tx)
+    return true
+  })
+  if (!found) throw new GatewayError('NOT_FOUND', 'No such user.')
   // At once on this instance; other instances drop cached keys within KEY_CACHE_TTL_MS.
   deps.auth.invalidateUser(userId)
   return { id: userId, disabled }
@@ -105,8 +114,12 @@ export async function reloadCatalog(deps: Pick<AdminDeps, 'db' | 'catalog' | 'co
   }
 }
 
-export async function revokeKey(deps: Pick<AdminDeps, 'db' | 'auth'>, keyId: string) {
-  const [row] = await deps.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, keyId)).returning({ id: apiKeys.id })
+export async function revokeKey(deps: Pick<AdminDeps, 'db' | 'auth'>, keyId: string, audit?: InChange) {
+  const row = await deps.db.transaction(async (tx) => {
+    const [revoked] = await tx.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, keyId)).returning({ id: apiKeys.id })
+    if (revoked) await audit?.(tx)
+    return revoked
+  })
   if (!row) throw new GatewayError('NOT_FOUND', 'No such key.')
   deps.auth.invalidate(row.id)
   return { id: row.id, revoked: true }

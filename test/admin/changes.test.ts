@@ -1,6 +1,6 @@
-// A credit and its audit row commit together (docs/operators.md "Audit log"): when the row cannot
-// be written, the credit is undone everywhere — Postgres and the store's hot balance — and the
-// caller gets an error, not a silent unaudited movement.
+// A change and its audit row commit together (docs/operators.md "Audit log"): when the row cannot
+// be written, a credit is undone everywhere — Postgres and the store's hot balance — a disable or
+// a revocation does not happen, and the caller gets an error, not a silent unaudited change.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { ADMIN_TOKEN, ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
@@ -30,6 +30,23 @@ for (const backends of ALL_BACKENDS) {
       expect(await gw.books(u.userId)).toEqual({ balance: 1_000_000n, ledgerSum: 1_000_000n })
       // The hot balance forgot the undone move: the next credit starts from $1.
       expect(await (await credit(u.userId, 1)).json()).toEqual({ balance: 2 })
+    })
+
+    test('a disable or revocation whose audit row cannot be written changes nothing', async () => {
+      const u = await gw.user(1)
+      const db = gw.runtime.deps.db
+      const send = (method: string, path: string) => gw.request(path, { method, headers: token })
+      await db.execute(sql`alter table admin_audit rename to admin_audit_away`)
+      try {
+        expect((await send('POST', `/api/admin/users/${u.userId}/disable`)).status).toBeGreaterThanOrEqual(500)
+        expect((await send('DELETE', `/api/admin/keys/${u.keyId}`)).status).toBeGreaterThanOrEqual(500)
+      } finally {
+        await db.execute(sql`alter table admin_audit_away rename to admin_audit`)
+      }
+      const user = (await (await send('GET', `/api/admin/users/${u.userId}`)).json()) as { disabled: boolean }
+      expect(user.disabled).toBe(false)
+      const keys = (await (await send('GET', `/api/admin/users/${u.userId}/keys`)).json()) as { items: { revokedAt: string | null }[] }
+      expect(keys.items.map((k) => k.revokedAt)).toEqual([null])
     })
   })
 }
