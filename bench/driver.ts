@@ -7,6 +7,8 @@ export interface Target {
   url: string
   headers: Record<string, string>
   model: string
+  /** A fixed request body (the embeddings part); a chat body for `model` otherwise. */
+  body?: string
 }
 
 export interface LatencyResult {
@@ -23,7 +25,7 @@ export function body(model: string, stream: boolean): string {
 /** One request; returns [total ms, time-to-first-body-byte ms, body text]. */
 export async function once(t: Target, stream: boolean, keepText: boolean): Promise<[number, number, string]> {
   const start = performance.now()
-  const res = await fetch(t.url, { method: 'POST', headers: t.headers, body: body(t.model, stream) })
+  const res = await fetch(t.url, { method: 'POST', headers: t.headers, body: t.body ?? body(t.model, stream) })
   const reader = res.body!.getReader()
   let ttfb = -1
   let text = ''

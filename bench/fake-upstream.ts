@@ -3,6 +3,7 @@
 // A model name ending in "-<n>ms" adds that much latency before the answer; one ending in
 // "-pace<ms>x<n>" streams n deltas, one every <ms> (a slow model holding the stream open).
 // GET /stats: {"open": paced streams open now, "peak": most open at once since the last read}.
+// POST …/embeddings: one fixed 1,536-dimension vector per input, as floats or base64, with usage.
 export {}
 const port = Number(process.argv[2] ?? 0)
 const DELTAS = Number(process.env.BENCH_DELTAS ?? 20)
@@ -29,6 +30,23 @@ function streamBody(model: string, deltas = DELTAS): Uint8Array[] {
   )
   parts.push('data: [DONE]\n\n')
   return parts.map((p) => enc.encode(p))
+}
+
+const VECTOR = Array.from({ length: 1536 }, (_, i) => Number(Math.fround(Math.sin(i + 1) / 40).toPrecision(9)))
+const VECTOR_BASE64 = Buffer.from(new Float32Array(VECTOR).buffer).toString('base64')
+const embeddingAnswers = new Map<string, string>()
+
+/** The answer for `count` inputs in `format` (built once per shape: the upstream is never the bottleneck). */
+function embeddings(model: string, count: number, format: string): string {
+  const key = `${model} ${count} ${format}`
+  let text = embeddingAnswers.get(key)
+  if (text === undefined) {
+    const embedding = format === 'base64' ? VECTOR_BASE64 : VECTOR
+    const data = Array.from({ length: count }, (_, index) => ({ object: 'embedding', index, embedding }))
+    text = JSON.stringify({ object: 'list', data, model, usage: { prompt_tokens: count * 10, total_tokens: count * 10 } })
+    embeddingAnswers.set(key, text)
+  }
+  return text
 }
 
 const paced = { open: 0, peak: 0 }
@@ -72,7 +90,13 @@ const server = Bun.serve({
       paced.peak = paced.open
       return answer
     }
-    const body = (await req.json()) as { model: string; stream?: boolean }
+    const body = (await req.json()) as { model: string; stream?: boolean; input?: unknown; encoding_format?: string }
+    if (new URL(req.url).pathname.endsWith('/embeddings')) {
+      const count = Array.isArray(body.input) ? body.input.length : 1
+      return new Response(embeddings(body.model, count, body.encoding_format ?? 'float'), {
+        headers: { 'content-type': 'application/json' },
+      })
+    }
     const delay = /-(\d+)ms$/.exec(body.model)
     if (delay) await Bun.sleep(Number(delay[1]))
     if (!body.stream) return new Response(completion(body.model), { headers: { 'content-type': 'application/json' } })

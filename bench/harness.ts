@@ -151,6 +151,7 @@ export async function startStack(opts: { slowStream: { intervalMs: number; delta
         model('bench/chat', 'bench-model'),
         model('bench/chat-20ms', 'bench-model-20ms'),
         model('bench/chat-slow', `bench-model-pace${intervalMs}x${deltas}`),
+        { ...model('bench/embed', 'bench-embed'), kind: 'embedding', contextWindow: 8_192, pricing: { input: 0.02 } },
       ],
     }),
   )

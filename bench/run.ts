@@ -1,12 +1,13 @@
 // `bun run bench` (docs/benchmarks.md): Tollgate's full path (Postgres + Redis) vs a bare Bun
 // fetch proxy vs the fake upstream called directly, from one run — the core comparison
-// (core.ts), a soak at half of the saturation rate (soak.ts), and 5,000 open streams to a slow
-// upstream (streams5k.ts) — then the targets table.
+// (core.ts), a soak at half of the saturation rate (soak.ts), 5,000 open streams to a slow
+// upstream (streams5k.ts) and a batch of 64 embeddings (embeddings.ts) — then the targets table.
 //
-// BENCH_QUICK=1 short runs; BENCH_ONLY=core,streams5k,soak (any subset) picks parts;
+// BENCH_QUICK=1 short runs; BENCH_ONLY=core,streams5k,soak,embeddings (any subset) picks parts;
 // BENCH_STREAMS (default 5000) open streams; BENCH_SOAK_MINUTES (default 10, quick 1; 0 skips);
 // BENCH_CPU_PROF=<dir> writes a CPU profile of Tollgate over the whole run there.
 import { runCore, type CoreResult } from './core.ts'
+import { runEmbeddings, type EmbeddingsResult } from './embeddings.ts'
 import { runStreams, type StreamsResult } from './streams5k.ts'
 import { runSoak, type SoakResult } from './soak.ts'
 import { saturate } from './driver.ts'
@@ -15,7 +16,7 @@ import { fmtDelay, outboxDrained } from './sut-metrics.ts'
 import { measureMetricsCost } from './metrics-cost.ts'
 
 const QUICK = process.env.BENCH_QUICK === '1'
-const PARTS = ['core', 'soak', 'streams5k'] as const
+const PARTS = ['core', 'soak', 'streams5k', 'embeddings'] as const
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim())
 const unknown = only?.filter((p) => !(PARTS as readonly string[]).includes(p))
 if (unknown?.length) {
@@ -28,6 +29,7 @@ const runs = (part: (typeof PARTS)[number]) => (only ? only.includes(part) : tru
 const CORE = QUICK
   ? { rounds: 2, latencyN: 300, seconds: 2, conns: 64, warm: 200, warmSeconds: 2 }
   : { rounds: 3, latencyN: 1_500, seconds: 5, conns: 64, warm: 1_000, warmSeconds: 8 }
+const EMBEDDINGS = QUICK ? { latencyN: 50, seconds: 2, conns: 8 } : { latencyN: 200, seconds: 5, conns: 8 }
 const STREAMS = {
   streams: Number(process.env.BENCH_STREAMS ?? 5_000),
   intervalMs: 1_000,
@@ -98,6 +100,7 @@ function targetLines(
   hooksNs: number | undefined,
   streams: StreamsResult | undefined,
   soak: SoakResult | undefined,
+  embeddings: EmbeddingsResult | undefined,
 ): string[] {
   const lines = ['| target | measured | goal | met |', '|---|--:|--:|:-:|']
   const row = (name: string, measured: string, goal: string, ok: boolean) =>
@@ -130,6 +133,10 @@ function targetLines(
     row('soak: p99 max/min over intervals', `${fmt(soak.p99Stability)}×`, '≤ 2×', soak.p99Stability <= 2)
     row('soak: failed calls', String(soak.errors), '0', soak.errors === 0)
   }
+  if (embeddings) {
+    const { sameBytes } = embeddings
+    row("embeddings: vectors as the upstream's bytes", `${sameBytes.ok}/${sameBytes.total}`, '100%', sameBytes.ok === sameBytes.total)
+  }
   if (core) {
     const { bare, addedP50c1 } = core.realistic
     lines.push(
@@ -154,6 +161,7 @@ async function main() {
   let core: CoreResult | undefined
   let streams: StreamsResult | undefined
   let soak: SoakResult | undefined
+  let embeddings: EmbeddingsResult | undefined
   let hooksNs: number | undefined
 
   if (runs('core')) {
@@ -200,7 +208,12 @@ async function main() {
     streams = await runStreams(stack, STREAMS)
     out.push(...streamsLines(streams), '')
   }
-  out.push(...targetLines(core, hooksNs, streams, soak))
+  if (runs('embeddings')) {
+    await settle('embeddings')
+    embeddings = await runEmbeddings(stack, EMBEDDINGS)
+    out.push(...embeddings.lines, '')
+  }
+  out.push(...targetLines(core, hooksNs, streams, soak, embeddings))
   const s0 = performance.now()
   const scraped = await (await fetch(`${stack.tgUrl}/metrics`)).text()
   const requests = scraped

@@ -50,12 +50,18 @@ export interface Config {
   topupMinUsd: number
   topupMaxUsd: number
   publicUrl: string | undefined
+  /** SMTP of console emails (docs/console.md "Password reset"); undefined → links are written to the log. */
+  smtp: { url: string; from: string } | undefined
+  /** A console account signs in only once its email is confirmed (docs/console.md "Email verification"). */
+  requireEmailVerification: boolean
   /** Lifetime of a console session (cookie and server-side row). */
   sessionTtlSeconds: number
   /** Addresses or CIDR blocks whose X-Forwarded-For / X-Forwarded-Proto are believed. */
   trustedProxies: string[]
   stripe: { secretKey: string; webhookSecret: string; apiBase: string | undefined } | undefined
   sandboxPayments: { secret: string } | undefined
+  /** The operator's low-balance webhook (docs/console.md "Auto top-up"). */
+  lowBalanceWebhook: { url: string; secret: string } | undefined
   /** Browser origins allowed to call /v1 (CORS); empty = CORS off; `*` = any (docs/security.md). */
   corsOrigins: string[]
   logLevel: 'debug' | 'info' | 'warn' | 'error'
@@ -175,8 +181,13 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(
       'SANDBOX_PAYMENTS_SECRET with an https PUBLIC_URL lets every user credit themselves; set SANDBOX_PAYMENTS_ON_HTTPS=true to allow it',
     )
+  if ((e.LOW_BALANCE_WEBHOOK_URL === undefined) !== (e.LOW_BALANCE_WEBHOOK_SECRET === undefined))
+    throw new ConfigError('LOW_BALANCE_WEBHOOK_URL and LOW_BALANCE_WEBHOOK_SECRET must be set together')
   if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT)
     throw new ConfigError('METRICS_PORT must differ from PORT')
+  if ((e.SMTP_URL === undefined) !== (e.SMTP_FROM === undefined)) throw new ConfigError('SMTP_URL and SMTP_FROM must be set together')
+  // Links in emails are built from PUBLIC_URL, never from a request's Host header (which a client chooses).
+  if (e.SMTP_URL && !e.PUBLIC_URL) throw new ConfigError('SMTP_URL needs PUBLIC_URL: the links in console emails point there')
   const redisClusterNodes = clusterNodes('REDIS_CLUSTER_NODES', e.REDIS_CLUSTER_NODES)
   if (e.REDIS_URL && redisClusterNodes) throw new ConfigError('REDIS_URL and REDIS_CLUSTER_NODES exclude each other: set one')
   return {
@@ -207,12 +218,18 @@ export function loadConfig(env: Env = process.env): Config {
     topupMaxUsd: e.TOPUP_MAX_USD,
     publicUrl: e.PUBLIC_URL,
     sessionTtlSeconds: e.SESSION_TTL_HOURS * 3600,
+    smtp: e.SMTP_URL && e.SMTP_FROM ? { url: e.SMTP_URL, from: e.SMTP_FROM } : undefined,
+    requireEmailVerification: e.REQUIRE_EMAIL_VERIFICATION === 'true',
     trustedProxies: ipList('TRUSTED_PROXIES', e.TRUSTED_PROXIES),
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
         ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE }
         : undefined,
     sandboxPayments: e.SANDBOX_PAYMENTS_SECRET ? { secret: e.SANDBOX_PAYMENTS_SECRET } : undefined,
+    lowBalanceWebhook:
+      e.LOW_BALANCE_WEBHOOK_URL && e.LOW_BALANCE_WEBHOOK_SECRET
+        ? { url: e.LOW_BALANCE_WEBHOOK_URL, secret: e.LOW_BALANCE_WEBHOOK_SECRET }
+        : undefined,
     corsOrigins: origins('CORS_ORIGINS', e.CORS_ORIGINS),
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,

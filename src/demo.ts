@@ -1,11 +1,15 @@
 // `bun run demo`: Tollgate on embedded defaults (PGlite under ./data, in-process store) with a
-// local demo upstream, a demo user with credit, a printed API key and a ready curl.
+// local demo upstream, a demo user with $10 of credit on the first run, the console's address,
+// an API key and console password (the same on a re-run over kept data: demo/credentials.ts),
+// the account's real balance and a ready curl (demo/banner.ts).
 import { eq } from 'drizzle-orm'
-import { issueKey } from './auth/issue-key.ts'
 import { applyMovement, createUser } from './billing/accounts.ts'
-import { users } from './db/schema/index.ts'
+import { accounts, users } from './db/schema/index.ts'
+import { demoBanner } from './demo/banner.ts'
+import { demoSecrets, secretsFile } from './demo/credentials.ts'
 import { startDemoUpstream } from './demo/upstream.ts'
 import { base62 } from './lib/ids.ts'
+import { formatScaled } from './lib/money.ts'
 import { start } from './index.ts'
 
 const upstream = startDemoUpstream()
@@ -38,14 +42,11 @@ const { runtime, url } = await start({
   PORT: process.env.PORT ?? '8080',
   SANDBOX_PAYMENTS_SECRET: sandboxSecret,
 })
-const { db, store } = runtime.deps
+const { db, store, config } = runtime.deps
 const email = 'demo@tollgate.local'
-// A new console password at every start (the data directory outlives it); printed below.
-const password = base62(16)
-const passwordHash = await Bun.password.hash(password, 'argon2id')
 let [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email))
 if (!user) {
-  user = await createUser(db, email, passwordHash)
+  user = await createUser(db, email, null)
   await applyMovement(db, store, {
     userId: user.id,
     amountMicros: 10_000_000n,
@@ -53,32 +54,9 @@ if (!user) {
     method: 'demo',
     reference: `demo:${user.id}`,
   })
-} else await db.update(users).set({ passwordHash, disabledAt: null }).where(eq(users.id, user.id))
-const { key } = await issueKey(runtime.deps, { userId: user.id, name: 'demo' })
+}
+const secrets = await demoSecrets(db, user.id, secretsFile(config.databaseUrl))
+const [account] = await db.select({ micros: accounts.balanceMicros }).from(accounts).where(eq(accounts.userId, user.id))
+const balance = formatScaled(account?.micros ?? 0n, 6, 2)
 const jar = `${process.env.TMPDIR ?? '/tmp'}/tollgate-demo-cookies.txt`
-
-console.log(`
-Tollgate is running at ${url} (embedded PGlite + in-process store, demo upstream on :${upstream.port}).
-Demo user ${email} has $10.00 of credit. Demo API key (shown once):
-
-  ${key}
-
-Try it:
-
-  curl -s ${url}/v1/chat/completions \\
-    -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" \\
-    -d '{"model":"demo/echo-1","messages":[{"role":"user","content":"Hello, Tollgate!"}]}'
-
-Stream it: add "stream":true. List models: curl -s ${url}/v1/models -H "Authorization: Bearer ${key}"
-
-Console (docs/console.md), sandbox payments on. Sign in as ${email} with password ${password}:
-
-  curl -s -c ${jar} ${url}/api/auth/login -H "Content-Type: application/json" \
-    -d '{"email":"${email}","password":"${password}"}'
-
-Top up $20 with the sandbox, pay it, and see the balance:
-
-  curl -s -b ${jar} ${url}/api/wallet/topup -H "Content-Type: application/json" -d '{"amount":20,"provider":"sandbox"}'
-  curl -s -b ${jar} -X POST ${url}/api/payments/sandbox/<transactionId>/pay
-  curl -s -b ${jar} ${url}/api/wallet/account
-`)
+console.log(demoBanner({ url, upstreamPort: upstream.port, email, balance, secrets, jar }))

@@ -21,8 +21,13 @@ import type { Store } from './store/types.ts'
 import type { KeySpace } from './store/keys.ts'
 import { createMemoryBoard } from './store/breaker-board.ts'
 import { createRedisBoard } from './store/breaker-board-redis.ts'
+import { createMemoryRouteLimits } from './store/route-limits.ts'
+import { createRedisRouteStores } from './store/route-limits-redis.ts'
+import { createMemoryStickyRoutes } from './store/sticky-routes.ts'
 import { Router } from './routing/router.ts'
 import { SERVED_PROTOCOLS } from './providers/registry.ts'
+import { AutoTopupTrigger } from './console/wallet/auto-topup-trigger.ts'
+import { paymentProviders } from './console/payments/registry.ts'
 
 /**
  * Everything the process built, handed to createApp (app.ts), which gives each feature the
@@ -40,6 +45,8 @@ export interface AppDeps {
   rescue: SettleRescue
   /** Breakers and failover counters (docs/failover.md). */
   router: Router
+  /** Auto top-up after settlements; the console's PUT drops its cached settings. */
+  autoTopup: AutoTopupTrigger
   now: () => number
   metrics: Metrics
   tracer: Tracer
@@ -92,7 +99,11 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   if (aofWarning) log.warn(aofWarning)
   if (file) await upsertCatalog(database.db, file)
   const board = redisTarget ? await createRedisBoard(redisTarget, opts.keySpace?.prefix ?? config.redisPrefix) : createMemoryBoard()
-  const router = new Router(board, log)
+  const keyPrefix = opts.keySpace?.prefix ?? config.redisPrefix
+  const routeStores = redisTarget
+    ? await createRedisRouteStores(redisTarget, keyPrefix)
+    : { limits: createMemoryRouteLimits(), sticky: createMemoryStickyRoutes() }
+  const router = new Router(board, log, Date.now, undefined, routeStores.limits, routeStores.sticky)
   await router.start(5_000)
   const maintainPartitions = () =>
     maintainRequestLogPartitions(database.db, Date.now(), { aheadMonths: 2, retentionDays: config.requestLogRetentionDays })
@@ -127,6 +138,15 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     now: Date.now,
     metrics: new Metrics(),
     tracer: await createTracer({ otlpEndpoint: config.otlpEndpoint, serviceName: config.otelServiceName }, log),
+    autoTopup: new AutoTopupTrigger({
+      db: database.db,
+      store,
+      log,
+      payments: paymentProviders(config),
+      config,
+      // Read on each call, so a test that pins the process's `now` pins this one too.
+      now: () => deps.now(),
+    }),
   }
   deps.metrics.watch({ store, db: database.db, openStreams: () => deps.inflight.streams })
   router.counters.listener = (e) => {

@@ -54,14 +54,16 @@ describe('architecture', () => {
 
   test('a protocol spoke imports only core, lib, protocols/common, the spoke interface and its own folder', () => {
     const spokes = files.filter((f) => area(f.path) === 'protocols' && f.path.split('/').length === 3 && sub(f.path) !== 'protocols/common')
-    expect(new Set(spokes.map((f) => sub(f.path)))).toEqual(new Set(['protocols/chat', 'protocols/messages', 'protocols/responses']))
+    expect(new Set(spokes.map((f) => sub(f.path)))).toEqual(
+      new Set(['protocols/chat', 'protocols/messages', 'protocols/responses', 'protocols/embeddings']),
+    )
     const allowed = (imp: string, own: string) =>
       area(imp) === 'core' || area(imp) === 'lib' || sub(imp) === 'protocols/common' || imp === 'protocols/spoke.ts' || sub(imp) === own
     const bad = spokes.flatMap((f) => f.imports.filter((i) => !allowed(i, sub(f.path))).map((i) => `${f.path} → ${i}`))
     expect(bad).toEqual([])
   })
 
-  test('every spoke has the same file set', () => {
+  test('every chat spoke has the same file set; embeddings (pass-through only) has no codec', () => {
     const expected = ['decode.ts', 'encode.ts', 'error.ts', 'index.ts', 'passthrough.ts', 'schema.ts', 'stream-encoder.ts', 'svc.ts']
     for (const p of ['chat', 'messages', 'responses'])
       expect(
@@ -70,6 +72,8 @@ describe('architecture', () => {
           .map((f) => f.path.split('/')[2])
           .sort(),
       ).toEqual(expected)
+    const embeddings = files.filter((f) => sub(f.path) === 'protocols/embeddings').map((f) => f.path.split('/')[2])
+    expect(embeddings.sort()).toEqual(['index.ts', 'passthrough.ts', 'schema.ts'])
   })
 
   test('every upstream kind has the same file set, imports no other kind and is assembled in its adapter.ts', () => {

@@ -145,6 +145,8 @@ describe('a bad value is one ConfigError naming the variable and what it must be
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL must be a URL, got "not a url"'],
     [{ DATABASE_URL: 'mysql://db/x' }, 'DATABASE_URL must use postgres: or postgresql: or memory: or file:, got "mysql:"'],
     [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL must use redis: or rediss:, got "http:"'],
+    [{ SMTP_URL: 'https://mail.example' }, 'SMTP_URL must use smtp: or smtps:, got "https:"'],
+    [{ REQUIRE_EMAIL_VERIFICATION: 'yes' }, 'REQUIRE_EMAIL_VERIFICATION must be one of true, false, got "yes"'],
     [{ PUBLIC_URL: 'gw.example' }, 'PUBLIC_URL must be a URL, got "gw.example"'],
     [{ REDIS_CLUSTER_NODES: 'redis://a:7000, nope' }, 'REDIS_CLUSTER_NODES[1] must be a URL, got "nope"'],
     [{ TRUSTED_PROXIES: '10.0.0.0/8, proxy' }, 'TRUSTED_PROXIES must list IP addresses or CIDR blocks, got "proxy"'],
@@ -165,10 +167,18 @@ describe('rules that span variables', () => {
     [{ TOPUP_MIN_USD: '50', TOPUP_MAX_USD: '10' }, 'TOPUP_MIN_USD must not exceed TOPUP_MAX_USD'],
     [{ STRIPE_SECRET_KEY: 'sk' }, 'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together'],
     [{ STRIPE_WEBHOOK_SECRET: 'wh' }, 'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together'],
+    [
+      { LOW_BALANCE_WEBHOOK_URL: 'https://ops.example/hook' },
+      'LOW_BALANCE_WEBHOOK_URL and LOW_BALANCE_WEBHOOK_SECRET must be set together',
+    ],
+    [{ LOW_BALANCE_WEBHOOK_URL: 'ftp://ops.example/hook', LOW_BALANCE_WEBHOOK_SECRET: 'x'.repeat(16) }, 'LOW_BALANCE_WEBHOOK_URL'],
     [{ PORT: '9100', METRICS_PORT: '9100' }, 'METRICS_PORT must differ from PORT'],
     [{ REDIS_URL: 'redis://a:6379', REDIS_CLUSTER_NODES: 'redis://a:7000' }, 'REDIS_URL and REDIS_CLUSTER_NODES exclude each other'],
     [{ REDIS_CLUSTER_NODES: 'redis://a:7000,rediss://b:7001' }, 'REDIS_CLUSTER_NODES must use one scheme for every node'],
     [{ SANDBOX_PAYMENTS_SECRET: 's', PUBLIC_URL: 'https://gw.example' }, 'set SANDBOX_PAYMENTS_ON_HTTPS=true to allow it'],
+    [{ SMTP_URL: 'smtp://mail:587', PUBLIC_URL: 'https://gw.example' }, 'SMTP_URL and SMTP_FROM must be set together'],
+    [{ SMTP_FROM: 'no-reply@gw.example' }, 'SMTP_URL and SMTP_FROM must be set together'],
+    [{ SMTP_URL: 'smtp://mail:587', SMTP_FROM: 'no-reply@gw.example' }, 'SMTP_URL needs PUBLIC_URL'],
   ]
   for (const [env, message] of cases)
     test(message, () => {
@@ -176,10 +186,20 @@ describe('rules that span variables', () => {
       expect(() => loadConfig(env)).toThrow(message)
     })
 
+  test('SMTP: both variables and PUBLIC_URL give the mail settings; unset means links go to the log', () => {
+    const c = loadConfig({ SMTP_URL: 'smtps://u:p@mail:465', SMTP_FROM: 'no-reply@gw.example', PUBLIC_URL: 'https://gw.example' })
+    expect(c.smtp).toEqual({ url: 'smtps://u:p@mail:465', from: 'no-reply@gw.example' })
+    expect([loadConfig({}).smtp, loadConfig({}).requireEmailVerification]).toEqual([undefined, false])
+    expect(loadConfig({ REQUIRE_EMAIL_VERIFICATION: 'true' }).requireEmailVerification).toBe(true)
+  })
+
   test('the same variables pass when the rule holds', () => {
     expect(loadConfig({ PORT: '0', METRICS_PORT: '0' }).metricsPort).toBe(0)
     expect(loadConfig({ TOPUP_MIN_USD: '10', TOPUP_MAX_USD: '10' }).topupMaxUsd).toBe(10)
     expect(loadConfig({ SANDBOX_PAYMENTS_SECRET: 's', PUBLIC_URL: 'http://localhost:8080' }).sandboxPayments).toEqual({ secret: 's' })
+    const hook = { LOW_BALANCE_WEBHOOK_URL: 'https://ops.example/hook', LOW_BALANCE_WEBHOOK_SECRET: 'x'.repeat(16) }
+    expect(loadConfig(hook).lowBalanceWebhook).toEqual({ url: hook.LOW_BALANCE_WEBHOOK_URL, secret: hook.LOW_BALANCE_WEBHOOK_SECRET })
+    expect(loadConfig({}).lowBalanceWebhook).toBeUndefined()
   })
 })
 

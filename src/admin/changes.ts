@@ -4,9 +4,18 @@ import { GatewayError } from '../core/errors.ts'
 import { formatUsd } from '../lib/money.ts'
 import { type Actor, recordAudit } from './audit.ts'
 import type { AdminDeps } from './deps.ts'
-import type { CreditAdjustment, NewKey, NewUser, RefundRequest } from './model.ts'
+import type { CreditAdjustment, KeyPatch, NewKey, NewUser, RefundRequest } from './model.ts'
 import { type Role, setRole } from './roles.ts'
-import { adjustCredits, createAccount, createKey, refundTransaction, reloadCatalog, revokeKey, setUserDisabled } from './service.ts'
+import {
+  adjustCredits,
+  changeKey,
+  createAccount,
+  createKey,
+  refundTransaction,
+  reloadCatalog,
+  revokeKey,
+  setUserDisabled,
+} from './service.ts'
 
 type Deps = Pick<AdminDeps, 'db' | 'store' | 'auth' | 'now' | 'catalog' | 'config' | 'log'>
 
@@ -36,6 +45,11 @@ export async function auditedCreateKey(deps: Deps, actor: Actor, body: typeof Ne
   const { userId, name, limit, rpm, expiresAt, serviceMode } = body
   await recordAudit(deps.db, actor, { action: 'key.create', target: key.id, after: { userId, name, limit, rpm, expiresAt, serviceMode } })
   return key
+}
+
+/** The audit row names the members the patch set; it commits with the change. */
+export async function auditedChangeKey(deps: Deps, actor: Actor, keyId: string, body: typeof KeyPatch.static) {
+  return changeKey(deps, keyId, body, (tx) => recordAudit(tx, actor, { action: 'key.update', target: keyId, after: body }))
 }
 
 export async function auditedRevoke(deps: Deps, actor: Actor, keyId: string) {

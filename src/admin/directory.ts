@@ -6,6 +6,8 @@ import type { Db } from '../db/client.ts'
 import type { Store } from '../store/types.ts'
 import { accounts, apiKeys, users } from '../db/schema/index.ts'
 import { formatUsd } from '../lib/money.ts'
+import { keySpends } from '../billing/period-spend.ts'
+import { settingsView } from '../console/keys/view.ts'
 
 const usd = (micros: bigint | null) => (micros === null ? null : Number(formatUsd(micros)))
 const iso = (d: Date | null) => d?.toISOString() ?? null
@@ -52,19 +54,26 @@ export async function userExists(db: Db, id: string): Promise<boolean> {
 
 /** Every key of a user, newest first (the secret is never stored, only its prefix). */
 export async function listKeys(db: Db, userId: string) {
-  const rows = await db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt))
+  return db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt))
+}
+
+/** Keys of one user as the admin API shows them: `spent` is the current period's with limitReset. */
+export async function keyViews(deps: { db: Db; now: () => number }, rows: (typeof apiKeys.$inferSelect)[]) {
+  const now = deps.now()
+  const spends = await keySpends(deps.db, rows, now)
   return rows.map((k) => ({
     id: k.id,
     name: k.name,
     prefix: k.prefix,
     limit: usd(k.limitMicros),
-    spent: usd(k.spentMicros),
+    spent: usd(spends.get(k.id)!),
     rpm: k.rpm,
     serviceMode: k.serviceMode,
     expiresAt: iso(k.expiresAt),
     revokedAt: iso(k.revokedAt),
     lastUsedAt: iso(k.lastUsedAt),
     createdAt: k.createdAt.toISOString(),
+    ...settingsView(k, now),
   }))
 }
 

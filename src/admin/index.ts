@@ -7,6 +7,7 @@ import { consoleError } from '../http/console-error.ts'
 import { strictBody } from '../http/strict-body.ts'
 import { listAudit } from './audit.ts'
 import {
+  auditedChangeKey,
   auditedCreateKey,
   auditedCreateUser,
   auditedCredit,
@@ -16,13 +17,14 @@ import {
   auditedRevoke,
   auditedRole,
 } from './changes.ts'
+import { catalogView } from './catalog-view.ts'
 import { adminContext, type Gate } from './context.ts'
 import type { AdminDeps } from './deps.ts'
 import { listUsers } from './directory.ts'
 import { adminGate } from './gate.ts'
 import { gatewayRoutes } from './gateways/index.ts'
 import { ledgerRoutes } from './ledger/index.ts'
-import { AuditQuery, CreditAdjustment, NewKey, NewUser, RefundRequest, RoleChange, UsersQuery } from './model.ts'
+import { AuditQuery, CreditAdjustment, KeyPatch, NewKey, NewUser, RefundRequest, RoleChange, UsersQuery } from './model.ts'
 import { reportRoutes } from './reports/index.ts'
 import { userKeys } from './service.ts'
 import { userRoutes } from './users.ts'
@@ -52,6 +54,7 @@ function accountRoutes(deps: AdminDeps, gate: Gate) {
     )
     .post('/users/:id/role', ({ params, body, actor }) => auditedRole(deps, actor, params.id, body.role), strictBody(RoleChange))
     .post('/keys', ({ body, actor }) => auditedCreateKey(deps, actor, body), strictBody(NewKey))
+    .patch('/keys/:id', ({ params, body, actor }) => auditedChangeKey(deps, actor, params.id, body), strictBody(KeyPatch))
     .post('/refunds', ({ body, actor }) => auditedRefund(deps, actor, body), strictBody(RefundRequest))
     .get('/users', ({ query }) => listUsers(deps.db, { limit: query.limit ?? 100, cursor: query.cursor, email: query.email }), {
       query: UsersQuery,
@@ -62,6 +65,7 @@ function accountRoutes(deps: AdminDeps, gate: Gate) {
       return auditedDisable(deps, actor, params.id, params.action === 'disable')
     })
     .post('/catalog/reload', ({ actor }) => auditedReload(deps, actor))
+    .get('/catalog', () => catalogView(deps.catalog.all()))
     .delete('/keys/:id', ({ params, actor }) => auditedRevoke(deps, actor, params.id))
     .get('/audit', ({ query }) => listAudit(deps.db, { limit: query.limit ?? 50, cursor: query.cursor, target: query.target }), {
       query: AuditQuery,

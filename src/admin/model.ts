@@ -1,5 +1,6 @@
 // The admin API's request models (README "Admin API").
 import { t } from 'elysia'
+import { KeySettingsFields } from '../console/keys/settings-model.ts'
 
 export const NewUser = t.Object({
   email: t.String({ format: 'email', maxLength: 320 }),
@@ -15,6 +16,17 @@ export const NewKey = t.Object({
   rpm: t.Optional(t.Union([t.Integer({ minimum: 1, maximum: 1_000_000 }), t.Null()])),
   expiresAt: t.Optional(t.Union([t.String(), t.Null()])),
   serviceMode: t.Optional(t.String({ minLength: 1, maxLength: 50 })),
+  ...KeySettingsFields,
+})
+
+/** PATCH /api/admin/keys/:id: NewKey's members but the owner; absent = unchanged, null = cleared. */
+export const KeyPatch = t.Object({
+  name: t.Optional(t.String({ maxLength: 100 })),
+  limit: t.Optional(t.Union([t.Number({ minimum: 0 }), t.Null()])),
+  rpm: t.Optional(t.Union([t.Integer({ minimum: 1, maximum: 1_000_000 }), t.Null()])),
+  expiresAt: t.Optional(t.Union([t.String(), t.Null()])),
+  serviceMode: t.Optional(t.String({ minLength: 1, maxLength: 50 })),
+  ...KeySettingsFields,
 })
 
 export const RefundRequest = t.Object({

@@ -3,6 +3,8 @@
 // console error envelope (http/console-error.ts); money leaves as USD numbers.
 import { eq } from 'drizzle-orm'
 import { issueKey } from '../auth/issue-key.ts'
+import { checkKeySettings } from '../auth/key-settings.ts'
+import { updateKey } from '../auth/update-key.ts'
 import { createUser } from '../billing/accounts.ts'
 import { refund } from '../billing/refunds.ts'
 import { readCatalogFile, upsertCatalog } from '../catalog/file.ts'
@@ -15,8 +17,8 @@ import { startupFailure } from '../lib/startup-error.ts'
 import { applyCredit, type Credit } from './credits.ts'
 import { clearSwitches } from './gateways/switches.ts'
 import type { AdminDeps } from './deps.ts'
-import { listKeys, setDisabled, userExists } from './directory.ts'
-import type { CreditAdjustment, NewKey, NewUser, RefundRequest } from './model.ts'
+import { keyViews, listKeys, setDisabled, userExists } from './directory.ts'
+import type { CreditAdjustment, KeyPatch, NewKey, NewUser, RefundRequest } from './model.ts'
 
 const MAX_ADJUST_USD = 10_000
 
@@ -51,14 +53,41 @@ export async function adjustCredits(
   return applyCredit(deps, { userId: user.id, amountMicros: micros, note: input.note, key: idempotencyKey || undefined, audit })
 }
 
-export async function createKey(deps: Pick<AdminDeps, 'db' | 'now'>, input: typeof NewKey.static) {
-  await existingUser(deps, input.userId)
-  // A date that does not parse is issueKey's 400; one that parses must lie ahead (a key dead on arrival is a mistake).
-  const expires = input.expiresAt ? parseIsoDateTime(input.expiresAt) : undefined
+/** A date that does not parse is issueKey's 400; one that parses must lie ahead (a key dead on arrival is a mistake). */
+function checkExpiry(deps: Pick<AdminDeps, 'now'>, expiresAt: string | null | undefined): void {
+  const expires = expiresAt ? parseIsoDateTime(expiresAt) : undefined
   if (expires && expires.getTime() <= deps.now())
     throw new GatewayError('VALIDATION_FAILED', 'expiresAt: must be in the future.', { param: 'expiresAt' })
-  const { id, key } = await issueKey(deps, input)
+}
+
+const slugs = (deps: Pick<AdminDeps, 'catalog'>) => deps.catalog.all().map((m) => m.id)
+
+export async function createKey(deps: Pick<AdminDeps, 'db' | 'now' | 'catalog'>, input: typeof NewKey.static) {
+  await existingUser(deps, input.userId)
+  checkExpiry(deps, input.expiresAt)
+  const settings = checkKeySettings(input, slugs(deps))
+  const { id, key } = await issueKey(deps, { ...input, ...settings })
   return { id, key }
+}
+
+/** PATCH /api/admin/keys/:id: the key as the admin listing shows it after the change. */
+export async function changeKey(
+  deps: Pick<AdminDeps, 'db' | 'now' | 'catalog' | 'auth'>,
+  keyId: string,
+  input: typeof KeyPatch.static,
+  audit?: InChange,
+) {
+  checkExpiry(deps, input.expiresAt)
+  const settings = checkKeySettings(input, slugs(deps))
+  const row = await deps.db.transaction(async (tx) => {
+    const changed = await updateKey(tx, keyId, undefined, { ...input, ...settings })
+    if (changed) await audit?.(tx)
+    return changed
+  })
+  if (!row) throw new GatewayError('NOT_FOUND', 'No such key.')
+  deps.auth.invalidate(row.id)
+  const [view] = await keyViews(deps, [row])
+  return view!
 }
 
 export async function refundTransaction(deps: Pick<AdminDeps, 'db' | 'store'>, input: typeof RefundRequest.static) {
@@ -66,9 +95,9 @@ export async function refundTransaction(deps: Pick<AdminDeps, 'db' | 'store'>, i
   return { id: result.id, refundOf: input.transactionId, amount: usd(result.amount), balance: usd(result.balance) }
 }
 
-export async function userKeys(deps: Pick<AdminDeps, 'db'>, userId: string) {
+export async function userKeys(deps: Pick<AdminDeps, 'db' | 'now'>, userId: string) {
   if (!(await userExists(deps.db, userId))) throw new GatewayError('NOT_FOUND', 'No such user.')
-  return { items: await listKeys(deps.db, userId) }
+  return { items: await keyViews(deps, await listKeys(deps.db, userId)) }
 }
 
 type Tx = Parameters<Parameters<AdminDeps['db']['transaction']>[0]>[0]

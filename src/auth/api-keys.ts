@@ -9,6 +9,9 @@ import { apiKeys, users } from '../db/schema/index.ts'
 import { base62, sha256Hex } from '../lib/ids.ts'
 import { withDeadline } from '../lib/deadline.ts'
 import { TtlLru } from '../lib/lru.ts'
+import { ipMatcher } from '../lib/ip.ts'
+import type { LimitReset } from '../billing/spend-period.ts'
+import { modelMatcher } from './model-globs.ts'
 import { UnknownKeys } from './unknown-keys.ts'
 
 /** After a failed revalidation, a stale entry is trusted this long before Postgres is asked again. */
@@ -22,6 +25,16 @@ export interface KeyPrincipal {
   serviceMode: string
   /** epoch ms, or null */
   expiresAt: number | null
+  /** Whether the key may call a model (its allowlist, docs/api.md "Key settings"). */
+  allowsModel: (slug: string) => boolean
+  /** Whether the client address may use the key; null = any address. */
+  allowsIp: ((ip: string | undefined) => boolean) | null
+  /** Tokens per minute; null = none. */
+  tpm: number | null
+  /** Calls in flight at once; null = none. */
+  maxConcurrent: number | null
+  /** The period its `limitMicros` resets on; null = a lifetime limit. */
+  limitReset: LimitReset | null
 }
 
 export function generateApiKey(): { secret: string; hash: string; prefix: string } {
@@ -108,6 +121,11 @@ export class ApiKeyAuth {
       rpm: row.rpm ?? this.defaultRpm,
       serviceMode: row.serviceMode,
       expiresAt: row.expiresAt?.getTime() ?? null,
+      allowsModel: modelMatcher(row.models ?? null),
+      allowsIp: row.ipAllowlist ? ipMatcher(row.ipAllowlist) : null,
+      tpm: row.tpm ?? null,
+      maxConcurrent: row.maxConcurrent ?? null,
+      limitReset: row.limitReset ?? null,
     }
   }
 }

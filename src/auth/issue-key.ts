@@ -7,8 +7,9 @@ import { parseIsoDateTime } from '../lib/dates.ts'
 import { base62 } from '../lib/ids.ts'
 import { usdToMicros } from '../lib/money.ts'
 import { generateApiKey } from './api-keys.ts'
+import type { KeySettingsInput } from './key-settings.ts'
 
-export interface KeyRequest {
+export interface KeyRequest extends KeySettingsInput {
   userId: string
   name?: string
   /** Spending limit in USD; null or absent = none. */
@@ -19,14 +20,26 @@ export interface KeyRequest {
   serviceMode?: string
 }
 
-/** A key for `input.userId`; refuses a negative or over-precise limit and an impossible date. */
-export async function issueKey(deps: { db: Db }, input: KeyRequest): Promise<{ id: string; key: string; prefix: string }> {
-  const limitMicros = input.limit == null ? null : usdToMicros(input.limit)
-  if (limitMicros === undefined || (limitMicros !== null && limitMicros < 0n))
+/** The limit in micro-USD (null = none); refuses a negative or over-precise amount. */
+export function limitMicrosOf(limit: number | null): bigint | null {
+  const micros = limit === null ? null : usdToMicros(limit)
+  if (micros === undefined || (micros !== null && micros < 0n))
     throw new GatewayError('BAD_REQUEST', 'limit must be a non-negative USD amount with at most 6 decimals.')
-  const expiresAt = input.expiresAt ? (parseIsoDateTime(input.expiresAt) ?? null) : null
-  if (input.expiresAt && !expiresAt)
+  return micros
+}
+
+/** The expiry as a date (null = never); refuses an impossible date. */
+export function expiryOf(expiresAt: string | null): Date | null {
+  const date = expiresAt ? (parseIsoDateTime(expiresAt) ?? null) : null
+  if (expiresAt && !date)
     throw new GatewayError('BAD_REQUEST', 'expiresAt must be a real ISO 8601 date-time with a time zone (e.g. 2030-01-31T00:00:00Z).')
+  return date
+}
+
+/** A key for `input.userId`, its settings already checked (key-settings.ts). */
+export async function issueKey(deps: { db: Db }, input: KeyRequest): Promise<{ id: string; key: string; prefix: string }> {
+  const limitMicros = limitMicrosOf(input.limit ?? null)
+  const expiresAt = expiryOf(input.expiresAt ?? null)
   const { secret, hash, prefix } = generateApiKey()
   const id = `key_${base62(20)}`
   await deps.db.insert(apiKeys).values({
@@ -39,6 +52,11 @@ export async function issueKey(deps: { db: Db }, input: KeyRequest): Promise<{ i
     rpm: input.rpm ?? null,
     serviceMode: input.serviceMode ?? 'performance',
     expiresAt,
+    models: input.models ?? null,
+    ipAllowlist: input.ipAllowlist ?? null,
+    tpm: input.tpm ?? null,
+    maxConcurrent: input.maxConcurrent ?? null,
+    limitReset: input.limitReset ?? null,
   })
   return { id, key: secret, prefix }
 }

@@ -86,7 +86,7 @@ export async function applyMovement(db: Db, store: Store, m: Movement): Promise<
 }
 
 /** The hot balance (store) when mirrored, else Postgres; reserved from the store. */
-export async function accountView(db: Db, store: Store, userId: string): Promise<{ balance: bigint; reserved: bigint }> {
+export async function accountView(db: Pick<Db, 'select'>, store: Store, userId: string): Promise<{ balance: bigint; reserved: bigint }> {
   const hot = await store.account(userId)
   if (hot) return { balance: hot.balanceMicros, reserved: hot.reservedMicros }
   const [acct] = await db.select({ balance: accounts.balanceMicros }).from(accounts).where(eq(accounts.userId, userId))

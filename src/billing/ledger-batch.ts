@@ -25,13 +25,13 @@ with input as (
          to_timestamp(r."at" / 1000.0) as at_ts
   from jsonb_to_recordset(${batch}::jsonb) as r("requestId" text, "userId" text, "keyId" text, model text,
        gateway text, protocol text, stream boolean, status int, "errorCode" text, usage jsonb, cost text,
-       "usageSource" text, "latencyMs" float8, "at" bigint)
+       "usageSource" text, "latencyMs" float8, "at" bigint, chain text)
 ), logs as (
   insert into request_logs (id, user_id, key_id, model, gateway, protocol, stream, status, error_code,
     input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, cost_micros,
-    usage_source, latency_ms, created_at)
+    usage_source, latency_ms, created_at, models)
   select "requestId", "userId", "keyId", model, gateway, protocol, stream, status, "errorCode",
-    in_t, out_t, cr_t, cw_t, rs_t, cost_m, "usageSource", round("latencyMs")::int, at_ts from input
+    in_t, out_t, cr_t, cw_t, rs_t, cost_m, "usageSource", round("latencyMs")::int, at_ts, chain from input
   on conflict (id, created_at) do nothing
   returning user_id, model, gateway, status, cost_micros, input_tokens, output_tokens, cache_read_tokens,
     cache_write_tokens, latency_ms, (created_at at time zone 'UTC')::date as day

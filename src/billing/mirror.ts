@@ -9,7 +9,9 @@ import { and, eq, inArray } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { accounts, apiKeys, ledgerEntries } from '../db/schema/index.ts'
 import type { OutboxCall, Store } from '../store/types.ts'
+import { periodSpent } from './period-spend.ts'
 import { usageReference } from './ledger-batch.ts'
+import { type LimitReset, spendPeriod } from './spend-period.ts'
 
 const REFERENCES_PER_QUERY = 1_000
 
@@ -27,14 +29,29 @@ export function unwrittenCost(calls: readonly OutboxCall[], written: ReadonlySet
   return { account, key }
 }
 
-/** Mirrors a cold account (its balance, the key's spend) into the store, under the row lock. */
-export async function loadMirror(db: Db, store: Store, userId: string, keyId: string): Promise<void> {
+/** The key whose spend is mirrored: with a limit that resets, its spend counts from the period's start. */
+export interface MirroredKey {
+  userId: string
+  keyId: string
+  limitReset?: LimitReset | null
+}
+
+/**
+ * Mirrors a cold account (its balance, the key's spend under `spendKey`) into the store, under
+ * the row lock. A key whose limit resets is loaded with its usage since the period's start; an
+ * unwritten call of the key counts in whichever period it was made (a conservative bound).
+ */
+export async function loadMirror(db: Db, store: Store, k: MirroredKey, spendKey = k.keyId, nowMs = Date.now()): Promise<void> {
+  const { userId, keyId } = k
   await db.transaction(async (tx) => {
     const [acct] = await tx.select({ balance: accounts.balanceMicros }).from(accounts).where(eq(accounts.userId, userId)).for('share')
-    const [key] = await tx
-      .select({ spent: apiKeys.spentMicros })
-      .from(apiKeys)
-      .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)))
+    const [key] =
+      k.limitReset && spendKey !== keyId
+        ? [{ spent: (await periodSpent(tx, userId, [keyId], new Date(spendPeriod(k.limitReset, nowMs).startMs))).get(keyId) ?? 0n }]
+        : await tx
+            .select({ spent: apiKeys.spentMicros })
+            .from(apiKeys)
+            .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)))
     const { calls, through } = await store.outboxCalls(userId)
     const written = new Set<string>()
     const references = [...new Set(calls.map((c) => usageReference(c.requestId)))]
@@ -48,6 +65,6 @@ export async function loadMirror(db: Db, store: Store, userId: string, keyId: st
     }
     const unwritten = unwrittenCost(calls, written, keyId)
     const balance = (acct?.balance ?? 0n) - unwritten.account
-    await store.loadAccount(userId, keyId, balance, (key?.spent ?? 0n) + unwritten.key, through)
+    await store.loadAccount(userId, keyId, balance, (key?.spent ?? 0n) + unwritten.key, through, spendKey)
   })
 }

@@ -23,6 +23,8 @@ export interface OutboxRecord {
   latencyMs: number
   /** epoch ms at request receipt. */
   at: number
+  /** The candidate models of a call that had more than one, comma-separated in order (docs/failover.md "Model fallbacks"). */
+  chain?: string
 }
 
 /** Longest text a record carries per field, in code points (request_logs columns are text). */
@@ -62,6 +64,7 @@ export function sanitizeRecord(r: OutboxRecord): OutboxRecord {
     usageSource: r.usageSource,
     latencyMs: int4(r.latencyMs),
     at: typeof r.at === 'number' && Number.isFinite(r.at) ? Math.floor(r.at) : Date.now(),
+    ...(r.chain !== undefined ? { chain: text(r.chain) } : {}),
   }
 }
 
@@ -77,6 +80,8 @@ export interface RecordedCall {
   stream: boolean
   /** epoch ms at request receipt */
   at: number
+  /** The candidate slugs, when there was more than one. */
+  chain?: string[]
 }
 
 /** Who made a resolved call (its model the catalog's), picked field by field: a call carries far more than its record names. */
@@ -87,6 +92,7 @@ export const recorded = (c: Omit<RecordedCall, 'model'> & { model: { id: string 
   protocol: c.protocol,
   stream: c.stream,
   at: c.at,
+  ...(c.chain ? { chain: c.chain } : {}),
 })
 
 /** How a call ended, as its record tells it. */
@@ -118,10 +124,11 @@ export function callRecord(c: RecordedCall, e: RecordedEnd): string {
     usageSource: e.usageSource,
     latencyMs: e.latencyMs,
     at: c.at,
+    ...(c.chain ? { chain: c.chain.join(',') } : {}),
   })
 }
 
-/** Members of OutboxRecord and of Usage (test/billing/outbox-record.test.ts holds them to it). */
+/** Members of OutboxRecord (without the optional chain) and of Usage (test/billing/outbox-record.test.ts holds them to it). */
 const RECORD_FIELDS = 15
 const USAGE_FIELDS = 5
 
@@ -162,7 +169,8 @@ export function isSanitized(r: OutboxRecord): boolean {
     Math.floor(r.at) === r.at &&
     'cost' in r &&
     'usageSource' in r &&
-    fieldCount(r) === RECORD_FIELDS
+    (r.chain === undefined || text(r.chain) === r.chain) &&
+    fieldCount(r) === RECORD_FIELDS + (r.chain === undefined ? 0 : 1)
   )
 }
 

@@ -3,7 +3,7 @@
 // not wait for (tracked for shutdown). A call refused after authentication still gets its record.
 import type { EndCause } from '../core/call-end.ts'
 import type { GatewayError } from '../core/errors.ts'
-import type { Usage } from '../core/usage.ts'
+import { type Usage, usageTokens } from '../core/usage.ts'
 import type { Logger } from '../lib/log.ts'
 import type { CallObserver } from '../observability/call-observer.ts'
 import type { Metrics } from '../observability/telemetry.ts'
@@ -21,6 +21,8 @@ export interface SettlementDeps {
   log: Logger
   metrics: Pick<Metrics, 'm'>
   inflight: { callEnded(): void; track(p: Promise<unknown>): void }
+  /** Auto top-up and the low-balance notice, after a settlement that charged (docs/console.md "Auto top-up"). */
+  autoTopup?: { afterSettle(userId: string): Promise<void> }
 }
 
 /** An admitted call as settlement sees it. */
@@ -39,6 +41,12 @@ export interface SettlingCall {
   at: number
   settled: boolean
   obs: Pick<CallObserver, 'settling' | 'storeTrip'>
+  /** The candidate models, when the call had more than one (its request log records them). */
+  chain?: string[]
+  /** What the key's spend counted under at admission (billing/spend-period.ts); absent = the key id. */
+  spendKey?: string
+  /** When a key with a tpm counted the estimate's tokens (epoch ms); null or absent = no tpm. */
+  tokensAt?: number | null
 }
 
 export interface Outcome {
@@ -67,8 +75,11 @@ export function settle(deps: SettlementDeps, call: SettlingCall, o: Outcome): bi
   const { userId, keyId } = call.principal
   const span = call.obs.settling(o.usage, cost, o.gateway)
   const t = performance.now()
+  // The token window is corrected to the billed tokens (docs/api.md "Key settings").
+  const tokens = call.tokensAt == null ? undefined : { nowMs: call.tokensAt, giveBack: usageTokens(call.estimate) - usageTokens(o.usage) }
+  const settling = { userId, keyId, reservedMicros: call.reservedMicros, costMicros: cost, record, leaseId: call.requestId }
   const p = deps.store
-    .settle({ userId, keyId, reservedMicros: call.reservedMicros, costMicros: cost, record, leaseId: call.requestId })
+    .settle({ ...settling, spendKey: call.spendKey, tokens })
     .then(
       (applied) => {
         call.obs.storeTrip('settle', t, true)
@@ -77,6 +88,7 @@ export function settle(deps: SettlementDeps, call: SettlingCall, o: Outcome): bi
             requestId: call.requestId,
             cost: cost.toString(),
           })
+        else if (cost > 0n && deps.autoTopup) afterCharge(deps, userId)
       },
       (err) => {
         call.obs.storeTrip('settle', t, false)
@@ -93,6 +105,12 @@ export function settle(deps: SettlementDeps, call: SettlingCall, o: Outcome): bi
     .finally(() => span.end())
   deps.inflight.track(p)
   return cost
+}
+
+/** Auto top-up's check, tracked like the settlement (a drain waits for it); its failure is logged. */
+function afterCharge(deps: SettlementDeps, userId: string): void {
+  const p = deps.autoTopup!.afterSettle(userId).catch((err) => deps.log.warn('auto top-up check failed', { userId, err: String(err) }))
+  deps.inflight.track(p)
 }
 
 /**

@@ -10,6 +10,7 @@ import { ledgerEntries, paymentEvents } from '../db/schema/index.ts'
 import { base62 } from '../lib/ids.ts'
 import type { Store } from '../store/types.ts'
 import { moveBalance, withMirroredMoves } from './accounts.ts'
+import { topupDecided } from './auto-topup.ts'
 
 export async function createPendingTopup(db: Db, userId: string, amountMicros: bigint, provider: string): Promise<string> {
   const id = `txn_${base62(20)}`
@@ -88,6 +89,7 @@ async function decide(tx: Tx, store: Store, e: TopupEvent): Promise<Decision> {
       .update(ledgerEntries)
       .set({ status: 'failed', completedAt: now, meta: { ...meta, failure: a.reason } })
       .where(eq(ledgerEntries.id, entry.id))
+    await topupDecided(tx, entry.id, entry.userId, a.reason)
     return { outcome: 'failed' }
   }
   if (a.currency.toLowerCase() !== 'usd' || a.paidMicros !== entry.amountMicros) {
@@ -97,16 +99,26 @@ async function decide(tx: Tx, store: Store, e: TopupEvent): Promise<Decision> {
       .update(ledgerEntries)
       .set({ status: 'failed', completedAt: now, meta: { ...meta, failure } })
       .where(eq(ledgerEntries.id, entry.id))
+    await topupDecided(tx, entry.id, entry.userId, failure)
     return { outcome: 'failed' }
   }
   await tx.update(ledgerEntries).set({ status: 'completed', completedAt: now }).where(eq(ledgerEntries.id, entry.id))
-  await moveBalance(tx, store, entry.userId, entry.amountMicros)
+  const balance = await moveBalance(tx, store, entry.userId, entry.amountMicros)
+  await topupDecided(tx, entry.id, entry.userId, null, balance)
   return { outcome: 'credited', userId: entry.userId, amount: entry.amountMicros }
 }
 
-/** Fails a pending top-up outside any webhook (the checkout could not be opened). */
+/** Fails a pending top-up outside any webhook (the checkout could not be opened, a charge was declined at once). */
 export async function failTopup(db: Db, id: string, reason: string): Promise<boolean> {
-  const rows = await db
+  return db.transaction(async (tx) => {
+    const rows = await failPending(tx, id, reason)
+    for (const r of rows) await topupDecided(tx, r.id, r.userId, reason)
+    return rows.length > 0
+  })
+}
+
+function failPending(tx: Tx, id: string, reason: string) {
+  return tx
     .update(ledgerEntries)
     .set({
       status: 'failed',
@@ -114,6 +126,5 @@ export async function failTopup(db: Db, id: string, reason: string): Promise<boo
       meta: sql`coalesce(${ledgerEntries.meta}, '{}'::jsonb) || ${JSON.stringify({ failure: reason })}::jsonb`,
     })
     .where(and(eq(ledgerEntries.id, id), eq(ledgerEntries.kind, 'topup'), eq(ledgerEntries.status, 'pending')))
-    .returning({ id: ledgerEntries.id })
-  return rows.length > 0
+    .returning({ id: ledgerEntries.id, userId: ledgerEntries.userId })
 }

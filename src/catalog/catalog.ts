@@ -4,7 +4,7 @@ import { asc } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { gateways, modelRoutes, models, routeSwitches } from '../db/schema/index.ts'
 import { isPriced, type Pricing } from '../billing/pricing.ts'
-import type { GatewayProtocol, Route } from '../core/gateway.ts'
+import type { Gateway, GatewayProtocol, ModelKind, Route } from '../core/gateway.ts'
 import { resolvePolicy, type PolicyFile } from '../routing/policy.ts'
 
 export interface CatalogModel {
@@ -14,6 +14,8 @@ export interface CatalogModel {
   provider: string
   family: string
   contextWindow: number
+  /** `embedding`: served at POST /v1/embeddings only, listed with the capability `embeddings`. */
+  kind: ModelKind
   capabilities: string[]
   pricing: Pricing
   deprecated: boolean
@@ -21,9 +23,31 @@ export interface CatalogModel {
   created: number
   /** Servable routes only (enabled gateway of a protocol this build speaks), in catalog order. */
   routes: Route[]
+  /** Public slugs tried after every route failed (docs/failover.md "Model fallbacks"). */
+  fallbacks: string[]
 }
 
-export type Lookup = { ok: true; model: CatalogModel } | { ok: false; reason: 'unknown' | 'unavailable' }
+/** What /v1/models and the public catalog list for every embedding model (docs/api.md "Embeddings"). */
+const EMBEDDING_CAPABILITIES = ['embeddings']
+
+/** Embeddings are served by `openai-chat` gateways (their /embeddings path) only. */
+export const serves = (kind: ModelKind, protocol: GatewayProtocol): boolean => kind === 'chat' || protocol === 'openai-chat'
+
+type RouteOptions = Partial<Pick<Route, 'priority' | 'weight' | 'rpm' | 'tpm'>>
+
+/** A stored route as the router sees it: without a priority it keeps its catalog position. */
+function routeOf(gateway: Gateway, upstreamModel: string, position: number, o: RouteOptions | null): Route {
+  const route: Route = { gateway, upstreamModel, priority: o?.priority ?? position, weight: o?.weight ?? 1 }
+  if (o?.rpm) route.rpm = o.rpm
+  if (o?.tpm) route.tpm = o.tpm
+  return route
+}
+
+export type Lookup =
+  | { ok: true; model: CatalogModel }
+  | { ok: false; reason: 'unknown' }
+  /** The model exists but cannot serve; its catalog fallbacks still may (docs/failover.md "Model fallbacks"). */
+  | { ok: false; reason: 'unavailable'; model: CatalogModel }
 
 export class Catalog {
   private byId = new Map<string, CatalogModel>()
@@ -55,12 +79,16 @@ export class Catalog {
           timeoutMs: g.timeoutMs,
           enabled: g.enabled,
           policy: resolvePolicy(g.policy as PolicyFile | null),
+          headers: this.resolveAll(g.headers),
+          query: this.resolveAll(g.query),
         },
       ]),
     )
+    // A key, header or query value naming a variable this process does not have (warned at start and reload).
     this.unresolved = gw
-      .filter((g) => g.enabled && g.apiKeyRef?.startsWith('env:') && gateById.get(g.id)?.apiKey === undefined)
-      .map((g) => ({ id: g.id, ref: g.apiKeyRef! }))
+      .filter((g) => g.enabled)
+      .flatMap((g) => [g.apiKeyRef, ...Object.values(g.headers ?? {}), ...Object.values(g.query ?? {})].map((ref) => ({ id: g.id, ref })))
+      .filter((u): u is { id: string; ref: string } => !!u.ref?.startsWith('env:') && this.resolveSecret(u.ref) === undefined)
     const next = new Map<string, CatalogModel>()
     for (const m of ms) {
       next.set(m.id, {
@@ -70,20 +98,33 @@ export class Catalog {
         provider: m.provider,
         family: m.family,
         contextWindow: m.contextWindow,
-        capabilities: m.capabilities,
+        kind: m.kind,
+        capabilities: m.kind === 'embedding' ? EMBEDDING_CAPABILITIES : m.capabilities,
         pricing: { input: m.priceInput, output: m.priceOutput, cacheRead: m.priceCacheRead, cacheWrite: m.priceCacheWrite },
         deprecated: m.deprecated,
         created: Math.floor(m.createdAt.getTime() / 1000),
         routes: [],
+        fallbacks: m.fallbacks ?? [],
       })
     }
     for (const r of rs) {
       const gateway = gateById.get(r.gatewayId)
       const model = next.get(r.modelId)
       if (switchedOff.has(`${r.modelId}\n${r.gatewayId}\n${r.upstreamModel}`)) continue
-      if (model && gateway?.enabled && this.protocols.has(gateway.protocol)) model.routes.push({ gateway, upstreamModel: r.upstreamModel })
+      if (model && gateway?.enabled && this.protocols.has(gateway.protocol) && serves(model.kind, gateway.protocol))
+        model.routes.push(routeOf(gateway, r.upstreamModel, r.position, r.options as RouteOptions | null))
     }
     this.byId = next
+  }
+
+  /** A gateway's `headers` / `query` with `env:` references resolved; an unset variable drops the entry. */
+  private resolveAll(entries: Record<string, string> | null): Record<string, string> {
+    const out: Record<string, string> = {}
+    for (const [name, ref] of Object.entries(entries ?? {})) {
+      const value = this.resolveSecret(ref)
+      if (value !== undefined) out[name] = value
+    }
+    return out
   }
 
   /** Enabled gateways whose `env:NAME` key reference names a variable unset in this process. */
@@ -93,13 +134,13 @@ export class Catalog {
 
   /** Available = not deprecated, priced, and at least one servable route. */
   static available(m: CatalogModel): boolean {
-    return !m.deprecated && isPriced(m.pricing) && m.routes.length > 0
+    return !m.deprecated && isPriced(m.pricing, m.kind) && m.routes.length > 0
   }
 
   lookup(slug: string): Lookup {
     const model = this.byId.get(slug)
     if (!model) return { ok: false, reason: 'unknown' }
-    return Catalog.available(model) ? { ok: true, model } : { ok: false, reason: 'unavailable' }
+    return Catalog.available(model) ? { ok: true, model } : { ok: false, reason: 'unavailable', model }
   }
 
   /** Every model of the snapshot, available or not. */

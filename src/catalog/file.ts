@@ -7,8 +7,24 @@ import { numberToScaled } from '../lib/money.ts'
 import { strictSchema } from '../lib/strict-schema.ts'
 import { compile } from '../lib/validate.ts'
 import { PolicyFile } from '../routing/policy.ts'
+import { serves } from './catalog.ts'
 
 const Price = t.Union([t.Number({ minimum: 0 }), t.Null()])
+const Prices = t.Object({ input: Price, output: Price, cacheRead: t.Optional(Price), cacheWrite: t.Optional(Price) })
+/** Gateway `headers` / `query`: names to values; a value may be `env:NAME` (docs/providers.md "Headers and query"). */
+const Strings = t.Record(t.String({ minLength: 1 }), t.String())
+
+/** A route (docs/failover.md "Priorities and weights", "Upstream limits"); every field but the first two optional. */
+export const RouteFile = t.Object({
+  gateway: t.String({ minLength: 1 }),
+  model: t.String({ minLength: 1 }),
+  priority: t.Optional(t.Integer({ minimum: 0, maximum: 1_000_000 })),
+  weight: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000 })),
+  rpm: t.Optional(t.Integer({ minimum: 1 })),
+  tpm: t.Optional(t.Integer({ minimum: 1 })),
+  cost: t.Optional(Prices),
+})
+export type RouteFile = Static<typeof RouteFile>
 
 export const CatalogFile = t.Object({
   gateways: t.Array(
@@ -20,6 +36,8 @@ export const CatalogFile = t.Object({
       timeoutMs: t.Optional(t.Integer({ minimum: 1, maximum: 600_000 })),
       enabled: t.Optional(t.Boolean()),
       policy: t.Optional(PolicyFile),
+      headers: t.Optional(Strings),
+      query: t.Optional(Strings),
     }),
   ),
   models: t.Array(
@@ -30,23 +48,19 @@ export const CatalogFile = t.Object({
       provider: t.String({ minLength: 1 }),
       family: t.Optional(t.String()),
       contextWindow: t.Integer({ minimum: 1 }),
+      kind: t.Optional(t.Union([t.Literal('chat'), t.Literal('embedding')])),
       capabilities: t.Array(t.String()),
       pricing: t.Object({
         input: Price,
-        output: Price,
+        /** Required for a chat model; an embedding model has none (absent or null). */
+        output: t.Optional(Price),
         cacheRead: t.Optional(Price),
         cacheWrite: t.Optional(Price),
       }),
-      routes: t.Array(
-        t.Object({
-          gateway: t.String({ minLength: 1 }),
-          model: t.String({ minLength: 1 }),
-          /** What the upstream charges, USD per 1M tokens (docs/operators.md "Reports"); absent: margin unknown. */
-          cost: t.Optional(t.Object({ input: Price, output: Price, cacheRead: t.Optional(Price), cacheWrite: t.Optional(Price) })),
-        }),
-        { minItems: 1 },
-      ),
+      routes: t.Array(RouteFile, { minItems: 1 }),
       deprecated: t.Optional(t.Boolean()),
+      /** Public slugs tried after every route failed (docs/failover.md "Model fallbacks"). */
+      fallbacks: t.Optional(t.Array(t.String({ minLength: 1 }), { maxItems: 8 })),
     }),
   ),
 })
@@ -58,7 +72,7 @@ export class CatalogFileError extends Error {}
 const validate = compile(strictSchema(CatalogFile))
 
 /** USD per 1M tokens (JSON number) → nano-USD per 1M tokens, exactly. */
-function price(v: number | null | undefined, where: string): bigint | null {
+export function price(v: number | null | undefined, where: string): bigint | null {
   if (v === null || v === undefined) return null
   const scaled = numberToScaled(v, 9)
   if (scaled === undefined) throw new CatalogFileError(`${where}: price ${v} has more than 9 decimals`)
@@ -73,14 +87,35 @@ export function parseCatalogFile(raw: unknown): CatalogFile {
     throw new CatalogFileError(`catalog: ${first.path === 'body' ? 'the file' : first.path}: ${first.message}`)
   }
   const json = checked.value
-  const ids = new Set(json.gateways.map((g) => g.id))
-  for (const m of json.models) {
-    for (const r of m.routes)
-      if (!ids.has(r.gateway)) throw new CatalogFileError(`catalog: model ${m.id} routes to unknown gateway ${r.gateway}`)
+  const protocols = new Map(json.gateways.map((g) => [g.id, g.protocol]))
+  for (const [i, m] of json.models.entries()) {
+    for (const r of m.routes) {
+      const protocol = protocols.get(r.gateway)
+      if (!protocol) throw new CatalogFileError(`catalog: model ${m.id} routes to unknown gateway ${r.gateway}`)
+      if (!serves(m.kind ?? 'chat', protocol))
+        throw new CatalogFileError(
+          `catalog: embedding model ${m.id} routes to gateway ${r.gateway} (${protocol}); embeddings need an openai-chat gateway`,
+        )
+      for (const v of Object.values(r.cost ?? {})) price(v, `catalog: model ${m.id} route cost`)
+    }
+    if (m.fallbacks?.includes(m.id)) throw new CatalogFileError(`catalog: model ${m.id} lists itself in fallbacks`)
+    checkKindPricing(m, i)
     // Checked here, before anything is written, rather than half-way through the upsert.
     for (const v of Object.values(m.pricing)) price(v, `catalog: model ${m.id}`)
   }
   return json
+}
+
+/** A chat model names its output price (null: not priced yet); an embedding model has none. */
+function checkKindPricing(m: CatalogFile['models'][number], i: number): void {
+  if (m.kind === 'embedding' && m.pricing.output != null)
+    throw new CatalogFileError(
+      `catalog: embedding model ${m.id}: pricing.output must be absent or null (embeddings are billed per input token)`,
+    )
+  if (m.kind !== 'embedding' && m.pricing.output === undefined)
+    throw new CatalogFileError(
+      `catalog: models[${i}].pricing.output: Expected required property (a chat model's output price; null when not priced yet)`,
+    )
 }
 
 /** Reads and validates a catalog file; file-system, JSON and schema errors are thrown as they are. */
@@ -98,6 +133,8 @@ export async function upsertCatalog(db: Db, file: CatalogFile): Promise<void> {
         timeoutMs: g.timeoutMs ?? 30_000,
         enabled: g.enabled ?? true,
         policy: g.policy ?? null,
+        headers: g.headers ?? null,
+        query: g.query ?? null,
         updatedAt: new Date(),
       }
       await tx
@@ -112,12 +149,14 @@ export async function upsertCatalog(db: Db, file: CatalogFile): Promise<void> {
         provider: m.provider,
         family: m.family ?? '',
         contextWindow: m.contextWindow,
+        kind: m.kind ?? 'chat',
         capabilities: m.capabilities,
         priceInput: price(m.pricing.input, m.id),
         priceOutput: price(m.pricing.output, m.id),
         priceCacheRead: price(m.pricing.cacheRead, m.id),
         priceCacheWrite: price(m.pricing.cacheWrite, m.id),
         deprecated: m.deprecated ?? false,
+        fallbacks: m.fallbacks ?? null,
         updatedAt: sql`now()`,
       }
       await tx
@@ -131,12 +170,15 @@ export async function upsertCatalog(db: Db, file: CatalogFile): Promise<void> {
           position,
           gatewayId: r.gateway,
           upstreamModel: r.model,
-          costInput: price(r.cost?.input, `${m.id} route cost`),
-          costOutput: price(r.cost?.output, `${m.id} route cost`),
-          costCacheRead: price(r.cost?.cacheRead, `${m.id} route cost`),
-          costCacheWrite: price(r.cost?.cacheWrite, `${m.id} route cost`),
+          options: routeOptions(r),
         })),
       )
     }
   })
+}
+
+/** A route's optional fields as stored (null when it has none: such a route behaves as before). */
+function routeOptions(r: RouteFile): Omit<RouteFile, 'gateway' | 'model'> | null {
+  const { gateway: _g, model: _m, ...rest } = r
+  return Object.keys(rest).length > 0 ? rest : null
 }

@@ -21,7 +21,7 @@ export function shapeA(models: CatalogModel[]) {
   }
 }
 
-const SHAPE_B_CAPS: Record<string, string> = { text: 'chat', 'tool-calling': 'tools', vision: 'vision' }
+const SHAPE_B_CAPS: Record<string, string> = { text: 'chat', 'tool-calling': 'tools', vision: 'vision', embeddings: 'embeddings' }
 
 export function shapeB(models: CatalogModel[], serviceMode: string, config: Pick<Config, 'creditsPerUsd' | 'creditSymbol'>) {
   const credits = (p: bigint | null, fallback: bigint | null) => (Number(p ?? fallback ?? 0n) / PER_M) * config.creditsPerUsd

@@ -66,9 +66,27 @@ export const EnvSchema = t.Object({
     default: 'false',
     description: 'true allows the sandbox provider with an https PUBLIC_URL.',
   }),
+  LOW_BALANCE_WEBHOOK_URL: url(['http:', 'https:'], 'Operator webhook POSTed (signed) when a user crosses their auto top-up threshold.'),
+  LOW_BALANCE_WEBHOOK_SECRET: t.Optional(
+    t.String({ minLength: 16, description: 'Signs LOW_BALANCE_WEBHOOK_URL bodies (HMAC-SHA256); required with it.' }),
+  ),
   CORS_ORIGINS: list('Comma-separated browser origins (or *) allowed to call /v1; empty = CORS off.'),
   PUBLIC_URL: url(['http:', 'https:'], 'External base URL (checkout links, allowed Origin; https = Secure cookie).'),
   TRUSTED_PROXIES: list('Comma-separated addresses or CIDR blocks whose X-Forwarded-For / -Proto are believed.'),
+  SMTP_URL: url(
+    ['smtp:', 'smtps:'],
+    'Mail server of console emails (password reset, email verification): smtp://user:pass@host:587 (STARTTLS when offered) or smtps:// (TLS); unset = links go to the log.',
+  ),
+  SMTP_FROM: t.Optional(
+    t.String({
+      minLength: 3,
+      description: 'From address of console emails, e.g. "Tollgate <no-reply@example.com>"; required with SMTP_URL.',
+    }),
+  ),
+  REQUIRE_EMAIL_VERIFICATION: t.Union([t.Literal('true'), t.Literal('false')], {
+    default: 'false',
+    description: 'true: a console account signs in only after confirming its email by the emailed link.',
+  }),
   SESSION_TTL_HOURS: whole(168, 1, 24 * 365, 'Console session lifetime in hours.'),
   LOG_LEVEL: t.Union([t.Literal('debug'), t.Literal('info'), t.Literal('warn'), t.Literal('error')], {
     default: 'info',

@@ -9,6 +9,7 @@ import type { Db } from '../db/client.ts'
 import { ipMatcher } from '../lib/ip.ts'
 import type { Logger } from '../lib/log.ts'
 import type { Store } from '../store/types.ts'
+import { createMailer, type Mailer } from './mail/mailer.ts'
 import type { PaymentProvider } from './payments/provider.ts'
 import { paymentProviders } from './payments/registry.ts'
 
@@ -19,11 +20,14 @@ export type ConsoleConfig = Pick<
   | 'trustedProxies'
   | 'maxBodyBytes'
   | 'sessionTtlSeconds'
+  | 'smtp'
+  | 'requireEmailVerification'
   | 'defaultRpm'
   | 'topupMinUsd'
   | 'topupMaxUsd'
   | 'stripe'
   | 'sandboxPayments'
+  | 'lowBalanceWebhook'
 >
 
 export interface ConsoleInput {
@@ -36,12 +40,16 @@ export interface ConsoleInput {
   config: ConsoleConfig
   log: Logger
   now: () => number
+  /** Auto top-up settings saved here leave this instance's cache at once. */
+  autoTopup?: { invalidate(userId: string): void }
 }
 
 export interface ConsoleDeps extends ConsoleInput {
   isTrustedProxy: (ip: string | undefined) => boolean
   /** Configured payment providers by name (`stripe`, `sandbox`). */
   payments: ReadonlyMap<string, PaymentProvider>
+  /** Console emails: SMTP, or the operator's log without it. */
+  mailer: Mailer
 }
 
 export function consoleDeps(input: ConsoleInput): ConsoleDeps {
@@ -52,9 +60,11 @@ export function consoleDeps(input: ConsoleInput): ConsoleDeps {
     auth: input.auth,
     config: input.config,
     log: input.log,
+    autoTopup: input.autoTopup,
     // Looked up on each call, so a test that pins the process's `now` pins the console's clock too.
     now: () => input.now(),
     isTrustedProxy: ipMatcher(input.config.trustedProxies),
     payments: paymentProviders(input.config),
+    mailer: createMailer(input.config.smtp, input.log),
   }
 }

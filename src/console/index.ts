@@ -6,6 +6,7 @@
 import { Elysia } from 'elysia'
 import { consoleErrorHook } from '../http/console-error.ts'
 import { authFeature } from './auth/index.ts'
+import { recoveryFeature } from './auth/recovery.ts'
 import { publicCatalogFeature } from './catalog/index.ts'
 import { type ConsoleInput, consoleDeps } from './deps.ts'
 import { keysFeature } from './keys/index.ts'
@@ -22,6 +23,7 @@ export function consoleRoutes(input: ConsoleInput) {
   return new Elysia()
     .onError(consoleErrorHook(input.log))
     .use(authFeature(deps))
+    .use(recoveryFeature(deps))
     .use(keysFeature(deps))
     .use(walletFeature(deps))
     .use(transactionsFeature(deps))

@@ -98,3 +98,6 @@ export function fromResponsesUsage(u: unknown): Usage | undefined {
     reasoningTokens: int(o.output_tokens_details?.reasoning_tokens),
   }
 }
+
+/** Tokens a call counts against a key's tpm (docs/api.md "Key settings"): every input and output token; reasoning is part of the output. */
+export const usageTokens = (u: Usage): number => u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens + u.outputTokens

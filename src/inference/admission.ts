@@ -4,6 +4,8 @@
 import { type ApiKeyAuth, keyFromHeaders, type KeyPrincipal } from '../auth/api-keys.ts'
 import { loadMirror } from '../billing/mirror.ts'
 import { reservationMicros } from '../billing/estimate.ts'
+import { spendKey } from '../billing/spend-period.ts'
+import { usageTokens } from '../core/usage.ts'
 import type { SettleRescue } from '../billing/settle-rescue.ts'
 import type { SettlingCall } from '../billing/settlement.ts'
 import type { CallLife } from './call-life.ts'
@@ -11,11 +13,12 @@ import type { Catalog, CatalogModel } from '../catalog/catalog.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/client.ts'
 import { GatewayError, serviceUnavailable } from '../core/errors.ts'
+import type { ModelKind } from '../core/gateway.ts'
 import type { Usage } from '../core/usage.ts'
 import { rateHeaders } from '../http/rate-headers.ts'
 import { withDeadline } from '../lib/deadline.ts'
 import type { CallObserver } from '../observability/call-observer.ts'
-import type { RateInfo, Store } from '../store/types.ts'
+import type { AdmitResult, RateInfo, Store } from '../store/types.ts'
 import type { InFlight } from './inflight.ts'
 import { leaseFor } from './lease.ts'
 
@@ -26,11 +29,21 @@ export async function authenticate(auth: Pick<ApiKeyAuth, 'verify'>, headers: He
   return principal
 }
 
-export function resolveModel(catalog: Pick<Catalog, 'lookup'>, slug: string): CatalogModel {
+/** The catalog model of `slug`, refused when unknown, unavailable or of another kind than the route serves (docs/api.md "Embeddings"). */
+export function resolveModel(catalog: Pick<Catalog, 'lookup'>, slug: string, kind: ModelKind = 'chat'): CatalogModel {
   const found = catalog.lookup(slug)
-  if (found.ok) return found.model
+  if (found.ok && found.model.kind === kind) return found.model
+  if (found.ok) throw kindMismatch(slug, kind)
   if (found.reason === 'unknown') throw new GatewayError('MODEL_NOT_FOUND', `Model '${slug}' does not exist.`, { param: 'model' })
   throw new GatewayError('MODEL_UNAVAILABLE', `Model '${slug}' is currently unavailable.`, { param: 'model' })
+}
+
+function kindMismatch(slug: string, wanted: ModelKind): GatewayError {
+  const message =
+    wanted === 'embedding'
+      ? `Model '${slug}' is a chat model, not an embedding model; it cannot be used with POST /v1/embeddings.`
+      : `Model '${slug}' is an embedding model; call POST /v1/embeddings with it.`
+  return new GatewayError('BAD_REQUEST', message, { param: 'model' })
 }
 
 /** An admitted call: what settlement needs, plus its rate window and estimate. */
@@ -39,6 +52,8 @@ export interface Call extends SettlingCall {
   model: CatalogModel
   estimate: Usage
   rate: RateInfo
+  /** The key's token window after admission (a key with a tpm). */
+  tokenRate?: RateInfo
   /** When the lease taken at admission ends (epoch ms, deps.now's clock). */
   leaseDeadlineMs: number
   /** Metrics and trace of this call. */
@@ -57,18 +72,33 @@ export interface AdmitDeps {
   config: Pick<Config, 'dbRequestTimeoutMs'>
 }
 
-/** Rate window + reservation. A rejected request reserves nothing (docs/api.md "Rate windows"). */
-export async function admit(deps: AdmitDeps, c: Omit<Call, 'reservedMicros' | 'rate' | 'settled' | 'leaseDeadlineMs'>): Promise<Call> {
-  const reserveMicros = reservationMicros(c.estimate, c.model.pricing)
-  const input = {
-    userId: c.principal.userId,
-    keyId: c.principal.keyId,
-    rpm: c.principal.rpm,
-    nowMs: deps.now(),
-    reserveMicros,
-    keyLimitMicros: c.principal.limitMicros,
-    lease: leaseFor(c, deps.now()),
+type Admitting = Omit<Call, 'reservedMicros' | 'rate' | 'settled' | 'leaseDeadlineMs' | 'spendKey' | 'tokensAt'>
+
+/** What the store checks and counts for the call: its key's windows and limits, its reservation and lease. */
+function admitInput(c: Admitting, nowMs: number) {
+  const p = c.principal
+  return {
+    userId: p.userId,
+    keyId: p.keyId,
+    rpm: p.rpm,
+    nowMs,
+    reserveMicros: reservationMicros(c.estimate, c.model.pricing),
+    keyLimitMicros: p.limitMicros,
+    // A limit that resets counts under its period (billing/spend-period.ts).
+    spendKey: spendKey(p.keyId, p.limitMicros === null ? null : p.limitReset, nowMs),
+    tpm: p.tpm,
+    tokens: usageTokens(c.estimate),
+    maxConcurrent: p.maxConcurrent,
+    lease: leaseFor(c, nowMs),
   }
+}
+
+/** Rate windows + reservation. A rejected request reserves nothing (docs/api.md "Rate windows", "Key settings"). */
+export async function admit(deps: AdmitDeps, c: Admitting): Promise<Call> {
+  const nowMs = deps.now()
+  const p = c.principal
+  const input = admitInput(c, nowMs)
+  const { reserveMicros } = input
   // Counted before the first await, so a drain that starts now waits for this call (docs/drain.md).
   if (deps.inflight.draining)
     throw new GatewayError('SHUTTING_DOWN', 'This instance is shutting down; retry the request.', { headers: { 'retry-after': '1' } })
@@ -85,7 +115,7 @@ export async function admit(deps: AdmitDeps, c: Omit<Call, 'reservedMicros' | 'r
   try {
     result = await storeAdmit()
     if (!result.ok && result.reason === 'cold') {
-      const load = loadMirror(deps.db, deps.store, c.principal.userId, c.principal.keyId)
+      const load = loadMirror(deps.db, deps.store, p, input.spendKey, nowMs)
       await withDeadline(load, deps.config.dbRequestTimeoutMs, 'account load').catch((e) => Promise.reject(serviceUnavailable(e)))
       result = await storeAdmit()
     }
@@ -95,17 +125,35 @@ export async function admit(deps: AdmitDeps, c: Omit<Call, 'reservedMicros' | 'r
   }
   if (result.ok) {
     c.obs.reserve(reserveMicros)
-    return { ...c, reservedMicros: reserveMicros, rate: result.rate, settled: false, leaseDeadlineMs: input.lease.deadlineMs }
+    const admitted = { reservedMicros: reserveMicros, rate: result.rate, tokenRate: result.tokens, settled: false }
+    return { ...c, ...admitted, leaseDeadlineMs: input.lease.deadlineMs, spendKey: input.spendKey, tokensAt: p.tpm === null ? null : nowMs }
   }
   deps.inflight.callEnded()
   if (result.reason === 'cold') throw serviceUnavailable(new Error('account still cold after load'))
   c.obs.refused(result.reason === 'rate' ? 'rate_limit' : result.reason)
-  const headers = rateHeaders(result.rate, result.reason === 'rate')
+  throw refusal(result)
+}
+
+/** The answer to a refused admission (docs/api.md "Key settings", "Rate windows"). */
+function refusal(result: Exclude<AdmitResult, { ok: true } | { reason: 'cold' }>): GatewayError {
+  const limited = result.reason === 'rate' || result.reason === 'tpm' || result.reason === 'concurrency'
+  const headers = rateHeaders(result.rate, limited, result.tokens)
+  if (result.reason === 'tpm' && result.tokens) headers['retry-after'] = headers['x-ratelimit-reset-tokens']!
+  // A call in flight ends at no known time: a second is a fair wait before retrying.
+  if (result.reason === 'concurrency') headers['retry-after'] = '1'
   if (result.reason === 'rate')
-    throw new GatewayError('RATE_LIMITED', `Rate limit of ${result.rate.limit} requests per minute exceeded for this API key.`, { headers })
+    return new GatewayError('RATE_LIMITED', `Rate limit of ${result.rate.limit} requests per minute exceeded for this API key.`, {
+      headers,
+    })
+  if (result.reason === 'tpm')
+    return new GatewayError('RATE_LIMITED', `Token rate limit of ${result.tokens?.limit} tokens per minute exceeded for this API key.`, {
+      headers,
+    })
+  if (result.reason === 'concurrency')
+    return new GatewayError('RATE_LIMITED', 'This API key has as many calls in flight as it may; retry when one ends.', { headers })
   if (result.reason === 'balance')
-    throw new GatewayError('PAYMENT_REQUIRED', 'Insufficient account balance for this request; top up your credit.', { headers })
-  throw new GatewayError('PAYMENT_REQUIRED', "This API key's spend limit would be exceeded by this request.", { headers })
+    return new GatewayError('PAYMENT_REQUIRED', 'Insufficient account balance for this request; top up your credit.', { headers })
+  return new GatewayError('PAYMENT_REQUIRED', "This API key's spend limit would be exceeded by this request.", { headers })
 }
 
 async function timedAdmit(deps: AdmitDeps, obs: CallObserver, input: Parameters<Store['admit']>[0]) {

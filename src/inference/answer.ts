@@ -1,6 +1,9 @@
 // The answer step of a call: the served upstream's answer in the client's protocol, with svc,
 // settled once through the billing rule. A JSON answer ends the call and settles before it is
 // sent; a stream settles when its call ends (inference/stream.ts), its lease held while it runs.
+import type { Usage } from '../core/usage.ts'
+import { withFallbackSvc } from '../protocols/common/fallback-svc.ts'
+import { settleQuota } from '../routing/failover.ts'
 import { endStatus, type SettlementDeps, settleEnd } from '../billing/settlement.ts'
 import type { Config } from '../config.ts'
 import type { EndCause } from '../core/call-end.ts'
@@ -12,14 +15,14 @@ import type { Store } from '../store/types.ts'
 import type { Call } from './admission.ts'
 import type { InFlight } from './inflight.ts'
 import { holdLease, streamLeaseMs } from './lease.ts'
-import type { ServedJson, ServedStream } from './serve.ts'
+import type { ServedJson, ServedStream } from './upstream-call.ts'
 import { pipeStream, type StreamTally } from './stream.ts'
 import { translateTransform } from './stream-translate.ts'
 
 export interface AnswerDeps extends SettlementDeps {
   store: SettlementDeps['store'] & Pick<Store, 'renewLease'>
   inflight: InFlight
-  router: Pick<Router, 'counters'>
+  router: Pick<Router, 'counters' | 'breakers' | 'limits' | 'log'>
   now: () => number
   config: Pick<Config, 'clientIdleMs'>
 }
@@ -44,14 +47,18 @@ export function jsonAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: ServedJ
   const end: EndCause = call.life.end(COMPLETED) ? COMPLETED : call.life.ended!
   const reported = answer.usage && { usage: answer.usage, final: true }
   const costMicros = settleEnd(deps, call, end, { reported, started: false, deliveredChars: 0 }, gateway)
-  const svc = spoke.svc({
-    costMicros,
-    usageSource: reported ? 'upstream' : 'none',
-    latencyMs: performance.now() - call.t0,
-    gateway,
-    upstreamRequestId: upstreamRequestId ?? String(parsed.id ?? ''),
+  if (reported) settleQuota(deps.router, served.quota, usedTokens(reported.usage))
+  const svc = withFallbackSvc(
+    spoke.svc({
+      costMicros,
+      usageSource: reported ? 'upstream' : 'none',
+      latencyMs: performance.now() - call.t0,
+      gateway,
+      upstreamRequestId: upstreamRequestId ?? String(parsed.id ?? ''),
+      ctx,
+    }),
     ctx,
-  })
+  )
   call.obs.firstByte()
   call.obs.end(200, null)
   const headers = a.headers
@@ -82,21 +89,29 @@ export function streamAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: Serve
     if (end.kind === 'upstream_failed') {
       deps.log.warn('stream failed', { requestId: call.requestId, gateway: gw.id, cause: end.error.cause })
       call.obs.streamFailed(gw.id, end.error.code)
+      deps.router.breakers.record(served.route, end.error)
     }
     const costMicros = settleEnd(deps, call, end, tally, gw.id)
+    if (tally.reported?.final) settleQuota(deps.router, served.quota, usedTokens(tally.reported.usage))
     const { status, errorCode } = endStatus(end)
     call.obs.end(status, errorCode)
-    return spoke.svc({
-      costMicros,
-      usageSource: tally.reported?.final ? 'upstream' : 'none',
-      latencyMs: performance.now() - call.t0,
-      gateway: gw.id,
-      upstreamRequestId: upstreamRequestId || (tally.upstreamId ?? ''),
+    return withFallbackSvc(
+      spoke.svc({
+        costMicros,
+        usageSource: tally.reported?.final ? 'upstream' : 'none',
+        latencyMs: performance.now() - call.t0,
+        gateway: gw.id,
+        upstreamRequestId: upstreamRequestId || (tally.upstreamId ?? ''),
+        ctx,
+      }),
       ctx,
-    })
+    )
   }
   const opts = { life: call.life, idleTimeoutMs: gw.timeoutMs, clientIdleMs: deps.config.clientIdleMs, finish }
   const transform = served.native ? spoke.tee(ctx) : translateTransform(served.adapter.streamDecoder(), spoke.streamEncoder(ctx))
   const body = pipeStream(served.stream.body, call.obs.watchFirstFrame(transform), opts)
   return new Response(body, { status: 200, headers: Object.assign(a.headers, SSE_HEADERS) })
 }
+
+/** The tokens an upstream counts against a per-minute quota: the whole prompt and the output. */
+const usedTokens = (u: Usage): number => u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens + u.outputTokens

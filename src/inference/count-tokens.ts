@@ -17,13 +17,14 @@ import type { Logger } from '../lib/log.ts'
 import { TtlLru } from '../lib/lru.ts'
 import { messagesPromptChars } from '../protocols/messages/decode.ts'
 import { messagesErrorBody } from '../protocols/messages/error.ts'
-import { anthropicPassHeaders } from '../protocols/messages/index.ts'
+import { anthropicPassHeaders, MESSAGES_ID_HEADERS } from '../protocols/messages/index.ts'
 import { CountTokensRequest } from '../protocols/messages/schema.ts'
 import { bodyParser } from '../protocols/common/parse.ts'
 import { anthropicAdapter } from '../providers/anthropic-messages/adapter.ts'
 import { upstreamJson } from '../providers/transport/http.ts'
 import type { Store } from '../store/types.ts'
 import { authenticate, resolveModel } from './admission.ts'
+import { checkClientIp, checkModel } from './key-access.ts'
 import { asGatewayError, errorResponse } from './error-response.ts'
 
 export interface CountTokensDeps {
@@ -68,10 +69,15 @@ async function upstreamCount(
   return undefined
 }
 
-export async function countTokens(deps: CountTokensDeps, req: Request): Promise<Response> {
+export async function countTokens(
+  deps: CountTokensDeps,
+  req: Request,
+  clientIp: () => string | undefined = () => undefined,
+): Promise<Response> {
   const requestId = newRequestId('req')
   try {
     const principal = await authenticate(deps.auth, req.headers)
+    checkClientIp(principal, clientIp)
     const { ok, rate } = await deps.store.hit(`count_tokens:${principal.keyId}`, principal.rpm, WINDOW_MS, deps.now())
     if (!ok)
       throw new GatewayError('RATE_LIMITED', 'Too many count_tokens requests for this key; retry after the time in Retry-After.', {
@@ -80,6 +86,7 @@ export async function countTokens(deps: CountTokensDeps, req: Request): Promise<
     const text = await readBodyText(req, deps.config.maxBodyBytes)
     const raw = parseJsonText(text)
     const body = parse(raw)
+    checkModel(principal, body.model)
     const model = resolveModel(deps.catalog, body.model)
     const cacheKey = sha256Hex(`${model.id}\n${req.headers.get('anthropic-beta') ?? ''}\n${text}`)
     let tokens = cacheOf(deps).get(cacheKey)
@@ -89,8 +96,10 @@ export async function countTokens(deps: CountTokensDeps, req: Request): Promise<
       // Only an upstream's exact count is worth keeping; the estimate is recomputed for free.
       if (counted !== undefined) cacheOf(deps).set(cacheKey, tokens, CACHE_TTL_MS)
     }
-    return Response.json({ input_tokens: tokens }, { headers: { 'x-request-id': requestId, ...rateHeaders(rate) } })
+    const headers: Record<string, string> = rateHeaders(rate)
+    for (const h of MESSAGES_ID_HEADERS) headers[h] = requestId
+    return Response.json({ input_tokens: tokens }, { headers })
   } catch (e) {
-    return errorResponse(messagesErrorBody, asGatewayError(e), requestId, deps.log, 'count_tokens')
+    return errorResponse(messagesErrorBody, asGatewayError(e), requestId, deps.log, 'count_tokens', MESSAGES_ID_HEADERS)
   }
 }

@@ -15,11 +15,17 @@ export const asGatewayError = (e: unknown): GatewayError =>
  * The response to a failed /v1 call. `what` names the route in the log line of an INTERNAL
  * error (e.g. "chat request failed").
  */
-export function errorResponse(envelope: ErrorEnvelope, err: GatewayError, requestId: string, log: Logger, what: string): Response {
+export function errorResponse(
+  envelope: ErrorEnvelope,
+  err: GatewayError,
+  requestId: string,
+  log: Logger,
+  what: string,
+  idHeaders: readonly string[] = ['x-request-id'],
+): Response {
   if (err.code === 'INTERNAL') log.error(`${what} failed`, { requestId, err: String(err.cause ?? err) })
   const { status, body } = envelope(err)
-  return new Response(body, {
-    status,
-    headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...clientRetryHeaders(err), ...err.extra.headers },
-  })
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...clientRetryHeaders(err), ...err.extra.headers }
+  for (const h of idHeaders) headers[h] = requestId
+  return new Response(body, { status, headers })
 }

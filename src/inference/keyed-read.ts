@@ -6,6 +6,7 @@ import type { Logger } from '../lib/log.ts'
 import { newRequestId } from '../lib/ids.ts'
 import { chatErrorBody } from '../protocols/chat/error.ts'
 import { authenticate } from './admission.ts'
+import { checkClientIp } from './key-access.ts'
 import { asGatewayError, errorResponse } from './error-response.ts'
 
 export interface KeyedReadDeps {
@@ -19,10 +20,13 @@ export async function keyedRead(
   request: Request,
   what: string,
   read: (principal: KeyPrincipal) => unknown | Promise<unknown>,
+  clientIp: () => string | undefined = () => undefined,
 ): Promise<Response> {
   const requestId = newRequestId('req')
   try {
     const principal = await authenticate(deps.auth, request.headers)
+    // A key's network allowlist holds for its reads too (docs/api.md "Key settings").
+    checkClientIp(principal, clientIp)
     const body = await read(principal)
     return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', 'x-request-id': requestId } })
   } catch (e) {

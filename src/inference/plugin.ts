@@ -1,4 +1,4 @@
-// Every /v1 route in one named Elysia plugin: the three protocol calls (pipeline.ts),
+// Every /v1 route in one named Elysia plugin: the three protocol calls and embeddings (pipeline.ts),
 // count_tokens, the model list, one model, the key's own state (keyed-read.ts) and the CORS
 // preflight. Each answers its errors through error-response.ts in its protocol's envelope (the
 // preflight's 404 is the app's).
@@ -10,13 +10,16 @@ import { modelById } from '../catalog/model-by-id.ts'
 import { keyStatus } from '../auth/key-status.ts'
 import type { Config } from '../config.ts'
 import { GatewayError } from '../core/errors.ts'
+import { clientInfo, peerAddress } from '../http/client.ts'
 import { preflight } from '../http/cors.ts'
+import { ipMatcher } from '../lib/ip.ts'
 import { newRequestId } from '../lib/ids.ts'
 import { chatErrorBody } from '../protocols/chat/error.ts'
 import { protocolSpokes } from '../protocols/registry.ts'
 import { authenticate } from './admission.ts'
 import { type CountTokensDeps, countTokens } from './count-tokens.ts'
 import { asGatewayError, errorResponse } from './error-response.ts'
+import { checkClientIp } from './key-access.ts'
 import { keyedRead } from './keyed-read.ts'
 import { type PipelineDeps, protocolCall } from './pipeline.ts'
 
@@ -32,6 +35,7 @@ const OWN_ID_ROUTES = new Map([
   ['/v1/messages', 'POST'],
   ['/v1/messages/count_tokens', 'POST'],
   ['/v1/responses', 'POST'],
+  ['/v1/embeddings', 'POST'],
   ['/v1/models', 'GET'],
 ])
 export function answersWithOwnId(request: Request): boolean {
@@ -44,41 +48,59 @@ type Lift = { timeout(req: Request, seconds: number): void } | null
 export function v1Routes(deps: V1Deps) {
   const spokes = protocolSpokes(deps.config)
   const cors = { origins: deps.config.corsOrigins }
-  const lift = (server: Lift, request: Request) => () => server?.timeout(request, 0)
+  const trusted = ipMatcher(deps.config.trustedProxies)
+  const socket = (server: Lift, request: Request) => ({
+    onStream: () => server?.timeout(request, 0),
+    clientIp: () => clientInfo(new URL(request.url), request.headers, peerAddress(server, request), trusted).ip,
+  })
   return new Elysia({ name: 'tollgate.v1' })
     .options('/v1/*', ({ request }) => {
       if (cors.origins.length === 0) throw new GatewayError('NOT_FOUND', 'No such endpoint.')
       return preflight(cors, request.headers)
     })
-    .post('/v1/chat/completions', ({ request, server }) => protocolCall(deps, spokes.chat, request, lift(server, request)), {
+    .post('/v1/chat/completions', ({ request, server }) => protocolCall(deps, spokes.chat, request, socket(server, request)), {
       parse: 'none',
     })
-    .post('/v1/messages', ({ request, server }) => protocolCall(deps, spokes.messages, request, lift(server, request)), {
+    .post('/v1/messages', ({ request, server }) => protocolCall(deps, spokes.messages, request, socket(server, request)), {
       parse: 'none',
     })
-    .post('/v1/messages/count_tokens', ({ request }) => countTokens(deps, request), { parse: 'none' })
-    .post('/v1/responses', ({ request, server }) => protocolCall(deps, spokes.responses, request, lift(server, request)), {
+    .post('/v1/messages/count_tokens', ({ request, server }) => countTokens(deps, request, socket(server, request).clientIp), {
       parse: 'none',
     })
-    .get('/v1/models', async ({ request, query }) => {
+    .post('/v1/responses', ({ request, server }) => protocolCall(deps, spokes.responses, request, socket(server, request)), {
+      parse: 'none',
+    })
+    .post('/v1/embeddings', ({ request, server }) => protocolCall(deps, spokes.embeddings, request, socket(server, request)), {
+      parse: 'none',
+    })
+    .get('/v1/models', async ({ request, query, server }) => {
       const requestId = newRequestId('req')
       try {
         const principal = await authenticate(deps.auth, request.headers)
-        const models = deps.catalog.list()
+        checkClientIp(principal, socket(server, request).clientIp)
+        const models = deps.catalog.list().filter((m) => principal.allowsModel(m.id))
         const body = String(query.shape ?? '').toLowerCase() === 'b' ? shapeB(models, principal.serviceMode, deps.config) : shapeA(models)
         return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', 'x-request-id': requestId } })
       } catch (e) {
         return errorResponse(chatErrorBody, asGatewayError(e), requestId, deps.log, 'models request')
       }
     })
-    .get('/v1/models/*', ({ request, params, query }) =>
-      keyedRead(deps, request, 'model request', (principal) =>
-        modelById(deps.catalog, params['*'], {
-          b: String(query.shape ?? '').toLowerCase() === 'b',
-          serviceMode: principal.serviceMode,
-          config: deps.config,
-        }),
+    .get('/v1/models/*', ({ request, params, query, server }) =>
+      keyedRead(
+        deps,
+        request,
+        'model request',
+        (principal) =>
+          modelById(
+            deps.catalog,
+            params['*'],
+            { b: String(query.shape ?? '').toLowerCase() === 'b', serviceMode: principal.serviceMode, config: deps.config },
+            principal.allowsModel,
+          ),
+        socket(server, request).clientIp,
       ),
     )
-    .get('/v1/key', ({ request }) => keyedRead(deps, request, 'key request', (principal) => keyStatus(deps, principal)))
+    .get('/v1/key', ({ request, server }) =>
+      keyedRead(deps, request, 'key request', (principal) => keyStatus(deps, principal), socket(server, request).clientIp),
+    )
 }

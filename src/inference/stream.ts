@@ -51,7 +51,12 @@ function failedMidStream(code: 'UPSTREAM_ERROR' | 'UPSTREAM_TIMEOUT', message: s
   const upstream = { kind: code === 'UPSTREAM_TIMEOUT' ? ('timeout' as const) : ('body' as const) }
   return { kind: 'upstream_failed', error: new GatewayError(code, message, { cause, retryable: true, upstream }), afterFirstByte: true }
 }
-const shuttingDown = () => new GatewayError('SHUTTING_DOWN', 'The gateway is restarting; the answer was cut short. Retry the request.')
+/** The one error frame of a stream that did not complete (the client is still there to read it). */
+function terminalError(end: Exclude<EndCause, { kind: 'completed' | 'client_left' | 'deadline' }>): GatewayError {
+  if (end.kind === 'drain')
+    return new GatewayError('SHUTTING_DOWN', 'The gateway is restarting; the answer was cut short. Retry the request.')
+  return end.error
+}
 
 export function pipeStream(reader: BodyReader, t: FrameTransform, opts: PipeOptions): ReadableStream<Uint8Array> {
   const { life } = opts
@@ -95,8 +100,7 @@ export function pipeStream(reader: BodyReader, t: FrameTransform, opts: PipeOpti
     const svc = opts.finish(end, tally())
     if (end.kind === 'client_left') return
     if (end.kind === 'deadline') return sink?.close(new Error('client idle'))
-    const error = end.kind === 'upstream_failed' ? end.error : end.kind === 'completed' ? undefined : shuttingDown()
-    const last = frames + (error ? t.error(error) : t.close(svc))
+    const last = frames + (end.kind === 'completed' ? t.close(svc) : t.error(terminalError(end)))
     if (!sink) parked = last
     else writeLast(sink, last)
   }

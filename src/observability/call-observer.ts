@@ -17,7 +17,7 @@ const PROVIDER: Record<GatewayProtocol, string> = {
   'openai-responses': 'openai',
 }
 
-export type RefusalReason = 'rate_limit' | 'balance' | 'key_limit'
+export type RefusalReason = 'rate_limit' | 'balance' | 'key_limit' | 'tpm' | 'concurrency'
 
 export class CallObserver {
   readonly span: Span
@@ -26,6 +26,8 @@ export class CallObserver {
   private reserved = 0
   private firstByteSeen = false
   private ended = false
+  /** gen_ai.operation.name: `embeddings` for POST /v1/embeddings, `chat` for the three chat protocols. */
+  private readonly operation: 'chat' | 'embeddings'
 
   constructor(
     private readonly metrics: Metrics,
@@ -36,8 +38,9 @@ export class CallObserver {
     readonly requestId: string,
     private readonly t0: number,
   ) {
-    this.span = tracer.startCall('chat', headers, {
-      'gen_ai.operation.name': 'chat',
+    this.operation = protocol === 'embeddings' ? 'embeddings' : 'chat'
+    this.span = tracer.startCall(this.operation, headers, {
+      'gen_ai.operation.name': this.operation,
       'tollgate.request_id': requestId,
       'tollgate.protocol': protocol,
     })
@@ -47,7 +50,7 @@ export class CallObserver {
   resolved(modelId: string, provider: string, stream: boolean): void {
     this.model = modelId
     this.stream = stream ? 'true' : 'false'
-    this.span.rename(`chat ${modelId}`)
+    this.span.rename(`${this.operation} ${modelId}`)
     this.span.setAttributes({
       'gen_ai.request.model': modelId,
       'gen_ai.provider.name': provider,
@@ -91,9 +94,9 @@ export class CallObserver {
   async attempt<T>(route: Route, run: () => Promise<T>): Promise<T> {
     const gateway = route.gateway.id
     const span = this.span.child(
-      `chat ${route.upstreamModel}`,
+      `${this.operation} ${route.upstreamModel}`,
       {
-        'gen_ai.operation.name': 'chat',
+        'gen_ai.operation.name': this.operation,
         'gen_ai.request.model': route.upstreamModel,
         'gen_ai.provider.name': PROVIDER[route.gateway.protocol],
         'tollgate.gateway': gateway,

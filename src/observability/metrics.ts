@@ -37,10 +37,11 @@ export function defineMetrics(registry: client.Registry) {
       ['protocol', 'stream'] as const,
       LATENCY_BUCKETS,
     ),
-    refusals: counter('tollgate_refusals_total', 'Calls refused at admission: reason is rate_limit, balance or key_limit.', [
-      'protocol',
-      'reason',
-    ] as const),
+    refusals: counter(
+      'tollgate_refusals_total',
+      'Calls refused at admission: reason is rate_limit, tpm, concurrency, balance or key_limit.',
+      ['protocol', 'reason'] as const,
+    ),
     openStreams: gauge('tollgate_open_streams', 'Event streams open to clients on this instance.'),
     // Upstream gateways.
     attempts: counter(

@@ -4,10 +4,10 @@
 import type { CRequest, CResponse } from '../core/canonical.ts'
 import type { GatewayError } from '../core/errors.ts'
 import type { FrameTransform, StreamEncoder } from '../core/frames.ts'
-import type { GatewayProtocol } from '../core/gateway.ts'
+import type { GatewayProtocol, ModelKind } from '../core/gateway.ts'
 import type { Usage } from '../core/usage.ts'
 
-export type ProtocolName = 'chat' | 'messages' | 'responses'
+export type ProtocolName = 'chat' | 'messages' | 'responses' | 'embeddings'
 
 /** One call as the protocol writes it back: its ids, the public model slug, the key's mode. */
 export interface CallContext {
@@ -18,6 +18,8 @@ export interface CallContext {
   /** epoch seconds */
   created: number
   serviceMode: string
+  /** Set when a fallback answered: the model the call asked for first (docs/failover.md "Model fallbacks"). */
+  requestedModel?: string
 }
 
 /** What the svc extension of a served answer may report; each protocol picks its members. */
@@ -32,14 +34,24 @@ export interface SvcFacts {
 
 export interface Spoke<Body> {
   name: ProtocolName
+  /** The kind of catalog model it serves; another kind is refused (docs/api.md "Embeddings"). */
+  kind: ModelKind
   /** The upstream protocol served by pass-through. */
   native: GatewayProtocol
   idPrefix: 'req' | 'resp'
+  /** The response headers that carry the request id: x-request-id, and the protocol's own where its SDK reads another. */
+  idHeaders: readonly string[]
+  /**
+   * A spoke served at its own path of its native gateways (embeddings: /embeddings), and how it
+   * reads their JSON answer; the adapter's path and JSON.parse otherwise.
+   */
+  upstream?: { path: string; read: (text: string) => Record<string, unknown> }
   /** The validated body, or throws the protocol's VALIDATION_FAILED / BAD_REQUEST. */
   parse(raw: unknown): Body
   model(body: Body): string
   stream(body: Body): boolean
-  estimateInput(body: Body): { promptChars: number; maxTokens: number | undefined; choices: number }
+  /** fitChars: what must fit the context window when not the whole prompt (embeddings: the longest input). */
+  estimateInput(body: Body): { promptChars: number; fitChars?: number; maxTokens: number | undefined; choices: number }
   decode(body: Body): CRequest
   /** The protocol's error envelope and status. */
   errorBody(err: GatewayError): { status: number; body: string }

@@ -7,6 +7,7 @@ import type { Route } from '../core/gateway.ts'
 import type { Logger } from '../lib/log.ts'
 import type { BreakerBoard } from '../store/breaker-board.ts'
 import { Breaker, type Transition } from './breaker.ts'
+import { isCoolKey } from './cooling.ts'
 import type { FailoverCounters } from './counters.ts'
 
 export const gatewayKeyOf = (gatewayId: string) => `gw:${gatewayId}`
@@ -45,6 +46,7 @@ export class Breakers {
     private readonly now: () => number = Date.now,
   ) {
     board.subscribe((key, state) => {
+      if (isCoolKey(key)) return
       const b = this.byKey.get(key)
       if (b) b.apply(state, this.now())
       else this.pending.set(key, state)
@@ -64,6 +66,7 @@ export class Breakers {
 
   private async sync(): Promise<void> {
     for (const [key, state] of await this.board.snapshot()) {
+      if (isCoolKey(key)) continue
       const b = this.byKey.get(key)
       if (b) b.apply(state, this.now())
       else this.pending.set(key, state)

@@ -19,6 +19,8 @@ export class FailoverCounters {
   failovers = 0
   /** Routes left out because their breaker was open (or another instance held the probe). */
   breakerSkips = 0
+  /** Routes left out because their upstream rpm/tpm was spent (docs/failover.md "Upstream limits"). */
+  limitSkips = 0
   breakerOpened = 0
   breakerClosed = 0
   /** Half-open probes let through by this instance. */

@@ -8,6 +8,11 @@ export interface KeySpace {
 
 export const accountKey = (ks: KeySpace, shard: number, userId: string) => `${ks.prefix}{s${shard}}:acct:${userId}`
 export const windowKey = (ks: KeySpace, shard: number, keyId: string, window: number) => `${ks.prefix}{s${shard}}:rl:${keyId}:${window}`
+/** Tokens counted in a key's minute window (tpm). */
+export const tokenWindowKey = (ks: KeySpace, shard: number, keyId: string, window: number) =>
+  `${ks.prefix}{s${shard}}:tpm:${keyId}:${window}`
+/** The lease ids of a key's calls in flight (maxConcurrent). */
+export const inFlightKey = (ks: KeySpace, shard: number, keyId: string) => `${ks.prefix}{s${shard}}:conc:${keyId}`
 export const outboxKey = (ks: KeySpace, shard: number) => `${ks.prefix}{s${shard}}:outbox`
 export const counterKey = (ks: KeySpace, bucket: string, window: number) => `${ks.prefix}{c:${bucket}}:${window}`
 /** Lease deadlines (sorted set: request id → deadline ms) and lease data (hash) per shard. */

@@ -6,8 +6,14 @@ import type { AdmitInput, Lease } from './types.ts'
 export const ABANDONED_MARK_MS = 24 * 3600_000
 
 /**
- * The lease as one string (Redis hash value): "userId␉keyId␉reserve␉abandon cost␉record".
+ * The lease as one string (Redis hash value): "userId␉spendKey␉reserve␉abandon cost␉record".
  * Ids never contain a tab and JSON escapes it, so the first four tabs split it unambiguously.
  */
-export const leaseData = (input: Pick<AdmitInput, 'userId' | 'keyId' | 'reserveMicros'>, lease: Lease): string =>
-  [input.userId, input.keyId, input.reserveMicros.toString(), lease.abandonCostMicros.toString(), lease.abandonRecord].join('\t')
+export const leaseData = (input: Pick<AdmitInput, 'userId' | 'keyId' | 'reserveMicros' | 'spendKey'>, lease: Lease): string =>
+  [
+    input.userId,
+    input.spendKey ?? input.keyId,
+    input.reserveMicros.toString(),
+    lease.abandonCostMicros.toString(),
+    lease.abandonRecord,
+  ].join('\t')

@@ -1,6 +1,7 @@
 // In-process store with the Lua scripts' semantics, for the embedded default (one process).
 import { ABANDONED_MARK_MS } from './lease.ts'
 import { outboxCallOf } from './outbox-call.ts'
+import { ADMITTED, admitResult, BALANCE_SHORT, COLD, KEY_LIMIT_SHORT, OVER_CONCURRENCY, OVER_TPM, RATE_LIMITED } from './admit-result.ts'
 import {
   WINDOW_TTL_MS,
   windowOf,
@@ -42,6 +43,8 @@ export function createMemoryStore(): Store {
   let lastLeaseSweep = 0
   /** Lease id → when its abandoned mark may be forgotten. */
   const abandoned = new Map<string, number>()
+  /** Key id → the lease ids of its calls in flight (maxConcurrent). */
+  const concurrent = new Map<string, Set<string>>()
 
   const move = (acct: Account | undefined, keyId: string, reserve: bigint, cost: bigint) => {
     if (!acct) return
@@ -52,6 +55,15 @@ export function createMemoryStore(): Store {
     if (spent !== undefined) acct.keySpent.set(keyId, spent + cost)
     acct.balance -= cost
   }
+  /** A key's new period (lua/load.lua): its earlier periods' counts without a reservation are dropped. */
+  const dropIdlePeriods = (acct: Account, keyId: string, current: string) => {
+    for (const k of acct.keySpent.keys())
+      if (k !== current && k.startsWith(`${keyId}@`) && (acct.keyReserved.get(k) ?? 0n) === 0n) {
+        acct.keySpent.delete(k)
+        acct.keyReserved.delete(k)
+      }
+  }
+
   /** The release script's semantics for every lease past its deadline. */
   const sweep = (nowMs: number, max: number): number => {
     let released = 0
@@ -73,6 +85,72 @@ export function createMemoryStore(): Store {
     for (const item of inFlight.values()) yield item.entry
   }
 
+  /** The key's calls in flight: leases still live (settled, swept or expired ones leave). */
+  const callsOf = (keyId: string, nowMs: number): Set<string> => {
+    const ids = concurrent.get(keyId) ?? new Set<string>()
+    concurrent.set(keyId, ids)
+    for (const id of ids) if ((leases.get(id)?.deadline ?? 0) <= nowMs) ids.delete(id)
+    return ids
+  }
+
+  const counter = (key: string, nowMs: number) => {
+    const win = windows.get(key)
+    return win && win.expires > nowMs ? win.count : 0
+  }
+
+  const admitOne = (input: AdmitInput): [status: number, requests: number, tokens: number] => {
+    const { index } = windowOf(input.nowMs)
+    const wkey = `${input.keyId}:${index}`
+    const tkey = `tpm:${input.keyId}:${index}`
+    const count = counter(wkey, input.nowMs)
+    const used = counter(tkey, input.nowMs)
+    if (count >= input.rpm) return [RATE_LIMITED, count, used]
+    const tpm = input.tpm ?? null
+    const tokens = input.tokens ?? 0
+    if (tpm !== null && used + tokens > tpm) return [OVER_TPM, count, used]
+    const maxConcurrent = input.maxConcurrent ?? null
+    if (maxConcurrent !== null && callsOf(input.keyId, input.nowMs).size >= maxConcurrent) return [OVER_CONCURRENCY, count, used]
+    // The in-process store releases expired leases itself before deciding (one process: no
+    // other instance can hold them), at most every 250 ms so admission stays O(1) on average.
+    if (leases.size > 0 && Math.abs(input.nowMs - lastLeaseSweep) >= 250) {
+      lastLeaseSweep = input.nowMs
+      sweep(input.nowMs, leases.size)
+    }
+    const spendKey = input.spendKey ?? input.keyId
+    const acct = accounts.get(input.userId)
+    const spent = acct?.keySpent.get(spendKey)
+    if (!acct || spent === undefined) return [COLD, count, used]
+    if (acct.balance - acct.reserved < input.reserveMicros) return [BALANCE_SHORT, count, used]
+    const kres = acct.keyReserved.get(spendKey) ?? 0n
+    if (input.keyLimitMicros !== null && spent + kres + input.reserveMicros > input.keyLimitMicros) return [KEY_LIMIT_SHORT, count, used]
+    if (windows.size > 100_000) for (const [k, w] of windows) if (w.expires <= input.nowMs) windows.delete(k)
+    bump(wkey, 1, input.nowMs)
+    if (tpm !== null && tokens > 0) bump(tkey, tokens, input.nowMs)
+    acct.reserved += input.reserveMicros
+    acct.keyReserved.set(spendKey, kres + input.reserveMicros)
+    const l = input.lease
+    if (l) {
+      const held = { userId: input.userId, keyId: spendKey, reserve: input.reserveMicros, cost: l.abandonCostMicros }
+      leases.set(l.id, { ...held, record: l.abandonRecord, deadline: l.deadlineMs })
+      if (maxConcurrent !== null) callsOf(input.keyId, input.nowMs).add(l.id)
+    }
+    return [ADMITTED, count + 1, tpm !== null ? used + tokens : used]
+  }
+
+  /** Adds to a window's counter, which starts with its first count and lasts WINDOW_TTL_MS. */
+  const bump = (key: string, by: number, nowMs: number) => {
+    const win = windows.get(key)
+    if (win && win.expires > nowMs) win.count += by
+    else windows.set(key, { count: by, expires: nowMs + WINDOW_TTL_MS })
+  }
+
+  /** Settlement's token correction (lua/settle.lua): an ended window is left alone; none goes below zero. */
+  const giveBackTokens = (input: SettleInput) => {
+    if (!input.tokens || input.tokens.giveBack === 0) return
+    const win = windows.get(`tpm:${input.keyId}:${windowOf(input.tokens.nowMs).index}`)
+    if (win && win.expires > Date.now()) win.count = Math.max(0, win.count - input.tokens.giveBack)
+  }
+
   const append = (record: string) => {
     const id = String(++seq)
     queue.push({ id, shard: 0, record })
@@ -82,42 +160,10 @@ export function createMemoryStore(): Store {
 
   return {
     kind: 'memory',
+    // The admit script's semantics (lua/admit.lua), status codes and all (admit-result.ts).
     async admit(input: AdmitInput): Promise<AdmitResult> {
-      const { index, resetMs } = windowOf(input.nowMs)
-      const wkey = `${input.keyId}:${index}`
-      let win = windows.get(wkey)
-      if (win && win.expires <= input.nowMs) win = undefined
-      const count = win?.count ?? 0
-      const rate = { limit: input.rpm, remaining: Math.max(0, input.rpm - count), resetMs }
-      if (count >= input.rpm) return { ok: false, reason: 'rate', rate: { ...rate, remaining: 0 } }
-      // The in-process store releases expired leases itself before deciding (one process: no
-      // other instance can hold them), at most every 250 ms so admission stays O(1) on average.
-      if (leases.size > 0 && Math.abs(input.nowMs - lastLeaseSweep) >= 250) {
-        lastLeaseSweep = input.nowMs
-        sweep(input.nowMs, leases.size)
-      }
-      const acct = accounts.get(input.userId)
-      const spent = acct?.keySpent.get(input.keyId)
-      if (!acct || spent === undefined) return { ok: false, reason: 'cold' }
-      if (acct.balance - acct.reserved < input.reserveMicros) return { ok: false, reason: 'balance', rate }
-      const kres = acct.keyReserved.get(input.keyId) ?? 0n
-      if (input.keyLimitMicros !== null && spent + kres + input.reserveMicros > input.keyLimitMicros)
-        return { ok: false, reason: 'key_limit', rate }
-      if (windows.size > 100_000) for (const [k, w] of windows) if (w.expires <= input.nowMs) windows.delete(k)
-      windows.set(wkey, { count: count + 1, expires: input.nowMs + WINDOW_TTL_MS })
-      acct.reserved += input.reserveMicros
-      acct.keyReserved.set(input.keyId, kres + input.reserveMicros)
-      const l = input.lease
-      if (l)
-        leases.set(l.id, {
-          userId: input.userId,
-          keyId: input.keyId,
-          reserve: input.reserveMicros,
-          cost: l.abandonCostMicros,
-          record: l.abandonRecord,
-          deadline: l.deadlineMs,
-        })
-      return { ok: true, rate: { ...rate, remaining: Math.max(0, input.rpm - count - 1) } }
+      const [status, requests, tokens] = admitOne(input)
+      return admitResult(input, status, requests, tokens)
     },
     async outboxCalls(userId) {
       const calls: OutboxCall[] = []
@@ -128,7 +174,7 @@ export function createMemoryStore(): Store {
       return { calls, through: String(seq) }
     },
     // The load script's semantics (lua/load.lua).
-    async loadAccount(userId, keyId, balanceMicros, keySpentMicros, outboxThrough = '0') {
+    async loadAccount(userId, keyId, balanceMicros, keySpentMicros, outboxThrough = '0', spendKey = keyId) {
       let acct = accounts.get(userId)
       const newAccount = acct === undefined
       if (!acct) {
@@ -140,20 +186,22 @@ export function createMemoryStore(): Store {
           acct.keyReserved.set(l.keyId, (acct.keyReserved.get(l.keyId) ?? 0n) + l.reserve)
         }
       }
-      const newKey = !acct.keySpent.has(keyId)
-      if (newKey) acct.keySpent.set(keyId, keySpentMicros)
+      const newKey = !acct.keySpent.has(spendKey)
+      if (newKey) acct.keySpent.set(spendKey, keySpentMicros)
+      if (newKey && spendKey.includes('@')) dropIdlePeriods(acct, keyId, spendKey)
       if (!newAccount && !newKey) return
       const read = Number(outboxThrough)
       for (const entry of unacknowledged()) {
         const call = Number(entry.id) > read ? outboxCallOf(entry.record, userId) : undefined
         if (!call) continue
         if (newAccount) acct.balance -= call.costMicros
-        if (newKey && call.keyId === keyId) acct.keySpent.set(keyId, acct.keySpent.get(keyId)! + call.costMicros)
+        if (newKey && call.keyId === keyId) acct.keySpent.set(spendKey, acct.keySpent.get(spendKey)! + call.costMicros)
       }
     },
     async settle(input: SettleInput) {
       if (input.leaseId !== undefined && !leases.delete(input.leaseId) && abandoned.has(input.leaseId)) return false
-      move(accounts.get(input.userId), input.keyId, input.reservedMicros, input.costMicros)
+      giveBackTokens(input)
+      move(accounts.get(input.userId), input.spendKey ?? input.keyId, input.reservedMicros, input.costMicros)
       append(input.record)
       return true
     },

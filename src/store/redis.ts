@@ -1,11 +1,23 @@
 // Store on Redis: each hot-path operation is one EVALSHA of a versioned script in ./lua.
 import { ensureTracingChannelHasSubscribers } from '../lib/tracing-channel-compat.ts'
-import { abandonedKey, accountKey, counterKey, leaseDataKey, leasesKey, outboxKey, windowKey, type KeySpace } from './keys.ts'
+import {
+  abandonedKey,
+  accountKey,
+  counterKey,
+  inFlightKey,
+  leaseDataKey,
+  leasesKey,
+  outboxKey,
+  tokenWindowKey,
+  windowKey,
+  type KeySpace,
+} from './keys.ts'
 import { ABANDONED_MARK_MS, leaseData } from './lease.ts'
 import { readAppendOnly } from './append-only.ts'
 import { connectRedis, type RedisClient, type RedisTarget } from './redis-client.ts'
 import { ackShards, createGroups, ownPendingShards, readShards, reclaimShards } from './redis-outbox.ts'
 import { outboxCallOf } from './outbox-call.ts'
+import { admitResult } from './admit-result.ts'
 import { TurnBatch } from './turn-batch.ts'
 import {
   WINDOW_TTL_MS,
@@ -19,7 +31,7 @@ import {
   type Store,
 } from './types.ts'
 
-/** Most calls in one script call (turn-batch.ts): an admission brings 2 keys and 8 arguments, a settlement 2 and 5. */
+/** Most calls in one script call (turn-batch.ts): an admission brings 4 keys and 12 arguments, a settlement 3 and 6. */
 const ADMIT_BATCH_MAX = 64
 const SETTLE_BATCH_MAX = 64
 const WINDOW_TTL = String(WINDOW_TTL_MS)
@@ -34,7 +46,7 @@ type Scripted = RedisClient & {
   tgSettle(keys: number, ...args: string[]): Promise<number[]>
   tgRelease(...args: [string, string, string, string, string, string, number, number]): Promise<number>
   tgRenew(k1: string, id: string, deadline: number): Promise<number>
-  tgLoad(...args: [string, string, string, string, string, string, string, string]): Promise<number>
+  tgLoad(...args: [string, string, string, string, string, string, string, string, string]): Promise<number>
   tgAdjust(k1: string, delta: string): Promise<number>
   tgHit(k1: string, limit: number, ttl: number): Promise<[number, number]>
 }
@@ -83,21 +95,25 @@ export async function createRedisStore(
     const keys = [outboxKey(keySpace, s), leasesKey(keySpace, s), leaseDataKey(keySpace, s)]
     const args: string[] = []
     for (const i of inputs) {
-      keys.push(accountKey(keySpace, s, i.userId), abandonedKey(keySpace, s, i.leaseId ?? ''))
-      args.push(i.keyId, i.reservedMicros.toString(), i.costMicros.toString(), i.record, i.leaseId ?? '')
+      const window = i.tokens ? windowOf(i.tokens.nowMs).index : 0
+      keys.push(accountKey(keySpace, s, i.userId), abandonedKey(keySpace, s, i.leaseId ?? ''), tokenWindowKey(keySpace, s, i.keyId, window))
+      args.push(i.spendKey ?? i.keyId, i.reservedMicros.toString(), i.costMicros.toString(), i.record, i.leaseId ?? '')
+      args.push(String(i.tokens?.giveBack ?? 0))
     }
     return redis.tgSettle(keys.length, ...keys, ...args)
   }
   const admitShard =
     (s: number) =>
-    async (inputs: AdmitInput[]): Promise<[number, number | string][]> => {
+    async (inputs: AdmitInput[]): Promise<[number, number | string, number][]> => {
       const keys = [leasesKey(keySpace, s), leaseDataKey(keySpace, s)]
       const args: string[] = []
       for (const i of inputs) {
         const lease = i.lease
-        keys.push(accountKey(keySpace, s, i.userId), windowKey(keySpace, s, i.keyId, windowOf(i.nowMs).index))
+        const window = windowOf(i.nowMs).index
+        keys.push(accountKey(keySpace, s, i.userId), windowKey(keySpace, s, i.keyId, window))
+        keys.push(tokenWindowKey(keySpace, s, i.keyId, window), inFlightKey(keySpace, s, i.keyId))
         args.push(
-          i.keyId,
+          i.spendKey ?? i.keyId,
           String(i.rpm),
           i.reserveMicros.toString(),
           (i.keyLimitMicros ?? -1n).toString(),
@@ -105,10 +121,14 @@ export async function createRedisStore(
           lease?.id ?? '',
           String(lease?.deadlineMs ?? 0),
           lease ? leaseData(i, lease) : '',
+          String(i.tpm ?? -1),
+          String(i.tokens ?? 0),
+          String(i.maxConcurrent ?? -1),
+          String(i.nowMs),
         )
       }
       const flat = await redis.tgAdmit(keys.length, ...keys, ...args)
-      return inputs.map((_, i) => [flat[2 * i] as number, flat[2 * i + 1]!])
+      return inputs.map((_, i) => [flat[3 * i] as number, flat[3 * i + 1]!, flat[3 * i + 2] as number])
     }
   const admits = Array.from({ length: keySpace.shards }, (_, s) => new TurnBatch(admitShard(s), ADMIT_BATCH_MAX, { eager: true }))
   const settles = Array.from({ length: keySpace.shards }, (_, s) => new TurnBatch(settleShard(s), SETTLE_BATCH_MAX))
@@ -116,15 +136,10 @@ export async function createRedisStore(
   return {
     kind: 'redis',
     async admit(input: AdmitInput): Promise<AdmitResult> {
-      const { resetMs } = windowOf(input.nowMs)
-      const [status, count] = await admits[shardOf(input.userId, keySpace.shards)]!.add(input)
+      const [status, count, used] = await admits[shardOf(input.userId, keySpace.shards)]!.add(input)
       // This call's own step failed in Redis (admit.lua); the others of its batch stand.
       if (typeof count !== 'number') throw new Error(`admit: ${count}`)
-      const rate = { limit: input.rpm, remaining: Math.max(0, input.rpm - count), resetMs }
-      if (status === 1) return { ok: true, rate }
-      if (status === 0) return { ok: false, reason: 'rate', rate: { ...rate, remaining: 0 } }
-      if (status === -1) return { ok: false, reason: 'cold' }
-      return { ok: false, reason: status === -2 ? 'balance' : 'key_limit', rate }
+      return admitResult(input, status, count, used)
     },
     async outboxCalls(userId) {
       // Paged, so a long outbox (Postgres was down) is read without holding Redis up.
@@ -141,10 +156,10 @@ export async function createRedisStore(
         if (page.length < OUTBOX_PAGE) return { calls, through }
       }
     },
-    async loadAccount(userId, keyId, balanceMicros, keySpentMicros, outboxThrough = NO_ENTRY) {
+    async loadAccount(userId, keyId, balanceMicros, keySpentMicros, outboxThrough = NO_ENTRY, spendKey = keyId) {
       const s = shardOf(userId, keySpace.shards)
       const keys = [accountKey(keySpace, s, userId), outboxKey(keySpace, s), leaseDataKey(keySpace, s)] as const
-      await redis.tgLoad(...keys, userId, keyId, balanceMicros.toString(), keySpentMicros.toString(), outboxThrough)
+      await redis.tgLoad(...keys, userId, keyId, balanceMicros.toString(), keySpentMicros.toString(), outboxThrough, spendKey)
     },
     async settle(input: SettleInput) {
       const applied = await settles[shardOf(input.userId, keySpace.shards)]!.add(input)

@@ -9,8 +9,19 @@ export interface AdmitInput {
   rpm: number
   nowMs: number
   reserveMicros: bigint
-  /** The key's lifetime spend limit; null = none. */
+  /** The key's spend limit (of the period of `spendKey`); null = none. */
   keyLimitMicros: bigint | null
+  /**
+   * What the key's spend and reservations count under (billing/spend-period.ts): the key id, or
+   * the key id and the start of its limit's period. Absent = the key id.
+   */
+  spendKey?: string
+  /** Tokens per minute (docs/api.md "Key settings"); null or absent = none. */
+  tpm?: number | null
+  /** Tokens counted against `tpm`: the prompt estimate plus the output cap. */
+  tokens?: number
+  /** Calls of the key in flight at once, counted by their leases; null or absent = none. */
+  maxConcurrent?: number | null
   /** The reservation as a lease (docs/drain.md): released as abandoned once its deadline passes. */
   lease?: Lease
 }
@@ -33,10 +44,13 @@ export interface RateInfo {
   resetMs: number
 }
 
+/** The token window of a key with a tpm; absent without one. */
+export type TokenRate = { tokens?: RateInfo }
+
 export type AdmitResult =
-  | { ok: true; rate: RateInfo }
-  | { ok: false; reason: 'rate'; rate: RateInfo }
-  | { ok: false; reason: 'balance' | 'key_limit'; rate: RateInfo }
+  | ({ ok: true; rate: RateInfo } & TokenRate)
+  | ({ ok: false; reason: 'rate' | 'tpm' | 'concurrency'; rate: RateInfo } & TokenRate)
+  | ({ ok: false; reason: 'balance' | 'key_limit'; rate: RateInfo } & TokenRate)
   /** The account or key is not mirrored yet: load it from Postgres (loadAccount) and retry. */
   | { ok: false; reason: 'cold' }
 
@@ -49,6 +63,10 @@ export interface SettleInput {
   record: string
   /** The lease taken at admission; when it was already released as abandoned nothing moves. */
   leaseId?: string
+  /** As at admission; absent = the key id. */
+  spendKey?: string
+  /** The token window the admission counted in and the tokens to give back (reserved − billed; may be negative). */
+  tokens?: { nowMs: number; giveBack: number }
 }
 
 export interface OutboxEntry {
@@ -87,7 +105,15 @@ export interface Store {
    * the account appended after it is taken off too, and a new mirror holds the reservations of
    * the account's live leases again, so their settlements release what is held.
    */
-  loadAccount(userId: string, keyId: string, balanceMicros: bigint, keySpentMicros: bigint, outboxThrough?: string): Promise<void>
+  loadAccount(
+    userId: string,
+    keyId: string,
+    balanceMicros: bigint,
+    keySpentMicros: bigint,
+    outboxThrough?: string,
+    /** The field the key's spend counts under (AdmitInput.spendKey); absent = the key id. */
+    spendKey?: string,
+  ): Promise<void>
   /**
    * ONE round trip: end the lease, release the reservation, apply the real cost, append to the
    * outbox. Returns false (and moves nothing) when the lease had already expired and been

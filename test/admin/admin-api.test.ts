@@ -26,6 +26,7 @@ const ROUTES = (userId: string, keyId: string): [string, string, unknown][] => [
   ['POST', `/api/admin/users/${userId}/disable`, undefined],
   ['POST', `/api/admin/users/${userId}/enable`, undefined],
   ['POST', '/api/admin/catalog/reload', undefined],
+  ['GET', '/api/admin/catalog', undefined],
 ]
 
 for (const backends of ALL_BACKENDS) {

@@ -1,6 +1,6 @@
 // A change and its audit row commit together (docs/operators.md "Audit log"): when the row cannot
 // be written, a credit is undone everywhere — Postgres and the store's hot balance — a disable or
-// a revocation does not happen, and the caller gets an error, not a silent unaudited change.
+// a revocation or a key change does not happen, and the caller gets an error, not a silent unaudited change.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { ADMIN_TOKEN, ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
@@ -47,6 +47,30 @@ for (const backends of ALL_BACKENDS) {
       expect(user.disabled).toBe(false)
       const keys = (await (await send('GET', `/api/admin/users/${u.userId}/keys`)).json()) as { items: { revokedAt: string | null }[] }
       expect(keys.items.map((k) => k.revokedAt)).toEqual([null])
+    })
+
+    test('a key change is audited with the members it set; without its audit row it does not happen', async () => {
+      const u = await gw.user(1)
+      const db = gw.runtime.deps.db
+      const patch = (body: object) =>
+        gw.request(`/api/admin/keys/${u.keyId}`, { method: 'PATCH', headers: token, body: JSON.stringify(body) })
+      const keyName = async () => {
+        const keys = await gw.request(`/api/admin/users/${u.userId}/keys`, { headers: token })
+        return ((await keys.json()) as { items: { name: string }[] }).items[0]!.name
+      }
+      const before = await keyName()
+      await db.execute(sql`alter table admin_audit rename to admin_audit_away`)
+      try {
+        expect((await patch({ name: 'lost' })).status).toBeGreaterThanOrEqual(500)
+      } finally {
+        await db.execute(sql`alter table admin_audit_away rename to admin_audit`)
+      }
+      expect(await keyName()).toBe(before)
+      expect((await patch({ name: 'renamed', rpm: 7 })).status).toBe(200)
+      expect(await keyName()).toBe('renamed')
+      const audit = await gw.request(`/api/admin/audit?target=${u.keyId}`, { headers: token })
+      const rows = ((await audit.json()) as { items: { action: string; actor: string; after: unknown }[] }).items
+      expect(rows.map((r) => [r.action, r.actor, r.after])).toEqual([['key.update', 'token', { name: 'renamed', rpm: 7 }]])
     })
   })
 }

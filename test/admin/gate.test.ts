@@ -60,7 +60,7 @@ for (const backends of ALL_BACKENDS) {
     test("an admin's session works on every admin route; /api/auth/me says admin", async () => {
       const admin = await signUp(gw)
       await makeAdmin(admin)
-      expect(await json(admin.get('/api/auth/me'))).toEqual({ id: admin.id, email: admin.email, role: 'admin' })
+      expect(await json(admin.get('/api/auth/me'))).toEqual({ id: admin.id, email: admin.email, role: 'admin', verified: false })
       const other = await signUp(gw)
       for (const [method, path, body] of ROUTES(other.id)) {
         const res = await send(admin, method, path, body)

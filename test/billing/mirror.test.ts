@@ -53,7 +53,7 @@ for (const kind of (['postgres+redis', 'pglite+memory'] as const).filter((k) => 
       for (let round = 0; round < 25; round++) {
         await store.forgetAccount(user.id)
         await Promise.all([
-          loadMirror(db, store, user.id, keyId),
+          loadMirror(db, store, { userId: user.id, keyId: keyId }),
           applyMovement(db, store, {
             userId: user.id,
             amountMicros: 1_000n,
@@ -69,7 +69,7 @@ for (const kind of (['postgres+redis', 'pglite+memory'] as const).filter((k) => 
             reference: `r:${user.id}:${round}:b`,
           }),
         ])
-        await loadMirror(db, store, user.id, keyId) // a no-op when the race already loaded it
+        await loadMirror(db, store, { userId: user.id, keyId: keyId }) // a no-op when the race already loaded it
         const [row] = await db.select().from(accounts).where(eq(accounts.userId, user.id))
         expect((await store.account(user.id))?.balanceMicros).toBe(row!.balanceMicros)
       }
@@ -90,7 +90,7 @@ for (const kind of (['postgres+redis', 'pglite+memory'] as const).filter((k) => 
         method: 'test',
         reference: `fund:${user.id}`,
       })
-      await loadMirror(db, store, user.id, keyId)
+      await loadMirror(db, store, { userId: user.id, keyId: keyId })
       return { userId: user.id, keyId }
     }
     /** Settles one call of `cost` into the outbox (mirror and outbox move together) and returns its record. */
@@ -109,7 +109,7 @@ for (const kind of (['postgres+redis', 'pglite+memory'] as const).filter((k) => 
       // The writer has put the first in Postgres but not yet acknowledged it: it is in both.
       await writeRecords(db, [first])
       await store.forgetAccount(u.userId)
-      await loadMirror(db, store, u.userId, u.keyId)
+      await loadMirror(db, store, { userId: u.userId, keyId: u.keyId })
       expect((await store.account(u.userId))?.balanceMicros).toBe(1_000_000n - 123n)
       expect(await postgresBalance(db, u.userId)).toBe(1_000_000n - 100n)
       // Once everything is written the two agree; the first is not billed twice.
@@ -136,7 +136,7 @@ for (const kind of (['postgres+redis', 'pglite+memory'] as const).filter((k) => 
           // The mirror is lost and reloaded while the writer is busy with this round's calls.
           await Bun.sleep(round % 4)
           await store.forgetAccount(u.userId)
-          await loadMirror(db, store, u.userId, u.keyId)
+          await loadMirror(db, store, { userId: u.userId, keyId: u.keyId })
           await settled
           while ((await store.outboxStats()).depth > 0) await Bun.sleep(1)
           expect((await store.account(u.userId))?.balanceMicros).toBe(await postgresBalance(db, u.userId))

@@ -32,6 +32,8 @@ const CLEAN: OutboxRecord = {
 /** Each variant changes one thing sanitizeRecord acts on (or might). */
 const VARIANTS: [string, (r: Record<string, any>) => void][] = [
   ['clean', () => {}],
+  ['model chain', (r) => (r.chain = 'acme/a,acme/b')],
+  ['model chain with NUL', (r) => (r.chain = 'acme/a\u0000,acme/b')],
   ['gateway null', (r) => (r.gateway = null)],
   ['gateway missing', (r) => delete r.gateway],
   ['errorCode set', (r) => (r.errorCode = 'UPSTREAM_ERROR')],

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { costMicros, type Pricing } from '../../src/billing/pricing.ts'
+import { costMicros, isPriced, type Pricing } from '../../src/billing/pricing.ts'
 import { estimateOutputTokens, estimatePromptTokens, estimateUsage } from '../../src/billing/estimate.ts'
 import { formatUsd, numberToScaled, parseDecimal, usdToMicros } from '../../src/lib/money.ts'
 import type { Usage } from '../../src/core/usage.ts'
@@ -36,6 +36,16 @@ describe('costMicros', () => {
     ['prices with 9 decimals stay exact', usage(1_000_000_000, 0), price(0.000000001, 0), 1n],
   ]
   for (const [name, u, p, want] of cases) test(name, () => expect(costMicros(u, p)).toBe(want))
+
+  test('priced: a chat model needs input and output prices, an embedding model an input price only', () => {
+    expect([isPriced(price(1, 2)), isPriced(price(1, null)), isPriced(price(null, 2))]).toEqual([true, false, false])
+    expect([isPriced(price(0.02, null), 'embedding'), isPriced(price(null, null), 'embedding')]).toEqual([true, false])
+  })
+
+  test('an embedding: input tokens only, rounded up once (2,345 tokens × $0.13/1M = 304.85 → 305 micro-USD)', () =>
+    expect(
+      costMicros(estimateUsage(3 * 2345, { requested: 0, choices: 1, defaultCap: 4096, contextWindow: 8192 }), price(0.13, null)),
+    ).toBe(305n))
 })
 
 describe('money', () => {

@@ -6,7 +6,7 @@ import { SettleRescue } from '../../src/billing/settle-rescue.ts'
 import type { Db } from '../../src/db/client.ts'
 import type { Logger } from '../../src/lib/log.ts'
 import { createMemoryStore } from '../../src/store/memory.ts'
-import { eventually } from '../helpers/money.ts'
+import { until } from '../helpers/until.ts'
 
 function harness() {
   const state = { pgUp: false, storeUp: false, statements: 0, forgotten: [] as string[], errors: [] as Record<string, unknown>[] }
@@ -40,7 +40,7 @@ describe('SettleRescue', () => {
     expect(rescue.counters.writtenDirect).toBe(1)
     expect(rescue.spooled).toBe(1) // written, mirror not dropped yet
     state.storeUp = true
-    await eventually(() => rescue.spooled === 0, 'mirror dropped')
+    await until(() => rescue.spooled === 0, 'mirror dropped')
     expect(state.forgotten).toEqual(['usr_a'])
     expect(state.statements).toBe(1) // the retry did not write it again
     await rescue.close()
@@ -52,7 +52,7 @@ describe('SettleRescue', () => {
     await rescue.rescue('usr_b', '{"v":1,"requestId":"req_log"}', false)
     expect(rescue.spooled).toBe(2)
     state.storeUp = true
-    await eventually(() => rescue.spooled === 0, 'spool emptied')
+    await until(() => rescue.spooled === 0, 'spool emptied')
     expect(rescue.counters.appended).toBe(2)
     expect(rescue.counters.retries).toBeGreaterThan(0)
     expect(state.forgotten).toEqual(['usr_b']) // only the settlement drops the mirror
@@ -73,16 +73,16 @@ describe('SettleRescue', () => {
   test('dropMirror after an admit without an answer: the mirror and that lease, one pending drop per lease, retried until the store answers', async () => {
     const { state, rescue } = harness()
     rescue.dropMirror('usr_d', 'req_d1')
-    await eventually(() => rescue.spooled === 1, 'drop spooled')
+    await until(() => rescue.spooled === 1, 'drop spooled')
     rescue.dropMirror('usr_d', 'req_d1')
     rescue.dropMirror('usr_d', 'req_d1')
     expect(rescue.counters.mirrorDrops).toBe(1)
     // Another unanswered admit of the account: its lease must end too.
     rescue.dropMirror('usr_d', 'req_d2')
-    await eventually(() => rescue.spooled === 2, 'second drop spooled')
+    await until(() => rescue.spooled === 2, 'second drop spooled')
     expect(rescue.counters.mirrorDrops).toBe(2)
     state.storeUp = true
-    await eventually(() => rescue.spooled === 0, 'drops done')
+    await until(() => rescue.spooled === 0, 'drops done')
     expect(state.forgotten).toEqual(['usr_d req_d1', 'usr_d req_d2'])
     await rescue.close()
   })

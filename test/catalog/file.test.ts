@@ -49,6 +49,24 @@ describe('catalog file', () => {
     )
   })
 
+  test('kind: an embedding model has an input price only and openai-chat routes; a chat model keeps its output price', () => {
+    const c = base()
+    const embedding = { ...c.models[0]!, id: 'acme/embed', kind: 'embedding' as const, pricing: { input: 0.02 } }
+    expect(parseCatalogFile({ ...c, models: [embedding] }).models[0]!.kind).toBe('embedding')
+    expect(parseCatalogFile({ ...c, models: [{ ...embedding, pricing: { input: 0.02, output: null } }] }).models).toHaveLength(1)
+    expect(refusal({ ...c, models: [{ ...embedding, pricing: { input: 0.02, output: 0.1 } }] })).toBe(
+      'catalog: embedding model acme/embed: pricing.output must be absent or null (embeddings are billed per input token)',
+    )
+    const anthropic = { ...c.gateways[0]!, id: 'gw-b', protocol: 'anthropic-messages' as const }
+    expect(refusal({ gateways: [anthropic], models: [{ ...embedding, routes: [{ gateway: 'gw-b', model: 'm' }] }] })).toBe(
+      'catalog: embedding model acme/embed routes to gateway gw-b (anthropic-messages); embeddings need an openai-chat gateway',
+    )
+    expect(refusal({ ...c, models: [{ ...embedding, kind: 'rerank' }] })).toBe('catalog: models[0].kind: must be one of chat, embedding')
+    expect(refusal({ ...c, models: [{ ...c.models[0]!, pricing: { input: 1 } }] })).toStartWith(
+      'catalog: models[0].pricing.output: Expected required property',
+    )
+  })
+
   test('at start the refusal is one line naming the file and the field', () => {
     const c = base()
     let thrown: unknown
@@ -96,4 +114,59 @@ describe('catalog file', () => {
       expect(model!.deprecated).toBe(false)
     })
   })
+})
+
+describe('routing fields (docs/failover.md, docs/providers.md "Headers and query")', () => {
+  let gw: TestGateway | undefined
+  afterAll(async () => gw?.stop())
+
+  test('route, gateway and model routing members are strict too', () => {
+    const c = base()
+    const route = { ...c.models[0]!.routes[0]!, wieght: 2 }
+    expect(refusal({ ...c, models: [{ ...c.models[0]!, routes: [route] }] })).toBe(
+      'catalog: models[0].routes[0].wieght: unknown field; did you mean weight?',
+    )
+    const zero = { ...c.models[0]!.routes[0]!, weight: 0 }
+    expect(refusal({ ...c, models: [{ ...c.models[0]!, routes: [zero] }] })).toStartWith('catalog: models[0].routes[0].weight:')
+    expect(refusal({ ...c, gateways: [{ ...c.gateways[0]!, headers: { 'x-a': 1 } }] })).toStartWith('catalog: gateways[0].headers')
+    expect(refusal({ ...c, models: [{ ...c.models[0]!, fallbacks: [c.models[0]!.id] }] })).toBe(
+      'catalog: model acme/chat-1 lists itself in fallbacks',
+    )
+  })
+
+  test('stored and loaded: priorities, weights, limits, fallbacks, headers and query with env: resolved; a catalog without them as before', async () => {
+    const c = simpleCatalog([
+      { id: 'gw-a', url: 'http://127.0.0.1:9' },
+      { id: 'gw-b', url: 'http://127.0.0.1:9' },
+    ])
+    c.gateways[0] = { ...c.gateways[0]!, headers: { 'api-key': 'env:ROUTING_TEST_KEY', 'x-unset': 'env:ROUTING_UNSET' }, query: { v: '1' } }
+    const plain = { ...c.models[0]!, id: 'acme/plain' }
+    c.models[0] = {
+      ...c.models[0]!,
+      fallbacks: ['acme/plain'],
+      routes: [
+        { gateway: 'gw-a', model: 'm1', priority: 1, weight: 3, rpm: 60, tpm: 1_000, cost: { input: 0.1, output: 0.2 } },
+        { gateway: 'gw-b', model: 'm2' },
+      ],
+    }
+    c.models.push(plain)
+    gw = await startTestGateway({ db: 'pglite', store: 'memory' }, c, { ROUTING_TEST_KEY: 'k-1' })
+    const found = gw.runtime.deps.catalog.lookup('acme/chat-1')
+    if (!found.ok) throw new Error('model not loaded')
+    const [a, b] = found.model.routes
+    expect({ priority: a!.priority, weight: a!.weight, rpm: a!.rpm, tpm: a!.tpm }).toEqual({ priority: 1, weight: 3, rpm: 60, tpm: 1_000 })
+    expect(a!.gateway.headers).toEqual({ 'api-key': 'k-1' })
+    expect(a!.gateway.query).toEqual({ v: '1' })
+    // The unset header variable is left out, and warned about like an unset key.
+    expect(gw.runtime.deps.catalog.unresolvedSecrets()).toContainEqual({ id: 'gw-a', ref: 'env:ROUTING_UNSET' })
+    expect({ priority: b!.priority, weight: b!.weight, rpm: b!.rpm }).toEqual({ priority: 1, weight: 1, rpm: undefined })
+    expect(found.model.fallbacks).toEqual(['acme/plain'])
+    const old = gw.runtime.deps.catalog.lookup('acme/plain')
+    if (!old.ok) throw new Error('model not loaded')
+    expect(old.model.fallbacks).toEqual([])
+    expect(old.model.routes.map((r) => [r.priority, r.weight])).toEqual([
+      [0, 1],
+      [1, 1],
+    ])
+  }, 30_000)
 })

@@ -36,7 +36,7 @@ for (const backends of ALL_BACKENDS) {
       expect(rows[0]!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 6 * 24 * 3600_000)
       const [user] = await gw.runtime.deps.db.select().from(users).where(eq(users.id, body.id))
       expect(user!.passwordHash).toStartWith('$argon2id$')
-      expect(await json(b.get('/api/auth/me'))).toEqual({ id: body.id, email: body.email, role: 'user' })
+      expect(await json(b.get('/api/auth/me'))).toEqual({ id: body.id, email: body.email, role: 'user', verified: false })
     })
 
     test('register: a taken email (any case) is 409; concurrent registrations of one email make one account', async () => {
@@ -91,9 +91,9 @@ for (const backends of ALL_BACKENDS) {
       const b = browser(gw)
       const ok = await b.post('/api/auth/login', { email: u.email.toUpperCase(), password: u.password })
       expect(ok.status).toBe(200)
-      expect(await json(ok)).toEqual({ id: u.id, email: u.email, role: 'user' })
+      expect(await json(ok)).toEqual({ id: u.id, email: u.email, role: 'user', verified: false })
       const stolen = b.cookie!
-      expect(await json(b.get('/api/auth/me'))).toEqual({ id: u.id, email: u.email, role: 'user' })
+      expect(await json(b.get('/api/auth/me'))).toEqual({ id: u.id, email: u.email, role: 'user', verified: false })
       const out = await b.post('/api/auth/logout')
       expect(out.status).toBe(200)
       const cleared = out.headers.get('set-cookie')!

@@ -3,7 +3,7 @@
 // for a person following the page), against a real instance on PostgreSQL and Redis; marked
 // blocks are checked statically (scripts exist, variables are ones Tollgate reads).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -44,6 +44,12 @@ describe('commands in the docs, statically', () => {
     const prod = blocks('README.md').find((b) => b.text.includes('bun run start'))!
     expect(prod.text).not.toMatch(/ADMIN_TOKEN=\$\(openssl/)
     expect(prod.text).toMatch(/openssl rand -hex 24 > (\S+)[\s\S]*ADMIN_TOKEN=\$\(cat \1\)/)
+  })
+
+  test('every CATALOG_FILE a command names is a file of the repository', () => {
+    const named = shell.flatMap((b) => [...b.text.matchAll(/\bCATALOG_FILE=(\.\/[^\s"]+)/g)].map((m) => m[1]!))
+    expect(named).toContain('./deploy/catalog.json')
+    for (const path of named) expect(existsSync(`${ROOT}${path.slice(2)}`)).toBe(true)
   })
 
   test('the README environment table lists exactly the variables src/config.ts reads', () => {

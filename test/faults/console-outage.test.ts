@@ -8,10 +8,11 @@ import { eq } from 'drizzle-orm'
 import { apiKeys } from '../../src/db/schema/index.ts'
 import { browser, CONSOLE_ENV, signUp, type SignedIn } from '../console/helpers.ts'
 import { ADMIN_TOKEN, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
-import { eventually } from '../helpers/money.ts'
+
 import { startThrowawayRedis, type ThrowawayRedis } from '../helpers/redis-server.ts'
 import { describeServices } from '../helpers/services.ts'
 import { proxiedDatabase, type TcpProxy } from '../helpers/tcp-proxy.ts'
+import { until } from '../helpers/until.ts'
 
 const DB_TIMEOUT_MS = 500
 const REDIS_TIMEOUT_MS = 400
@@ -58,7 +59,7 @@ async function expectAllUnavailable(gw: TestGateway, user: SignedIn) {
 
 /** After recovery: every call is served again, and the books are exactly the credits made. */
 async function expectServedAgain(gw: TestGateway, user: SignedIn, creditUsd: number) {
-  await eventually(async () => (await calls(gw, user)[0]![1]()).status === 200, 'a console login after recovery')
+  await until(async () => (await calls(gw, user)[0]![1]()).status === 200, 'a console login after recovery')
   for (const [name, call, served] of calls(gw, user)) expect({ name, status: (await call()).status }).toEqual({ name, status: served })
   const micros = BigInt(creditUsd + 5) * 1_000_000n // the credits before the outage and the one after it
   expect(await gw.books(user.id)).toEqual({ balance: micros, ledgerSum: micros })

@@ -11,12 +11,12 @@ import {
   fundedUser,
   reservedIn,
   spawnGateway,
-  until,
   writeCatalog,
   type GatewayProcess,
 } from '../helpers/process-gateway.ts'
 import { freshDatabase, freshKeyPrefix, REDIS_URL, describeServices } from '../helpers/services.ts'
 import { tickingStream } from './upstreams.ts'
+import { until } from '../helpers/until.ts'
 
 describeServices('fault: SIGTERM during calls', () => {
   let up: FakeUpstream
@@ -55,10 +55,10 @@ describeServices('fault: SIGTERM during calls', () => {
       })),
     )
     const calls = Array.from({ length: 20 }, () => chatRequest(gw.url, user.key, false))
-    await until(async () => up.seen.length - seenBefore === 20, 30_000, 'all 20 calls at the upstream')
+    await until(async () => up.seen.length - seenBefore === 20, 'all 20 calls at the upstream', 30_000)
 
     gw.proc.kill('SIGTERM')
-    await until(async () => (await fetch(`${gw.url}/readyz`)).status === 503, 10_000, 'readiness to fail')
+    await until(async () => (await fetch(`${gw.url}/readyz`)).status === 503, 'readiness to fail', 10_000)
     const ready = (await (await fetch(`${gw.url}/readyz`)).json()) as { status: string }
     expect(ready.status).toBe('draining')
     const refused = await chatRequest(gw.url, user.key, false)
@@ -98,7 +98,7 @@ describeServices('fault: SIGTERM during calls', () => {
     const seen = up.seen.length
     up.script({ kind: 'hang' })
     const waiting = chatRequest(gw.url, user.key, false)
-    await until(async () => up.seen.length > seen, 30_000, 'the waiting call at the upstream')
+    await until(async () => up.seen.length > seen, 'the waiting call at the upstream', 30_000)
     const texts = [readUntilClosed(chat.body!.getReader()), readUntilClosed(messages.body!.getReader())]
 
     gw.proc.kill('SIGTERM')

@@ -11,7 +11,6 @@ import {
   fundedUser,
   reservedIn,
   spawnGateway,
-  until,
   writeCatalog,
   type GatewayProcess,
 } from '../helpers/process-gateway.ts'
@@ -21,6 +20,7 @@ import { ALL_BACKENDS, bearer, chatBody, simpleCatalog, startTestGateway, type T
 import { reservedOf } from '../helpers/chat.ts'
 import { requestLogs } from '../../src/db/schema/index.ts'
 import { eq } from 'drizzle-orm'
+import { until } from '../helpers/until.ts'
 
 const GATEWAY_TIMEOUT_MS = 2_000
 const CLIENT_IDLE_MS = 1_000
@@ -80,12 +80,12 @@ describeServices('fault: an instance SIGKILLed with 20 open streams', () => {
       expect(text).not.toContain('"svc"')
     }
 
-    await until(async () => (await reservedIn(REDIS_URL, keys.prefix, user.userId)) === 0n, 60_000, 'the leases to be released')
+    await until(async () => (await reservedIn(REDIS_URL, keys.prefix, user.userId)) === 0n, 'the leases to be released', 60_000)
     const releasedAfterMs = Date.now() - killedAt
     await until(
       async () => (await booksOf(db.url, user.userId)).logs.filter((l) => ids.includes(l.id)).length === 20,
-      30_000,
       'the abandoned logs',
+      30_000,
     )
     const books = await booksOf(db.url, user.userId)
     const abandoned = books.logs.filter((l) => ids.includes(l.id))
@@ -107,7 +107,7 @@ describeServices('fault: an instance SIGKILLed with 20 open streams', () => {
     const next = await chatRequest(b.url, user.key, false)
     expect(next.status).toBe(200)
     const nextId = next.headers.get('x-request-id')!
-    await until(async () => (await booksOf(db.url, user.userId)).logs.some((l) => l.id === nextId), 30_000, 'the next call to be written')
+    await until(async () => (await booksOf(db.url, user.userId)).logs.some((l) => l.id === nextId), 'the next call to be written', 30_000)
     const after = await booksOf(db.url, user.userId)
     expect(after.balance).toBe(after.ledgerSum)
     expect(after.balance).toBe(credit - billed - (9n * 1n + 5n * 2n))

@@ -9,10 +9,11 @@ import { ledgerDeadLetters, requestLogs } from '../../src/db/schema/index.ts'
 import { completionWithUsage, postChat } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
-import { eventually, expectExactBooks, reservedNow } from '../helpers/money.ts'
+import { expectExactBooks, reservedNow } from '../helpers/money.ts'
 import { usageRecord } from '../helpers/records.ts'
 import { startThrowawayRedis, type ThrowawayRedis } from '../helpers/redis-server.ts'
 import { describeServices } from '../helpers/services.ts'
+import { until } from '../helpers/until.ts'
 
 // 5 prompt + 100 completion tokens at 0.15 / 0.6 USD per 1M → 60.75 → 61 micro-USD.
 const COST = 61n
@@ -172,7 +173,7 @@ describeServices('ledger writer after Redis lost its data (NOGROUP), postgres + 
       billed.push({ requestId: res.headers.get('x-request-id')!, cost: COST })
     }
     const last = billed.at(-1)!.requestId
-    await eventually(
+    await until(
       async () => (await gw.runtime.deps.db.select().from(requestLogs).where(eq(requestLogs.id, last))).length === 1,
       'records written after NOGROUP',
     )
@@ -192,9 +193,9 @@ describeServices('ledger writer after Redis lost its data (NOGROUP), postgres + 
     await redis.start(false) // no data: mirrors, outbox streams and consumer groups are gone
     const billed = [{ requestId: first.headers.get('x-request-id')!, cost: COST }]
     let res: Response | undefined
-    await eventually(async () => (res = await postChat(gw, u.key)).status === 200, 'a call served by the empty Redis')
+    await until(async () => (res = await postChat(gw, u.key)).status === 200, 'a call served by the empty Redis')
     billed.push({ requestId: res!.headers.get('x-request-id')!, cost: COST })
-    await eventually(
+    await until(
       async () => (await gw.runtime.deps.db.select().from(requestLogs).where(eq(requestLogs.id, billed[1]!.requestId))).length === 1,
       'the record written by the running writer',
     )

@@ -9,7 +9,8 @@ import { costMicros } from '../../src/billing/pricing.ts'
 import { completionWithUsage, expectChatError, postChat } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
-import { eventually, expectExactBooks, reservedNow } from '../helpers/money.ts'
+import { expectExactBooks, reservedNow } from '../helpers/money.ts'
+import { until } from '../helpers/until.ts'
 
 // 5 prompt + 5,000 completion tokens at 0.15 / 0.6 USD per 1M → 3,000.75 → 3,001 micro-USD,
 // far above what a call with max_tokens 100 reserves.
@@ -36,7 +37,7 @@ for (const backends of ALL_BACKENDS) {
       const gate = new Promise<void>((r) => (release = r))
       up.script({ kind: 'fn', handle: async () => (await gate, Response.json(OVERRUN)) })
       const call = postChat(gw, probe.key, { max_tokens: 100 })
-      await eventually(async () => (await reservedNow(gw, probe.userId)) > 0n, 'the probe call reserved')
+      await until(async () => (await reservedNow(gw, probe.userId)) > 0n, 'the probe call reserved')
       const reserved = await reservedNow(gw, probe.userId)
       release()
       expect((await call).status).toBe(200)
@@ -76,7 +77,7 @@ for (const backends of ALL_BACKENDS) {
       up.script(...Array.from({ length: n }, () => ({ kind: 'fn' as const, handle: async () => (await gate, Response.json(OVERRUN)) })))
       const before = up.seen.length
       const calls = Array.from({ length: n }, () => postChat(gw, u.key, { max_tokens: 100 }))
-      await eventually(() => up.seen.length === before + n, 'all calls at the upstream')
+      await until(() => up.seen.length === before + n, 'all calls at the upstream')
       release()
       const answered = await Promise.all(calls)
       for (const res of answered) expect(res.status).toBe(200)

@@ -9,9 +9,10 @@ import { ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
 import { completionWithUsage, expectChatError, expectNoUpstreamIdentity, postChat } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { bearer, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
-import { eventually, expectExactBooks, reservedNow, untilLogged } from '../helpers/money.ts'
+import { expectExactBooks, reservedNow, untilLogged } from '../helpers/money.ts'
 import { startThrowawayRedis, type ThrowawayRedis } from '../helpers/redis-server.ts'
 import { describeServices } from '../helpers/services.ts'
+import { until } from '../helpers/until.ts'
 
 const COST = 61n // 5 prompt + 100 completion tokens at 0.15 / 0.6 USD per 1M
 const CREDIT = 1_000_000n
@@ -70,7 +71,7 @@ describeServices('Redis unreachable (postgres + own redis-server with AOF)', () 
 
     await redis.start(true)
     let back: Response | undefined
-    await eventually(async () => {
+    await until(async () => {
       back = await postChat(gw, u.key)
       return back.status === 200
     }, 'a call served after Redis returned')
@@ -101,7 +102,7 @@ describeServices('Redis unreachable (postgres + own redis-server with AOF)', () 
     } finally {
       redis.signal('SIGCONT')
     }
-    await eventually(async () => (await postChat(gw, u.key)).status === 200, 'a call served after SIGCONT')
+    await until(async () => (await postChat(gw, u.key)).status === 200, 'a call served after SIGCONT')
     await gw.settled()
     const books = await gw.books(u.userId)
     expect(books.balance).toBe(books.ledgerSum)

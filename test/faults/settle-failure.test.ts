@@ -9,9 +9,10 @@ import type { SettleInput } from '../../src/store/types.ts'
 import { completionWithUsage, postChat } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
-import { eventually, expectExactBooks, reservedNow } from '../helpers/money.ts'
+import { expectExactBooks, reservedNow } from '../helpers/money.ts'
 import { startThrowawayRedis, type ThrowawayRedis } from '../helpers/redis-server.ts'
 import { describeServices } from '../helpers/services.ts'
+import { until } from '../helpers/until.ts'
 
 const COST = 61n // 5 prompt + 100 completion tokens at 0.15 / 0.6 USD per 1M
 const CREDIT = 1_000_000n
@@ -43,7 +44,7 @@ describeServices('Redis killed while calls wait for the upstream (postgres + own
     up.script(held(), held(), held())
     const seen = up.seen.length
     const calls = [0, 1, 2].map(() => postChat(gw, u.key))
-    await eventually(() => up.seen.length === seen + 3, 'three calls at the upstream')
+    await until(() => up.seen.length === seen + 3, 'three calls at the upstream')
     expect(await reservedNow(gw, u.userId)).toBeGreaterThan(0n)
     await redis.kill()
     release()
@@ -54,11 +55,11 @@ describeServices('Redis killed while calls wait for the upstream (postgres + own
     expect(rescue.counters.writtenDirect).toBe(3)
 
     await redis.start(true) // AOF: the account hash comes back with the three reservations
-    await eventually(() => rescue.spooled === 0, 'mirror dropped once Redis is back')
+    await until(() => rescue.spooled === 0, 'mirror dropped once Redis is back')
     expect(await reservedNow(gw, u.userId)).toBe(0n)
     const billed = answered.map((r) => ({ requestId: r.headers.get('x-request-id')!, cost: COST }))
     let next: Response | undefined
-    await eventually(async () => (next = await postChat(gw, u.key)).status === 200, 'a call served after Redis returned')
+    await until(async () => (next = await postChat(gw, u.key)).status === 200, 'a call served after Redis returned')
     billed.push({ requestId: next!.headers.get('x-request-id')!, cost: COST })
     await gw.settled()
     await expectExactBooks(gw, u.userId, CREDIT, billed)

@@ -17,7 +17,6 @@ import {
   fundedUser,
   reservedIn,
   spawnGateway,
-  until,
   writeCatalog,
   type GatewayProcess,
 } from '../helpers/process-gateway.ts'
@@ -25,6 +24,7 @@ import { freshDatabase, freshKeyPrefix, REDIS_URL, describeServices } from '../h
 import { hangCounting, longStream } from './upstreams.ts'
 import { ALL_BACKENDS, bearer, chatBody, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { logOf, reservedOf } from '../helpers/chat.ts'
+import { until } from '../helpers/until.ts'
 
 const CLIENTS = 200
 const STREAM_BYTES = 23 * 1024 * 1024
@@ -116,7 +116,7 @@ describeServices('fault: 200 clients that stop reading 23 MB streams', () => {
     // A client that stops reading still takes in what its kernel buffers hold: the gateway's send
     // buffer (≤ 4 MB) and its own receive buffer (net.ipv4.tcp_rmem: 6 MB by default, 32 MB on
     // some hosts). Where that exceeds 23 MB, a slow run can deliver some streams whole.
-    await until(async () => aborted + completed === CLIENTS, 120_000, 'every stalled stream to be cut (or delivered whole)')
+    await until(async () => aborted + completed === CLIENTS, 'every stalled stream to be cut (or delivered whole)', 120_000)
     if (completed > 0) console.log(`${completed} stalled streams were taken whole by kernel buffers`)
     expect(aborted).toBeGreaterThan(0)
     const peak = await peakRssMb(gw.proc.pid)
@@ -128,7 +128,7 @@ describeServices('fault: 200 clients that stop reading 23 MB streams', () => {
     // the burst's garbage: 267–274 MiB on this machine (docs/drain.md "Memory").
     expect(peak).toBeLessThan(300)
 
-    await until(async () => (await booksOf(db.url, user.userId)).logs.length >= CLIENTS + 4, 60_000, 'every call to be written')
+    await until(async () => (await booksOf(db.url, user.userId)).logs.length >= CLIENTS + 4, 'every call to be written', 60_000)
     const books = await booksOf(db.url, user.userId)
     const idle = books.logs.filter((l) => l.errorCode === 'CLIENT_IDLE')
     const whole = books.logs.filter((l) => l.status === 200).length - 4 // the fast stream and 3 calls
@@ -179,12 +179,12 @@ for (const backends of ALL_BACKENDS) {
         body: chatBody(),
         signal: client.signal,
       }).catch((e: Error) => e)
-      await until(async () => up.seen.length === 1, 30_000, 'the call at the upstream')
+      await until(async () => up.seen.length === 1, 'the call at the upstream', 30_000)
       expect(await reservedOf(gw, u.userId)).toBeGreaterThan(0n)
       client.abort()
       expect(await pending).toBeInstanceOf(Error)
       await upstreamAborted
-      await until(async () => (await reservedOf(gw, u.userId)) === 0n, 30_000, 'the reservation to be released')
+      await until(async () => (await reservedOf(gw, u.userId)) === 0n, 'the reservation to be released', 30_000)
       await gw.settled()
       expect(aborted).toBe(1)
       expect(up.seen).toHaveLength(1)

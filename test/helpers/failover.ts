@@ -62,6 +62,3 @@ export async function expectNothingBilled(gw: TestGateway, userId: string, reque
   expect(await gw.books(userId)).toEqual({ balance: 1_000_000n, ledgerSum: 1_000_000n })
   expect(await logOf(gw, requestId)).toMatchObject({ status, costMicros: 0n })
 }
-
-/** @deprecated `until` from ./until.ts, re-exported for the failover suites that still import it from here. */
-export { until } from './until.ts'

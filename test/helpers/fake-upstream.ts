@@ -7,6 +7,7 @@ export type Behaviour =
   | { kind: 'json'; body: unknown; status?: number; headers?: Record<string, string> }
   | { kind: 'sse'; text: string; chunkSize?: number; delayMs?: number; headers?: Record<string, string> }
   | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
+  /** Never answers; counted in `aborted` once the client goes away. */
   | { kind: 'hang' }
   | { kind: 'reset' }
   /** Sends the first `bytes` of the SSE text, then destroys the connection. */
@@ -112,6 +113,7 @@ export function startFakeUpstream(fallback: Behaviour = { kind: 'status', status
           )
         case 'hang':
           await new Promise((resolve) => req.signal.addEventListener('abort', resolve))
+          noteAbort()
           return new Response('late')
         case 'reset':
           srv.timeout(req, 1)

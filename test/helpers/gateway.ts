@@ -4,11 +4,11 @@
 import { eq, sql } from 'drizzle-orm'
 import { createApp } from '../../src/app.ts'
 import { applyMovement, createUser } from '../../src/billing/accounts.ts'
-import { issueKey } from '../../src/auth/issue-key.ts'
+import { issueKey, type KeyRequest } from '../../src/auth/issue-key.ts'
 import { parseCatalogFile, upsertCatalog, type CatalogFile } from '../../src/catalog/file.ts'
 import { loadConfig } from '../../src/config.ts'
 import { accounts, ledgerEntries } from '../../src/db/schema/index.ts'
-import { silentLogger } from '../../src/lib/log.ts'
+import { type Logger, silentLogger } from '../../src/lib/log.ts'
 import { usdToMicros } from '../../src/lib/money.ts'
 import { createRuntime, type Runtime } from '../../src/runtime.ts'
 import { freshDatabase, freshKeyPrefix, REDIS_URL, SERVICES } from './services.ts'
@@ -31,7 +31,7 @@ export interface TestGateway {
   /** Start a real listener; returns its base URL (for SDK tests). */
   listen(): string
   /** A user with `usd` of credit and one API key. */
-  user(usd: number, key?: { limit?: number; rpm?: number; expiresAt?: string }): Promise<{ userId: string; keyId: string; key: string }>
+  user(usd: number, key?: Omit<KeyRequest, 'userId'>): Promise<{ userId: string; keyId: string; key: string }>
   /** Wait until every settlement so far is written to Postgres. */
   settled(): Promise<void>
   /** Postgres balance and the sum of completed ledger entries, in micro-USD. */
@@ -106,7 +106,12 @@ export function perProtocolCatalog(
  */
 export const SINGLE_ATTEMPT = { retries: 0, breaker: { enabled: false } }
 
-export async function startTestGateway(backends: Backends, catalog: CatalogFile, env: Record<string, string> = {}): Promise<TestGateway> {
+export async function startTestGateway(
+  backends: Backends,
+  catalog: CatalogFile,
+  env: Record<string, string> = {},
+  opts: { log?: Logger } = {},
+): Promise<TestGateway> {
   catalog = { ...catalog, gateways: catalog.gateways.map((g) => ({ ...g, policy: g.policy ?? SINGLE_ATTEMPT })) }
   const database = backends.db === 'postgres' ? await freshDatabase() : undefined
   const keys = backends.store === 'redis' ? freshKeyPrefix() : undefined
@@ -119,7 +124,7 @@ export async function startTestGateway(backends: Backends, catalog: CatalogFile,
     ...env,
   })
   const runtimeOptions = {
-    log: process.env.TEST_LOG_LEVEL ? undefined : silentLogger,
+    log: opts.log ?? (process.env.TEST_LOG_LEVEL ? undefined : silentLogger),
     keySpace: keys ? { prefix: keys.prefix, shards: 4 } : undefined,
     catalogRefreshMs: 0,
     writerBlockMs: 20,
@@ -150,7 +155,7 @@ export async function startTestGateway(backends: Backends, catalog: CatalogFile,
           method: 'test',
           reference: `test:${user.id}`,
         })
-      const issued = await issueKey(runtime.deps, { userId: user.id, limit: key.limit, rpm: key.rpm, expiresAt: key.expiresAt })
+      const issued = await issueKey(runtime.deps, { ...key, userId: user.id })
       return { userId: user.id, keyId: issued.id, key: issued.key }
     },
     async settled() {

@@ -7,9 +7,6 @@ import { ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
 import type { GatewayInstance, TestGateway } from './gateway.ts'
 import { until } from './until.ts'
 
-/** @deprecated `until` from ./until.ts, under the name the fault suites still import. */
-export const eventually = until
-
 /** Books of one user after settlement: exact, with one usage entry per billed request id. */
 export async function expectExactBooks(
   gw: TestGateway,

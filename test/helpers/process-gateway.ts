@@ -4,7 +4,6 @@
 import type { Subprocess } from 'bun'
 import postgres from 'postgres'
 import { createRedisStore } from '../../src/store/redis.ts'
-import { until as poll } from './until.ts'
 
 const ENTRY = new URL('../../src/index.ts', import.meta.url).pathname
 export const PROC_ADMIN = 'process-admin-token-0123456789'
@@ -135,6 +134,3 @@ export async function reservedIn(redisUrl: string, prefix: string, userId: strin
     await store.close()
   }
 }
-
-/** @deprecated `until` from ./until.ts (check, what, timeout), in the argument order the fault suites still use. */
-export const until = (check: () => Promise<boolean>, ms: number, what: string): Promise<void> => poll(check, what, ms)

@@ -4,7 +4,8 @@
 // traceparent honoured; with no endpoint the SDK is never loaded.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { fileURLToPath } from 'node:url'
-import { simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { bearer, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { embeddingModel, embeddingsBehaviour } from '../helpers/embeddings.ts'
 import { completionWithUsage, postChat } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureSse } from '../helpers/fixtures.ts'
@@ -66,6 +67,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
       { id: 'gw-a', url: a.url },
       { id: 'gw-b', url: b.url },
     ])
+    catalog.models.push(embeddingModel(['gw-a']))
     gw = await startTestGateway({ db: 'pglite', store: 'memory' }, catalog, {
       OTEL_EXPORTER_OTLP_ENDPOINT: `${collector.url}/`,
       OTEL_SERVICE_NAME: 'tollgate-test',
@@ -122,6 +124,28 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
       'tollgate.gateway': 'gw-a',
     })
     expect(collector.resources.some((r) => r['service.name'] === 'tollgate-test')).toBe(true)
+  }, 30_000)
+
+  test('an embeddings call: an `embeddings` span with its input tokens, its attempt an `embeddings` client span', async () => {
+    const u = await gw.user(1)
+    a.script(embeddingsBehaviour())
+    const body = JSON.stringify({ model: 'acme/embed-1', input: ['abcdefgh', 'ijkl'] })
+    const res = await gw.request('/v1/embeddings', { method: 'POST', headers: bearer(u.key), body })
+    expect(res.status).toBe(200)
+    await res.text()
+    const { call, named } = await traceOf(res.headers.get('x-request-id')!)
+    expect(call.name).toBe('embeddings acme/embed-1')
+    expect(attrs(call)).toMatchObject({
+      'gen_ai.operation.name': 'embeddings',
+      'gen_ai.request.model': 'acme/embed-1',
+      'gen_ai.usage.input_tokens': 3,
+      'gen_ai.usage.output_tokens': 0,
+      'tollgate.protocol': 'embeddings',
+      'tollgate.gateway': 'gw-a',
+    })
+    const attempt = named('embeddings text-embedding-3-small')[0]!
+    expect(attempt.kind).toBe(CLIENT)
+    expect(attrs(attempt)['gen_ai.operation.name']).toBe('embeddings')
   }, 30_000)
 
   test('without traceparent the call span starts a trace; a failover shows both attempts, the failed one in error', async () => {

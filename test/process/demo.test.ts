@@ -1,24 +1,64 @@
 // The README's first command: `bun run demo` starts Tollgate on embedded defaults with a local
 // demo upstream, prints a key and a curl that works — through all three protocols — and a
 // console sign-in (email + password) with the sandbox payment provider on, so a top-up works.
-import { expect, test } from 'bun:test'
+// It prints the console's address; over kept data a re-run prints the real balance and the same
+// key and password, or says which one it rotated.
+import { afterAll, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
-test('the demo prints a working key and curl', async () => {
+interface Demo {
+  out: string
+  base: string
+  key: string
+  password: string
+  stop(): Promise<void>
+}
+
+/** Starts `bun run demo` and reads its banner. */
+async function startDemo(databaseUrl: string): Promise<Demo> {
   const proc = Bun.spawn(['bun', new URL('../../src/demo.ts', import.meta.url).pathname], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', LOG_LEVEL: 'error' },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'error' },
     stdout: 'pipe',
     stderr: 'pipe',
   })
+  const reader = proc.stdout.getReader()
+  let out = ''
+  while (!/curl -s (http:\S+)\/v1\/chat\/completions/.test(out) || !out.includes('/api/wallet/account\n')) {
+    const { value, done } = await reader.read()
+    if (done) throw new Error(`demo exited: ${out}`)
+    out += new TextDecoder().decode(value)
+  }
+  reader.releaseLock()
+  return {
+    out,
+    base: /curl -s (http:\S+)\/v1\/chat\/completions/.exec(out)![1]!,
+    key: /\b(sk-[0-9A-Za-z]{40})\b/.exec(out)![1]!,
+    password: /Sign in as \S+ with password (\S+) \(/.exec(out)![1]!,
+    async stop() {
+      proc.kill()
+      await proc.exited
+    },
+  }
+}
+
+const chat = (base: string, key: string, content: string) =>
+  fetch(`${base}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'demo/echo-1', messages: [{ role: 'user', content }] }),
+  })
+
+test('the demo prints a working key and curl', async () => {
+  const demo = await startDemo('memory://')
+  const { out, base, key } = demo
   try {
-    const reader = proc.stdout.getReader()
-    let out = ''
-    while (!/curl -s (http:\S+)\/v1\/chat\/completions/.test(out) || !out.includes('/api/wallet/account')) {
-      const { value, done } = await reader.read()
-      if (done) throw new Error(`demo exited: ${out}`)
-      out += new TextDecoder().decode(value)
-    }
-    const key = /\b(sk-[0-9A-Za-z]{40})\b/.exec(out)![1]!
-    const base = /curl -s (http:\S+)\/v1\/chat\/completions/.exec(out)![1]!
+    // The console's address, which serves the console.
+    expect(out).toContain(`Console: ${base}/console\n`)
+    const page = await fetch(`${base}/console`)
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8'])
+    expect(out).toContain('Demo user demo@tollgate.local has $10.00 of credit. Demo API key (new, shown once):')
     const chat = await fetch(`${base}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -35,7 +75,7 @@ test('the demo prints a working key and curl', async () => {
     expect(((await messages.json()) as any).content[0].text).toContain('You said: Hi')
 
     // The console: the printed email and password sign in; the sandbox tops up $20.
-    const [, email, password] = /Sign in as (\S+) with password (\S+):/.exec(out)!
+    const [, email, password] = /Sign in as (\S+) with password (\S+) \(/.exec(out)!
     const login = await fetch(`${base}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -62,6 +102,54 @@ test('the demo prints a working key and curl', async () => {
     const after = (await (await fetch(`${base}/api/wallet/account`, { headers: { cookie } })).json()) as any
     expect(Math.round((after.balance - before.balance) * 1e6)).toBe(20_000_000)
   } finally {
-    proc.kill()
+    await demo.stop()
   }
 }, 30_000)
+
+const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-demo-'))
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+
+test('a re-run over kept data prints the real balance and the same key and password, or says it rotated one', async () => {
+  const db = `file://${dataDir}/pglite`
+  const kept = `${dataDir}/demo.json`
+  const first = await startDemo(db)
+  try {
+    expect(first.out).toContain(`Demo API key (new, kept in ${kept} for the next run):`)
+    expect((await chat(first.base, first.key, 'Spend a little')).status).toBe(200)
+  } finally {
+    await first.stop()
+  }
+  expect(await Bun.file(kept).json()).toEqual({ key: first.key, password: first.password })
+
+  const second = await startDemo(db)
+  try {
+    expect([second.key, second.password]).toEqual([first.key, first.password])
+    expect(second.out).toContain(`with password ${first.password} (the same as the last run, kept in ${kept}).`)
+    expect(second.out).toContain(`Demo API key (the same as the last run, kept in ${kept}):`)
+    // The balance printed is the account's, after the first run's call.
+    const login = await fetch(`${second.base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'demo@tollgate.local', password: second.password }),
+    })
+    const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!
+    const account = (await (await fetch(`${second.base}/api/wallet/account`, { headers: { cookie } })).json()) as any
+    expect(account.balance).toBeLessThan(10)
+    const printed = /has \$(\d+\.\d\d) of credit/.exec(second.out)![1]!
+    expect(printed).toBe((Math.floor(account.balance * 100) / 100).toFixed(2))
+  } finally {
+    await second.stop()
+  }
+
+  // A kept key that no longer works is replaced, and the run says so; the password stays.
+  await Bun.write(kept, JSON.stringify({ key: 'sk-not-a-key', password: first.password }))
+  const third = await startDemo(db)
+  try {
+    expect(third.key).not.toBe(first.key)
+    expect(third.password).toBe(first.password)
+    expect(third.out).toContain(`Demo API key (rotated: the one kept in ${kept} no longer worked):`)
+    expect((await chat(third.base, third.key, 'Hi again')).status).toBe(200)
+  } finally {
+    await third.stop()
+  }
+}, 120_000)

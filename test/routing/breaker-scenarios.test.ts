@@ -5,10 +5,11 @@
 // another instance found broken, without paying the discovery cost itself.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { expectChatError, postChat } from '../helpers/chat.ts'
-import { expectBilledOnce, expectNothingBilled, NO_RETRY, scenarioCatalog, until } from '../helpers/failover.ts'
+import { expectBilledOnce, expectNothingBilled, NO_RETRY, scenarioCatalog } from '../helpers/failover.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureJson } from '../helpers/fixtures.ts'
 import { ALL_BACKENDS, startTestGateway, type GatewayInstance, type TestGateway } from '../helpers/gateway.ts'
+import { until } from '../helpers/until.ts'
 
 const ANSWER = { kind: 'json', body: fixtureJson('openai-chat', 'json-text.json') } as const
 const COOLDOWN = 500

@@ -11,6 +11,7 @@ import { Router } from '../../src/routing/router.ts'
 import { createMemoryBoard, type BreakerBoard } from '../../src/store/breaker-board.ts'
 import { createRedisBoard } from '../../src/store/breaker-board-redis.ts'
 import { freshKeyPrefix, REDIS_URL, SERVICES } from '../helpers/services.ts'
+import { until } from '../helpers/until.ts'
 
 const POLICY = { enabled: true, failures: 3, failureRate: 0.5, window: 6, cooldownMs: 1_000 }
 
@@ -82,12 +83,6 @@ const route = (gateway: string, model = 'm'): Route => ({
 })
 const timeout = () => new GatewayError('UPSTREAM_TIMEOUT', 'x', { retryable: true, upstream: { kind: 'timeout' } })
 const overloaded = () => new GatewayError('UPSTREAM_ERROR', 'x', { retryable: true, upstream: { kind: 'status', status: 503 } })
-
-/** Resolves once `check` holds (the board delivers asynchronously). */
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await Bun.sleep(10)
-  if (!check()) throw new Error(`never: ${what}`)
-}
 
 describe('breakers', () => {
   test('transport failures open the gateway breaker (every model on it skipped); error answers open only that model’s', async () => {

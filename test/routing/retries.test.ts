@@ -6,10 +6,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { requestLogs } from '../../src/db/schema/index.ts'
 import { expectChatError, expectNoUpstreamIdentity, logOf, postChat, reservedOf } from '../helpers/chat.ts'
-import { expectBilledOnce, expectNothingBilled, gaps, NO_RETRY, scenarioCatalog, until } from '../helpers/failover.ts'
+import { expectBilledOnce, expectNothingBilled, gaps, NO_RETRY, scenarioCatalog } from '../helpers/failover.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureJson } from '../helpers/fixtures.ts'
 import { ALL_BACKENDS, bearer, chatBody, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { until } from '../helpers/until.ts'
 
 const ANSWER = { kind: 'json', body: fixtureJson('openai-chat', 'json-text.json') } as const
 const RETRY = { retries: 2, backoffMs: 100, backoffMaxMs: 400, retryAfterMaxMs: 1_500, deadlineMs: 20_000, breaker: { enabled: false } }
@@ -30,11 +31,13 @@ for (const backends of ALL_BACKENDS) {
           { id: 'gw-defaults', url: a.url, timeoutMs: 5_000, policy: {} },
           { id: 'gw-patient', url: a.url, timeoutMs: 5_000, policy: PATIENT },
           { id: 'gw-b', url: b.url, timeoutMs: 10_000, policy: NO_RETRY },
+          { id: 'gw-capped', url: a.url, timeoutMs: 1_000, policy: RETRY },
         ],
         [
           { id: 'acme/retry', routes: ['gw-retry', 'gw-b'] },
           { id: 'acme/defaults', routes: ['gw-defaults', 'gw-b'] },
           { id: 'acme/patient', routes: ['gw-patient', 'gw-b'] },
+          { id: 'acme/capped', routes: ['gw-capped', 'gw-b'] },
         ],
       )
       gw = await startTestGateway(backends, catalog)
@@ -88,14 +91,19 @@ for (const backends of ALL_BACKENDS) {
       await expectBilledOnce(gw, c.u.userId, c.res.headers.get('x-request-id')!, 'gw-retry', 221n)
     })
 
-    test('a Retry-After beyond the cap is not waited: the next route answers at once', async () => {
+    test('a Retry-After beyond the cap is not waited: the next route answers at once, and the route cools without its breaker', async () => {
       a.script({ kind: 'status', status: 429, headers: { 'retry-after': '30' } })
-      const c = await call('acme/retry')
+      const c = await call('acme/capped')
       expect(((await c.res.json()) as any).svc.gateway).toBe('gw-b')
       expect(c.attemptsA()).toBe(1)
       expect(c.attemptsB()).toBe(1)
       expect(c.retries()).toBe(0)
       await expectBilledOnce(gw, c.u.userId, c.res.headers.get('x-request-id')!, 'gw-b', 221n)
+      // docs/failover.md "429 cools a route": the next call does not ask it at all.
+      const next = await call('acme/capped')
+      expect(((await next.res.json()) as any).svc.gateway).toBe('gw-b')
+      expect(next.attemptsA()).toBe(0)
+      expect(gw.runtime.deps.router.breakers.phase('gw:gw-capped|model:upstream-secret-model-gw-capped')).toBe('closed')
     })
 
     test('500 once, then healthy, with the default policy → one retry after a jittered backoff (≥ half of 250 ms)', async () => {

@@ -1,12 +1,22 @@
 // Tollgate on a real Redis Cluster (3 masters + 3 replicas on ports 7000–7005, started here):
+// breakers are shared across instances as on one Redis;
 // the store contract holds, every shard's keys share one slot while the shards spread over all
 // masters, and a manual failover of a master under load leaves the money exact — every answered
 // call billed once, Postgres balance == credit − Σ ledger, nothing left reserved.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { loadConfig } from '../../src/config.ts'
+import { CallEnded } from '../../src/core/call-end.ts'
+import { GatewayError } from '../../src/core/errors.ts'
+import type { Route } from '../../src/core/gateway.ts'
+import { silentLogger } from '../../src/lib/log.ts'
+import { gatewayKey } from '../../src/routing/breakers.ts'
+import { withFailover } from '../../src/routing/failover.ts'
+import { resolvePolicy } from '../../src/routing/policy.ts'
+import { Router } from '../../src/routing/router.ts'
+import { createRedisBoard } from '../../src/store/breaker-board-redis.ts'
 import { ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
-import { accountKey, outboxKey, windowKey } from '../../src/store/keys.ts'
+import { accountKey, inFlightKey, outboxKey, tokenWindowKey, windowKey } from '../../src/store/keys.ts'
 import { createRedisStore } from '../../src/store/redis.ts'
 import { shardOf } from '../../src/store/types.ts'
 import { completionWithUsage, reservedOf } from '../helpers/chat.ts'
@@ -14,6 +24,7 @@ import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.t
 import { bearer, chatBody, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { startLocalCluster, type LocalCluster } from '../helpers/redis-cluster.ts'
 import { storeContract } from '../store/contract.ts'
+import { keyLimitsContract } from '../store/key-limits-contract.ts'
 import { describeServices, SERVICES } from '../helpers/services.ts'
 import { until } from '../helpers/until.ts'
 
@@ -46,12 +57,24 @@ if (SERVICES)
     return { store, done: () => store.close() }
   })
 
+if (SERVICES)
+  keyLimitsContract('redis-cluster', async () => {
+    const store = await createRedisStore({ cluster: cluster.nodes }, { prefix: `c${++prefixes}:`, shards: 4 })
+    return { store, done: () => store.close() }
+  })
+
 describeServices('key layout on a cluster', () => {
   test("one shard's account, window and outbox keys share a slot; 16 shards land on all three masters", async () => {
     const ks = { prefix: 'tg:', shards: 16 }
     const masters = new Set<number>()
     for (let s = 0; s < ks.shards; s++) {
-      const keys = [accountKey(ks, s, 'usr_x'), windowKey(ks, s, 'key_x', 123), outboxKey(ks, s)]
+      const keys = [
+        accountKey(ks, s, 'usr_x'),
+        windowKey(ks, s, 'key_x', 123),
+        tokenWindowKey(ks, s, 'key_x', 123),
+        inFlightKey(ks, s, 'key_x'),
+        outboxKey(ks, s),
+      ]
       const slots = await Promise.all(keys.map((k) => cluster.cli(cluster.ports[0]!, 'cluster', 'keyslot', k)))
       expect(new Set(slots).size).toBe(1)
       masters.add((await cluster.replicaOfKey(outboxKey(ks, s))).master)
@@ -124,4 +147,68 @@ describeServices('gateway on the cluster: failover under load', () => {
     const [logs] = await db.select({ n: sql<number>`count(*)::int` }).from(requestLogs)
     expect(logs!.n).toBe(results.filter((r) => r.id).length)
   }, 180_000)
+})
+
+describeServices('breakers shared on the cluster (docs/failover.md "Circuit breaker")', () => {
+  const POLICY = { retries: 0, breaker: { failures: 2, cooldownMs: 1_000 } }
+  const route: Route = {
+    gateway: {
+      id: 'gw-c',
+      protocol: 'openai-chat',
+      baseUrl: 'http://x',
+      apiKey: undefined,
+      timeoutMs: 1_000,
+      enabled: true,
+      policy: resolvePolicy(POLICY),
+    },
+    upstreamModel: 'm',
+  }
+  const timeout = () => new GatewayError('UPSTREAM_TIMEOUT', 'x', { retryable: true, upstream: { kind: 'timeout' } })
+
+  test('an open breaker reaches the other instance; calls whose clients left record nothing; the close reaches both', async () => {
+    const prefix = `brk${Date.now()}:`
+    const [a, b] = await Promise.all([
+      createRedisBoard({ cluster: cluster.nodes }, prefix),
+      createRedisBoard({ cluster: cluster.nodes }, prefix),
+    ])
+    let clock = 50_000
+    const one = new Router(
+      a,
+      silentLogger,
+      () => clock,
+      async () => {},
+    )
+    const two = new Router(
+      b,
+      silentLogger,
+      () => clock,
+      async () => {},
+    )
+    try {
+      const key = gatewayKey(route)
+      // An abort storm on the first instance: every attempt ended by its caller, none recorded.
+      for (let i = 0; i < 20; i++) {
+        const left = { ended: { kind: 'client_left' as const }, pause: (w: Promise<void>) => w }
+        const err = await withFailover(one, [route], async () => Promise.reject(new CallEnded(left.ended)), `req_${i}`, left).catch(
+          (e) => e,
+        )
+        expect(err).toBeInstanceOf(CallEnded)
+      }
+      expect([one.breakers.phase(key), two.breakers.phase(key)]).toEqual(['closed', 'closed'])
+      // Real upstream failures open it, and the other instance learns it through the cluster.
+      for (let i = 0; i < 2; i++) one.breakers.record(route, timeout())
+      await two.breakers.admit(route, 't')
+      await until(() => two.breakers.phase(key) === 'open', 'the second instance sees the open breaker')
+      expect(await two.breakers.admit(route, 't')).toBe(false)
+      // One probe across both after the cool-down; its success closes the breaker everywhere.
+      clock += 1_000
+      const probes = await Promise.all([one.breakers.admit(route, 'p1'), two.breakers.admit(route, 'p2')])
+      expect(probes.filter(Boolean)).toHaveLength(1)
+      ;(probes[0] ? one : two).breakers.record(route)
+      for (const r of [one, two]) await until(() => r.breakers.phase(key) === 'closed', 'both see it closed')
+    } finally {
+      await one.stop()
+      await two.stop()
+    }
+  })
 })

@@ -93,6 +93,30 @@ describe.if(SERVICES)('Redis store: calls of one turn share a script call', () =
     expect(account?.balanceMicros).toBe(1_000n - 21n)
   })
 
+  test('a settlement that fails in Redis fails alone: the others of its batch are settled', async () => {
+    for (const u of ['s1', 's3']) {
+      await store.loadAccount(u, `${u}_key`, 1_000n, 0n)
+      expect((await store.admit(admitOf(u))).ok).toBe(true)
+    }
+    await store.loadAccount('s2', 's2_key', 1_000n, 0n)
+    expect((await store.admit(admitOf('s2'))).ok).toBe(true)
+    // A corrupt mirror: HINCRBY on it is refused inside the script.
+    const r = redis.client()
+    await r.hset(accountKey(keySpace, 0, 's2'), 'balance', 'not a number')
+    r.disconnect()
+    const before = await scriptCalls()
+    const settle = (u: string) =>
+      store.settle({ userId: u, keyId: `${u}_key`, reservedMicros: 10n, costMicros: 7n, record: `{"u":"${u}"}` })
+    const results = await Promise.allSettled([settle('s1'), settle('s2'), settle('s3')])
+    expect((await scriptCalls()) - before).toBe(1)
+    expect(results.map((x) => x.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect(String((results[1] as PromiseRejectedResult).reason)).toContain('settle')
+    for (const u of ['s1', 's3']) {
+      const account = await store.account(u)
+      expect([account?.reservedMicros, account?.balanceMicros]).toEqual([0n, 993n])
+    }
+  })
+
   test("one XREADGROUP reads every shard's outbox on a single Redis, new entries and a consumer's pending ones alike", async () => {
     const shards = 16
     const sharded = await createRedisStore(redis.url, { prefix: 'tgbatch16:', shards })

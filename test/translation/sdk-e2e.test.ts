@@ -54,6 +54,18 @@ describeServices('official SDKs end to end', () => {
     })
     expect(t.stop_reason).toBe('end_turn')
     expect(t.usage).toMatchObject({ input_tokens: 16, output_tokens: 363 })
+    // The SDK's request id reads `request-id`: the call's own id, as x-request-id says it.
+    ups['anthropic-messages'].script({ kind: 'json', body: fixtureText('anthropic-messages', 'json-text.json') })
+    const { request_id, response } = await anthropic.messages
+      .create({ model: 't/anthropic-messages', max_tokens: 100, messages: [{ role: 'user', content: 'Hello' }] })
+      .withResponse()
+    expect(request_id).toBe(response.headers.get('x-request-id'))
+    expect(request_id).toStartWith('req_')
+    const refused = await anthropic.messages
+      .create({ model: 'no/such', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] })
+      .catch((e) => e)
+    expect(refused).toBeInstanceOf(Anthropic.APIError)
+    expect(refused.requestID).toStartWith('req_')
     expect(ups['openai-chat'].seen.at(-1)!.body.messages[0]).toEqual({ role: 'system', content: 'Be brief.' })
   })
 

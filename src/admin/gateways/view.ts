@@ -6,10 +6,17 @@ import type { Db } from '../../db/client.ts'
 import { gateways, modelRoutes, routeSwitches } from '../../db/schema/index.ts'
 import { formatScaled } from '../../lib/money.ts'
 import type { Breakers } from '../../routing/breakers.ts'
+import { type RouteCost, routeCost } from '../route-cost.ts'
 import { recentTraffic, type Traffic, type Window } from './traffic.ts'
 
 const EMPTY: Window = { calls: 0, errors: 0, errorRate: null, p50Ms: null }
-const price = (nano: bigint | null) => (nano === null ? null : Number(formatScaled(nano, 9, 9)))
+const usd = (nano: bigint | null) => (nano === null ? null : Number(formatScaled(nano, 9, 9)))
+const usdCost = (c: RouteCost) => ({
+  input: usd(c.input),
+  output: usd(c.output),
+  cacheRead: usd(c.cacheRead),
+  cacheWrite: usd(c.cacheWrite),
+})
 
 export interface ViewDeps {
   db: Db
@@ -46,12 +53,7 @@ export async function gatewaysView(deps: ViewDeps) {
           disabledBy: switched?.disabledBy ?? null,
           breaker: health.route,
           nextProbeInMs: health.nextProbeInMs,
-          cost: {
-            input: price(r.costInput),
-            output: price(r.costOutput),
-            cacheRead: price(r.costCacheRead),
-            cacheWrite: price(r.costCacheWrite),
-          },
+          cost: usdCost(routeCost(r.options)),
           ...windows(seen(g.id, r.modelId)),
         }
       }),

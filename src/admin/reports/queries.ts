@@ -4,6 +4,7 @@
 import { and, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { latencyDaily, ledgerEntries, modelRoutes, requestDaily, users } from '../../db/schema/index.ts'
+import { type RouteCost, routeCost } from '../route-cost.ts'
 import type { Period } from './period.ts'
 
 const big = (text: string | null) => BigInt(text ?? '0')
@@ -98,11 +99,10 @@ export async function usageByDay(db: Db, p: Period) {
 /** Each route's cost prices, keyed `model\ngateway` (the first route of the model to that gateway). */
 export async function routeCosts(db: Db) {
   const rows = await db.select().from(modelRoutes).orderBy(modelRoutes.modelId, modelRoutes.position)
-  const costs = new Map<string, { input: bigint | null; output: bigint | null; cacheRead: bigint | null; cacheWrite: bigint | null }>()
+  const costs = new Map<string, RouteCost>()
   for (const r of rows) {
     const key = `${r.modelId}\n${r.gatewayId}`
-    if (!costs.has(key))
-      costs.set(key, { input: r.costInput, output: r.costOutput, cacheRead: r.costCacheRead, cacheWrite: r.costCacheWrite })
+    if (!costs.has(key)) costs.set(key, routeCost(r.options))
   }
   return costs
 }

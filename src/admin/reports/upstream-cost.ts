@@ -4,6 +4,7 @@
 // without a cost, or a gateway no route of the model names any more, is unknown (null), never
 // zero. Cache tokens without a cache price pay the input price, as in billing/pricing.ts. Pure.
 import { ceilDiv } from '../../lib/money.ts'
+import type { RouteCost } from '../route-cost.ts'
 
 export interface Tokens {
   input: bigint
@@ -12,12 +13,7 @@ export interface Tokens {
   cacheWrite: bigint
 }
 
-export interface RouteCost {
-  input: bigint | null
-  output: bigint | null
-  cacheRead: bigint | null
-  cacheWrite: bigint | null
-}
+export type { RouteCost }
 
 const DIVISOR = 1_000_000_000n
 

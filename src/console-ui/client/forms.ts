@@ -48,10 +48,10 @@ export function showError(err: unknown, fields: Field[], slot: HTMLElement) {
   slot.textContent = ''
   if (!err) return
   const message = err instanceof Error ? err.message : String(err)
-  const named = err instanceof ApiError ? /^([A-Za-z]+)(?:[.:\s])/.exec(message)?.[1] : undefined
+  const named = err instanceof ApiError ? /^([A-Za-z]+)(?:[.:\s[])/.exec(message)?.[1] : undefined
   const target = fields.find((f) => f.name === named)
   if (target) {
-    target.setError(message.replace(/^[A-Za-z]+:\s*/, '').replace(/^./, (c) => c.toUpperCase()))
+    target.setError(message.replace(/^[A-Za-z]+(\[\d+\])?:\s*/, '').replace(/^./, (c) => c.toUpperCase()))
     target.input.focus()
   } else slot.textContent = message
 }

@@ -7,6 +7,7 @@ import { keysPage } from './pages/keys.ts'
 import { logsPage } from './pages/logs.ts'
 import { modelsPage } from './pages/models.ts'
 import { overviewPage } from './pages/overview.ts'
+import { forgotPage, resetPage, verifyPage } from './pages/recovery.ts'
 import { topupPage, topupReturnPage } from './pages/topup.ts'
 import { transactionPage, transactionsPage } from './pages/transactions.ts'
 import { adminAuditPage } from './pages/admin/audit.ts'
@@ -20,6 +21,9 @@ import { currentUser, setUser } from './session.ts'
 
 route('/console/signin', signInPage, { public: true })
 route('/console/signup', signUpPage, { public: true })
+route('/console/forgot', forgotPage, { public: true })
+route('/console/reset', resetPage, { public: true })
+route('/console/verify', verifyPage, { public: true })
 route('/console', overviewPage)
 route('/console/keys', keysPage)
 route('/console/topup', topupPage)

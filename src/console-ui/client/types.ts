@@ -21,6 +21,24 @@ export interface Key {
   expiresAt: string | null
   lastUsedAt: string | null
   createdAt: string
+  models: string[] | null
+  ipAllowlist: string[] | null
+  tpm: number | null
+  maxConcurrent: number | null
+  limitReset: 'daily' | 'weekly' | 'monthly' | null
+  resetsAt: string | null
+}
+
+export interface AutoTopup {
+  enabled: boolean
+  threshold: number | null
+  amount: number | null
+  provider: string | null
+  paymentMethodSaved: boolean
+  inFlight: boolean
+  lowBalance: boolean
+  lastError: string | null
+  setupUrl: string | null
 }
 
 export interface Log {

@@ -1,41 +1,22 @@
 // The signed-in user's API keys: list (keyset pages), create through issueKey (auth/issue-key.ts, the
-// admin API's path too), revoke. Revocation drops the key from this instance's auth cache at once; other
-// instances refuse it within KEY_CACHE_TTL_MS.
+// admin API's path too), change (auth/update-key.ts), revoke. A change or a revocation drops the key
+// from this instance's auth cache at once; other instances see it within KEY_CACHE_TTL_MS.
 import { and, eq, sql } from 'drizzle-orm'
 import { issueKey } from '../../auth/issue-key.ts'
+import { checkKeySettings } from '../../auth/key-settings.ts'
+import { keySpends } from '../../billing/period-spend.ts'
+import { updateKey } from '../../auth/update-key.ts'
 import { GatewayError } from '../../core/errors.ts'
 import { apiKeys } from '../../db/schema/index.ts'
 import { parseIsoDateTime } from '../../lib/dates.ts'
-import { formatUsd } from '../../lib/money.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { after, cursorAt, DEFAULT_PAGE, newestFirst, page } from '../http/pagination.ts'
-import type { CreateKey, KeyView } from './model.ts'
+import { keyView } from './view.ts'
+import type { CreateKey, KeyView, UpdateKey } from './model.ts'
 
-type KeyRow = typeof apiKeys.$inferSelect
+type Deps = Pick<ConsoleDeps, 'db' | 'now' | 'config' | 'catalog'>
 
-const usd = (micros: bigint) => Number(formatUsd(micros))
-const iso = (d: Date | null) => d?.toISOString() ?? null
-
-export function keyView(k: KeyRow, defaultRpm: number, nowMs: number): KeyView {
-  const status = k.revokedAt ? 'revoked' : k.expiresAt && k.expiresAt.getTime() <= nowMs ? 'expired' : 'active'
-  return {
-    id: k.id,
-    name: k.name,
-    prefix: k.prefix,
-    status,
-    limit: k.limitMicros === null ? null : usd(k.limitMicros),
-    spent: usd(k.spentMicros),
-    remaining: k.limitMicros === null ? null : usd(k.limitMicros > k.spentMicros ? k.limitMicros - k.spentMicros : 0n),
-    rpm: k.rpm ?? defaultRpm,
-    serviceMode: k.serviceMode,
-    expiresAt: iso(k.expiresAt),
-    lastUsedAt: iso(k.lastUsedAt),
-    revokedAt: iso(k.revokedAt),
-    createdAt: k.createdAt.toISOString(),
-  }
-}
-
-export async function listKeys(deps: Pick<ConsoleDeps, 'db' | 'now' | 'config'>, userId: string, q: { limit?: number; cursor?: string }) {
+export async function listKeys(deps: Deps, userId: string, q: { limit?: number; cursor?: string }) {
   const limit = q.limit ?? DEFAULT_PAGE
   const rows = await deps.db
     .select({ row: apiKeys, at: cursorAt(apiKeys.createdAt) })
@@ -48,26 +29,49 @@ export async function listKeys(deps: Pick<ConsoleDeps, 'db' | 'now' | 'config'>,
     limit,
   )
   const now = deps.now()
-  return { items: p.items.map((k) => keyView(k, deps.config.defaultRpm, now)), nextCursor: p.nextCursor }
+  const spends = await keySpends(deps.db, p.items, now)
+  return { items: p.items.map((k) => keyView(k, deps.config.defaultRpm, now, spends.get(k.id)!)), nextCursor: p.nextCursor }
 }
 
-export async function createKey(deps: Pick<ConsoleDeps, 'db' | 'now' | 'config'>, userId: string, input: CreateKey) {
+/** The rpm and expiry rules of the console (the admin API sets any rpm). */
+function checkLimits(deps: Deps, input: UpdateKey): void {
   const quota = deps.config.defaultRpm
   // A key's rpm may only tighten the operator's per-key quota, never raise it.
   if (input.rpm != null && input.rpm > quota) throw new GatewayError('BAD_REQUEST', `rpm must be from 1 to ${quota}.`)
   // An impossible date is refused by issueKey; one that parses must lie ahead.
   if (input.expiresAt && (parseIsoDateTime(input.expiresAt)?.getTime() ?? Infinity) <= deps.now())
     throw new GatewayError('BAD_REQUEST', 'expiresAt must be in the future.')
-  const { id, key } = await issueKey(deps, { userId, ...input })
-  const [row] = await deps.db.select().from(apiKeys).where(eq(apiKeys.id, id))
-  return { ...keyView(row!, quota, deps.now()), key }
 }
 
-export async function revokeKey(
-  deps: Pick<ConsoleDeps, 'db' | 'now' | 'config' | 'auth'>,
-  userId: string,
-  keyId: string,
-): Promise<KeyView> {
+const slugs = (deps: Deps) => deps.catalog.all().map((m) => m.id)
+
+export async function createKey(deps: Deps, userId: string, input: CreateKey) {
+  checkLimits(deps, input)
+  const settings = checkKeySettings(input, slugs(deps))
+  const { id, key } = await issueKey(deps, { userId, ...input, ...settings })
+  return { ...(await viewOf(deps, userId, id)), key }
+}
+
+export async function changeKey(deps: Deps & Pick<ConsoleDeps, 'auth'>, userId: string, keyId: string, input: UpdateKey) {
+  checkLimits(deps, input)
+  const settings = checkKeySettings(input, slugs(deps))
+  const row = await updateKey(deps.db, keyId, userId, { ...input, ...settings })
+  if (!row) throw new GatewayError('NOT_FOUND', 'No such key.')
+  deps.auth.invalidate(row.id)
+  return viewOf(deps, userId, row.id)
+}
+
+async function viewOf(deps: Deps, userId: string, keyId: string): Promise<KeyView> {
+  const [row] = await deps.db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)))
+  const now = deps.now()
+  const spends = await keySpends(deps.db, [row!], now)
+  return keyView(row!, deps.config.defaultRpm, now, spends.get(keyId)!)
+}
+
+export async function revokeKey(deps: Deps & Pick<ConsoleDeps, 'auth'>, userId: string, keyId: string): Promise<KeyView> {
   const [row] = await deps.db
     .update(apiKeys)
     // A second revocation keeps the first one's time.
@@ -76,5 +80,5 @@ export async function revokeKey(
     .returning()
   if (!row) throw new GatewayError('NOT_FOUND', 'No such key.')
   deps.auth.invalidate(row.id)
-  return keyView(row, deps.config.defaultRpm, deps.now())
+  return viewOf(deps, userId, row.id)
 }

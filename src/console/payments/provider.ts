@@ -19,6 +19,8 @@ export interface Checkout {
 
 export type PaymentAction =
   | { kind: 'paid'; transactionId: string; sessionId: string; amountCents: number; currency: string }
+  /** A payment method saved for auto top-up (docs/console.md "Auto top-up"). */
+  | { kind: 'method_saved'; userId: string; paymentMethod: string }
   | { kind: 'failed'; transactionId: string; sessionId: string; reason: string }
   | { kind: 'ignored'; transactionId: string | null; reason: string }
 
@@ -29,9 +31,38 @@ export interface PaymentEvent {
   action: PaymentAction
 }
 
+/** Saving a payment method for auto top-up. */
+export interface SetupRequest {
+  userId: string
+  email: string
+  /** Where the provider sends the user back (the console's wallet page). */
+  returnUrl: string
+}
+
+/** An off-session charge of a saved payment method for a pending auto top-up. */
+export interface ChargeRequest {
+  transactionId: string
+  amountCents: number
+  paymentMethod: string
+}
+
+export interface Charge {
+  /** The provider's id of the payment, matched by its webhook event. */
+  sessionId: string
+  /** A signed event to deliver through the webhook path at once (a provider that answers itself). */
+  delivery?: { body: string; headers: Headers }
+}
+
+/** The provider refused the charge at once (a declined card): the top-up fails with this reason. */
+export class ChargeDeclined extends Error {}
+
 export interface PaymentProvider {
   readonly name: string
   createCheckout(req: CheckoutRequest): Promise<Checkout>
+  /** A page where the user saves a payment method (its webhook brings `method_saved`), or the method at once. */
+  setupAutoCharge(req: SetupRequest): Promise<{ url: string } | { paymentMethod: string }>
+  /** Charges a saved method off-session; throws ChargeDeclined when refused at once. */
+  chargeSaved(req: ChargeRequest): Promise<Charge>
   /** Verifies the signature over the raw body; throws on a forged, stale or malformed event. */
   verifyWebhook(rawBody: string, headers: Headers): Promise<PaymentEvent>
 }

@@ -1,7 +1,8 @@
 // The `sandbox` provider, for development and the demo (on only with SANDBOX_PAYMENTS_SECRET):
 // the checkout is a local page (sandbox-checkout.ts) whose buttons send an HMAC-SHA256-signed
 // event through the same verified webhook path a real provider's takes. Events can also be
-// posted to /api/webhooks/sandbox by anything holding the secret.
+// posted to /api/webhooks/sandbox by anything holding the secret. Auto top-up charges always
+// succeed: the charge is a signed event handed to the same webhook path at once.
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { base62 } from '../../lib/ids.ts'
 import type { PaymentProvider } from './provider.ts'
@@ -35,6 +36,17 @@ export function sandboxProvider(cfg: { secret: string }): PaymentProvider {
     name: 'sandbox',
     async createCheckout(req) {
       return { sessionId: `sbx_${req.transactionId}`, url: `${req.origin}/api/payments/sandbox/${req.transactionId}` }
+    },
+    // Nothing to save: the sandbox charges always succeed, through a signed event delivered at once.
+    async setupAutoCharge() {
+      return { paymentMethod: 'sandbox' }
+    },
+    async chargeSaved(req) {
+      const body = JSON.stringify(sandboxEvent('payment.succeeded', req.transactionId, req.amountCents))
+      return {
+        sessionId: `sbx_${req.transactionId}`,
+        delivery: { body, headers: new Headers({ [SANDBOX_SIGNATURE]: signSandboxEvent(cfg.secret, body) }) },
+      }
     },
     async verifyWebhook(rawBody, headers) {
       const sig = headers.get(SANDBOX_SIGNATURE) ?? ''

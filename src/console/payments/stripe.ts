@@ -4,6 +4,7 @@
 // host (tests run a local fake).
 import Stripe from 'stripe'
 import type { PaymentAction, PaymentProvider } from './provider.ts'
+import { autoChargeAction, chargeOffSession, createSetupSession } from './stripe-auto-charge.ts'
 
 /** Stripe's default: a delivery more than 5 minutes from now, either way, is refused. */
 export const TOLERANCE_SECONDS = 300
@@ -68,8 +69,10 @@ export function stripeProvider(cfg: StripeSettings): PaymentProvider {
         event.data.object === null
       )
         throw new Error('Stripe event without id, type or data.object')
-      return { id: event.id, type: event.type, action: checkoutAction(event) }
+      return { id: event.id, type: event.type, action: (await autoChargeAction(stripe, event)) ?? checkoutAction(event) }
     },
+    setupAutoCharge: (req) => createSetupSession(stripe, req),
+    chargeSaved: (req) => chargeOffSession(stripe, req),
   }
 }
 

@@ -16,6 +16,16 @@ export const apiKeys = pgTable(
     limitMicros: bigint('limit_micros', { mode: 'bigint' }),
     spentMicros: bigint('spent_micros', { mode: 'bigint' }).notNull().default(sql`0`),
     rpm: integer('rpm'),
+    /** Public model slugs this key may call, `*` globs allowed; null = every model (docs/api.md "Key settings"). */
+    models: text('models').array(),
+    /** CIDR blocks the client address must be in; null = anywhere. */
+    ipAllowlist: text('ip_allowlist').array(),
+    /** Tokens per minute (prompt estimate + output cap at admission, billed tokens at settlement); null = none. */
+    tpm: integer('tpm'),
+    /** Calls of the key in flight at once, across instances; null = none. */
+    maxConcurrent: integer('max_concurrent'),
+    /** `daily` | `weekly` | `monthly` (UTC): `limit` counts spend from the period's start; null = lifetime. */
+    limitReset: text('limit_reset').$type<'daily' | 'weekly' | 'monthly'>(),
     serviceMode: text('service_mode').notNull().default('performance'),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),

@@ -1,6 +1,6 @@
 import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
 
-import type { GatewayProtocol } from '../../core/gateway.ts'
+import type { GatewayProtocol, ModelKind } from '../../core/gateway.ts'
 
 export const gateways = pgTable('gateways', {
   id: text('id').primaryKey(),
@@ -12,6 +12,9 @@ export const gateways = pgTable('gateways', {
   enabled: boolean('enabled').notNull().default(true),
   /** The catalog's failover policy for this gateway as written (docs/failover.md); null = defaults. */
   policy: jsonb('policy').$type<Record<string, unknown>>(),
+  /** Sent on every upstream call; values may be "env:NAME" references (docs/providers.md). */
+  headers: jsonb('headers').$type<Record<string, string>>(),
+  query: jsonb('query').$type<Record<string, string>>(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
 
@@ -23,12 +26,16 @@ export const models = pgTable('models', {
   provider: text('provider').notNull(),
   family: text('family').notNull().default(''),
   contextWindow: integer('context_window').notNull(),
+  /** `chat` (the three chat protocols) or `embedding` (POST /v1/embeddings; input price only). */
+  kind: text('kind').$type<ModelKind>().notNull().default('chat'),
   capabilities: jsonb('capabilities').$type<string[]>().notNull(),
   priceInput: bigint('price_input', { mode: 'bigint' }),
   priceOutput: bigint('price_output', { mode: 'bigint' }),
   priceCacheRead: bigint('price_cache_read', { mode: 'bigint' }),
   priceCacheWrite: bigint('price_cache_write', { mode: 'bigint' }),
   deprecated: boolean('deprecated').notNull().default(false),
+  /** Public slugs tried after every route failed (docs/failover.md "Model fallbacks"). */
+  fallbacks: jsonb('fallbacks').$type<string[]>(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
@@ -42,11 +49,8 @@ export const modelRoutes = pgTable(
     position: integer('position').notNull(),
     gatewayId: text('gateway_id').notNull(),
     upstreamModel: text('upstream_model').notNull(),
-    /** What the upstream charges, nano-USD per 1M tokens (route `cost`); null = unknown. */
-    costInput: bigint('cost_input', { mode: 'bigint' }),
-    costOutput: bigint('cost_output', { mode: 'bigint' }),
-    costCacheRead: bigint('cost_cache_read', { mode: 'bigint' }),
-    costCacheWrite: bigint('cost_cache_write', { mode: 'bigint' }),
+    /** priority, weight, rpm, tpm, cost as the catalog wrote them; null = none. */
+    options: jsonb('options').$type<Record<string, unknown>>(),
   },
   (t) => [primaryKey({ columns: [t.modelId, t.position] })],
 )

@@ -27,6 +27,8 @@ export const requestLogs = pgTable(
     costMicros: bigint('cost_micros', { mode: 'bigint' }).notNull().default(sql`0`),
     usageSource: text('usage_source').notNull(),
     latencyMs: integer('latency_ms').notNull(),
+    /** The candidate models of a call that had more than one, comma-separated in order (docs/failover.md "Model fallbacks"). */
+    models: text('models'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

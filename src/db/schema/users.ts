@@ -10,6 +10,8 @@ export const users = pgTable('users', {
   disabledAt: timestamp('disabled_at', { withTimezone: true }),
   /** `admin` may use the admin API and /console/admin with a console session (docs/operators.md). */
   role: text('role').$type<'user' | 'admin'>().notNull().default('user'),
+  /** When the user proved they read this mailbox (a verification or reset link); null = never. */
+  emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
 })
 
 /** One USD credit account per user. balance_micros always equals the sum of completed ledger entries. */

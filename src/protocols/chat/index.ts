@@ -14,8 +14,10 @@ const validate = bodyParser(ChatRequest)
 
 export const chatSpoke: Spoke<ChatRequest> = {
   name: 'chat',
+  kind: 'chat',
   native: 'openai-chat',
   idPrefix: 'req',
+  idHeaders: ['x-request-id'],
   parse(raw) {
     const b = validate(raw)
     // docs/api.md "Chat completions": content is required; only an assistant turn may omit it (tool calls).

@@ -79,6 +79,7 @@ function deltaChars(chunk: ChatChunkWire): number {
     if (!d) continue
     if (typeof d.content === 'string') n += d.content.length
     if (typeof d.reasoning_content === 'string') n += d.reasoning_content.length
+    else if (typeof d.reasoning === 'string') n += d.reasoning.length
     if (typeof d.refusal === 'string') n += d.refusal.length
     if (Array.isArray(d.tool_calls)) for (const tc of d.tool_calls) n += tc?.function?.arguments?.length ?? 0
   }

@@ -98,6 +98,13 @@ export interface ChatChunkWire {
   error?: unknown
   choices?: {
     finish_reason?: unknown
-    delta?: { content?: unknown; reasoning_content?: unknown; refusal?: unknown; tool_calls?: { function?: { arguments?: string } }[] }
+    delta?: {
+      content?: unknown
+      /** DeepSeek's reasoning text; OpenRouter's is `reasoning`. */
+      reasoning_content?: unknown
+      reasoning?: unknown
+      refusal?: unknown
+      tool_calls?: { function?: { arguments?: string } }[]
+    }
   }[]
 }

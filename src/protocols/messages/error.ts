@@ -14,6 +14,8 @@ export function messagesErrorType(err: GatewayError): { type: string; status: nu
       return { type: 'authentication_error', status: 401 }
     case 'PAYMENT_REQUIRED':
       return { type: 'billing_error', status: 402 }
+    case 'FORBIDDEN':
+      return { type: 'permission_error', status: 403 }
     case 'MODEL_NOT_FOUND':
       return { type: 'not_found_error', status: 404 }
     case 'NOT_FOUND':

@@ -37,11 +37,16 @@ export function anthropicPassHeaders(headers: Headers): Record<string, string> {
   return { ...(version ? { 'anthropic-version': version } : {}), ...(beta ? { 'anthropic-beta': beta } : {}) }
 }
 
+/** The Anthropic SDK reads `request-id` (its `_request_id`); other clients read x-request-id. */
+export const MESSAGES_ID_HEADERS = ['x-request-id', 'request-id'] as const
+
 export function messagesSpoke(display: CreditDisplay): Spoke<MessagesRequest> {
   return {
     name: 'messages',
+    kind: 'chat',
     native: 'anthropic-messages',
     idPrefix: 'req',
+    idHeaders: MESSAGES_ID_HEADERS,
     parse(raw) {
       const b = validate(raw)
       const issue = rolesIssue(b.messages)

@@ -16,6 +16,8 @@ function classify(err: GatewayError): { status: number; type: string; code: stri
       return { status: 401, type: 'authentication_error', code: 'invalid_api_key' }
     case 'PAYMENT_REQUIRED':
       return { status: 402, type: 'insufficient_quota', code: 'insufficient_quota' }
+    case 'FORBIDDEN':
+      return { status: 403, type: 'permission_error', code: 'permission_denied' }
     case 'MODEL_NOT_FOUND':
       return { status: 404, type: 'invalid_request_error', code: 'model_not_found' }
     case 'MODEL_UNAVAILABLE':

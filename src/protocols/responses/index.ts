@@ -25,8 +25,10 @@ const stateless = (param: string) =>
 export function responsesSpoke(display: CreditDisplay): Spoke<ResponsesRequest> {
   return {
     name: 'responses',
+    kind: 'chat',
     native: 'openai-responses',
     idPrefix: 'resp',
+    idHeaders: ['x-request-id'],
     parse(raw) {
       const b = validate(raw)
       if (b.previous_response_id) throw stateless('previous_response_id')

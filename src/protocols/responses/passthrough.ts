@@ -32,12 +32,10 @@ export function responsesTee(ours: { id: string; model: string }): FrameTransfor
     push(ev) {
       if (ev.data === '[DONE]') return '' // a compatible server's chat sentinel: not part of this protocol
       const data = JSON.parse(ev.data) as ResponsesEventWire
+      // Every text the client receives counts as delivered output: answer, refusal, reasoning, tool input.
+      if (typeof data.delta === 'string' && data.type?.endsWith('.delta') && data.type !== 'response.audio.delta')
+        chars += data.delta.length
       switch (data.type) {
-        case 'response.output_text.delta':
-        case 'response.function_call_arguments.delta':
-        case 'response.reasoning_summary_text.delta':
-          chars += String(data.delta ?? '').length
-          break
         case 'response.completed':
         case 'response.incomplete':
           usage = fromResponsesUsage(data.response?.usage) ?? usage

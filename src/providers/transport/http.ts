@@ -5,6 +5,7 @@
 // CONTEXT_LENGTH_EXCEEDED. Upstream bodies and hosts go to `cause` (logged), never to the message.
 // An attempt aborted by its call (client gone, drain: a CallEnded reason) rejects with that
 // CallEnded, never with an upstream failure (docs/failover.md "Who ended the call").
+import { upstreamUrl, withGatewayHeaders } from './gateway-extras.ts'
 import { CallEnded } from '../../core/call-end.ts'
 import { isContextLengthAnswer } from '../../core/context-window.ts'
 import { GatewayError } from '../../core/errors.ts'
@@ -99,7 +100,7 @@ async function openCall(
   const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs)
   let response: Response
   try {
-    response = await send(gw.baseUrl + path, headers, body, controller.signal)
+    response = await send(upstreamUrl(gw, path), withGatewayHeaders(gw, headers), body, controller.signal)
   } catch (cause) {
     clearTimeout(timer)
     throw attemptFailure(gw, controller.signal, cause)
@@ -125,7 +126,8 @@ export interface UpstreamJson {
 }
 
 /**
- * A complete non-streaming answer. The body read is bounded by the same deadline as the headers
+ * A complete non-streaming answer, read by `read` (JSON.parse; embeddings keep their vectors as
+ * text, protocols/embeddings/passthrough.ts). The body read is bounded by the same deadline as the headers
  * (the gateway's timeout from the start), and a failure here is still before the client's first
  * byte, so it stays retryable on the next route.
  */
@@ -135,13 +137,14 @@ export async function upstreamJson(
   headers: Record<string, string>,
   body: string,
   controller?: AbortController,
+  read: (text: string) => unknown = JSON.parse,
 ): Promise<UpstreamJson> {
   const { call, timer } = await openCall(gw, path, headers, body, { controller })
   try {
     const text = await call.response.text()
-    const parsed = JSON.parse(text)
+    const parsed = read(text)
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('answer is not a JSON object')
-    return { text, parsed, upstreamRequestId: call.response.headers.get('x-request-id') ?? undefined }
+    return { text, parsed: parsed as Record<string, unknown>, upstreamRequestId: call.response.headers.get('x-request-id') ?? undefined }
   } catch (cause) {
     if (controller?.signal.reason instanceof CallEnded) throw controller.signal.reason
     throw new GatewayError('UPSTREAM_ERROR', 'The upstream model sent an incomplete or unreadable answer.', {

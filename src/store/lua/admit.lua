@@ -1,49 +1,77 @@
--- admit v3: for each call of a batch (one shard), the per-key rate window + credit reservation +
--- its lease, atomically per call. Admissions issued in the same event-loop turn share one round
--- trip (src/store/turn-batch.ts), checked and applied in the order they were issued.
+-- admit v4: for each call of a batch (one shard), the per-key rate windows (requests and tokens),
+-- its calls in flight, the credit reservation and its lease, atomically per call. Admissions
+-- issued in the same event-loop turn share one round trip (src/store/turn-batch.ts), checked and
+-- applied in the order they were issued.
 -- KEYS[1] lease deadlines {s<n>}:leases (zset)   KEYS[2] lease data {s<n>}:lease (hash)
--- per call i (from 1): KEYS[1+2i] account hash {s<n>}:acct:<userId>
---                        fields balance, reserved, kspent:<key>, kres:<key>
---                      KEYS[2+2i] window counter {s<n>}:rl:<keyId>:<windowIndex>
--- per call i: ARGV[8i-7] keyId  ARGV[8i-6] rpm  ARGV[8i-5] reserve (micro-USD)
---   ARGV[8i-4] key limit (micro-USD, -1 = none)  ARGV[8i-3] window ttl (ms)
---   ARGV[8i-2] lease id ('' = no lease)  ARGV[8i-1] lease deadline (epoch ms)
---   ARGV[8i] lease data "userId<TAB>keyId<TAB>reserve<TAB>abandon cost<TAB>abandon record"
--- Returns {status, count} per call, flattened: status 1 admitted, 0 rate limited, -1 cold (load
--- and retry), -2 balance short, -3 key limit short; -9 when this call's own step failed (count
--- is then the error text), which leaves the other calls of the batch as they are. Nothing is
--- written for a call unless it is admitted.
-local function admit(acctKey, windowKey, keyId, rpmArg, reserveArg, limitArg, ttl, lease, deadline, data)
+-- per call i (from 1): KEYS[4i-1] account hash {s<n>}:acct:<userId>
+--                        fields balance, reserved, kspent:<spendKey>, kres:<spendKey>
+--                      KEYS[4i]   request window counter {s<n>}:rl:<keyId>:<windowIndex>
+--                      KEYS[4i+1] token window counter {s<n>}:tpm:<keyId>:<windowIndex>
+--                      KEYS[4i+2] the key's calls in flight {s<n>}:conc:<keyId> (set of lease ids)
+-- per call i: ARGV[12i-11] spendKey (the key id, or key id @ period start: billing/spend-period.ts)
+--   ARGV[12i-10] rpm  ARGV[12i-9] reserve (micro-USD)  ARGV[12i-8] key limit (micro-USD, -1 = none)
+--   ARGV[12i-7] window ttl (ms)  ARGV[12i-6] lease id ('' = no lease)
+--   ARGV[12i-5] lease deadline (epoch ms)
+--   ARGV[12i-4] lease data "userId<TAB>spendKey<TAB>reserve<TAB>abandon cost<TAB>abandon record"
+--   ARGV[12i-3] tpm (-1 = none)  ARGV[12i-2] tokens reserved  ARGV[12i-1] max concurrent (-1 = none)
+--   ARGV[12i] now (epoch ms)
+-- Returns {status, requests, tokens} per call, flattened: status 1 admitted, 0 rate limited, -1
+-- cold (load and retry), -2 balance short, -3 key limit short, -4 over tpm, -5 over maxConcurrent;
+-- requests and tokens are the windows' counts after the call (before it when refused); -9 when
+-- this call's own step failed (requests is then the error text), which leaves the other calls of
+-- the batch as they are. Nothing is written for a call unless it is admitted, but leases of the
+-- key that ended are dropped from its in-flight set.
+
+-- The key's calls in flight: members whose lease is live (settled, swept or expired ones leave).
+local function inFlight(concKey, now)
+  local n = 0
+  for _, id in ipairs(redis.call('SMEMBERS', concKey)) do
+    local deadline = redis.call('ZSCORE', KEYS[1], id)
+    if deadline and tonumber(deadline) > now then n = n + 1 else redis.call('SREM', concKey, id) end
+  end
+  return n
+end
+
+local function admit(acctKey, windowKey, tokenKey, concKey, a)
+  local spendKey, reserveArg, lease = ARGV[a - 11], ARGV[a - 9], ARGV[a - 6]
   local count = tonumber(redis.call('GET', windowKey) or '0')
-  if count >= tonumber(rpmArg) then return 0, count end
-  local acct = redis.call('HMGET', acctKey, 'balance', 'reserved', 'kspent:' .. keyId, 'kres:' .. keyId)
-  if not acct[1] or not acct[3] then return -1, count end
+  local used = tonumber(redis.call('GET', tokenKey) or '0')
+  if count >= tonumber(ARGV[a - 10]) then return 0, count, used end
+  local tpm, tokens = tonumber(ARGV[a - 3]), tonumber(ARGV[a - 2])
+  if tpm >= 0 and used + tokens > tpm then return -4, count, used end
+  local maxConcurrent = tonumber(ARGV[a - 1])
+  if maxConcurrent >= 0 and inFlight(concKey, tonumber(ARGV[a])) >= maxConcurrent then return -5, count, used end
+  local acct = redis.call('HMGET', acctKey, 'balance', 'reserved', 'kspent:' .. spendKey, 'kres:' .. spendKey)
+  if not acct[1] or not acct[3] then return -1, count, used end
   local reserve = tonumber(reserveArg)
-  if tonumber(acct[1]) - tonumber(acct[2] or '0') < reserve then return -2, count end
-  local limit = tonumber(limitArg)
-  if limit >= 0 and tonumber(acct[3]) + tonumber(acct[4] or '0') + reserve > limit then return -3, count end
+  if tonumber(acct[1]) - tonumber(acct[2] or '0') < reserve then return -2, count, used end
+  local limit = tonumber(ARGV[a - 8])
+  if limit >= 0 and tonumber(acct[3]) + tonumber(acct[4] or '0') + reserve > limit then return -3, count, used end
   count = redis.call('INCR', windowKey)
-  if count == 1 then redis.call('PEXPIRE', windowKey, ttl) end
+  if count == 1 then redis.call('PEXPIRE', windowKey, ARGV[a - 7]) end
+  if tpm >= 0 and tokens > 0 then
+    used = redis.call('INCRBY', tokenKey, tokens)
+    if used == tokens then redis.call('PEXPIRE', tokenKey, ARGV[a - 7]) end
+  end
   if reserve > 0 then
     redis.call('HINCRBY', acctKey, 'reserved', reserveArg)
-    redis.call('HINCRBY', acctKey, 'kres:' .. keyId, reserveArg)
+    redis.call('HINCRBY', acctKey, 'kres:' .. spendKey, reserveArg)
   end
   if lease ~= '' then
-    redis.call('ZADD', KEYS[1], deadline, lease)
-    redis.call('HSET', KEYS[2], lease, data)
+    redis.call('ZADD', KEYS[1], ARGV[a - 5], lease)
+    redis.call('HSET', KEYS[2], lease, ARGV[a - 4])
+    if maxConcurrent >= 0 then redis.call('SADD', concKey, lease) end
   end
-  return 1, count
+  return 1, count, used
 end
 
 local out = {}
-for i = 1, #ARGV / 8 do
-  local a = 8 * i
-  local ok, status, count = pcall(admit, KEYS[1 + 2 * i], KEYS[2 + 2 * i], ARGV[a - 7], ARGV[a - 6], ARGV[a - 5],
-    ARGV[a - 4], ARGV[a - 3], ARGV[a - 2], ARGV[a - 1], ARGV[a])
+for i = 1, #ARGV / 12 do
+  local ok, status, count, used = pcall(admit, KEYS[4 * i - 1], KEYS[4 * i], KEYS[4 * i + 1], KEYS[4 * i + 2], 12 * i)
   if ok then
-    out[2 * i - 1], out[2 * i] = status, count
+    out[3 * i - 2], out[3 * i - 1], out[3 * i] = status, count, used
   else
-    out[2 * i - 1], out[2 * i] = -9, tostring(status)
+    out[3 * i - 2], out[3 * i - 1], out[3 * i] = -9, tostring(status), 0
   end
 end
 return out

@@ -1,25 +1,34 @@
--- settle v5: for each call of a batch (one shard), end the lease, release the reservation, apply
--- the real cost, append the record. Settlements that end in the same event-loop turn share one
+-- settle v6: for each call of a batch (one shard), end the lease, release the reservation, apply
+-- the real cost, correct the key's token window to the billed tokens, append the record. Settlements that end in the same event-loop turn share one
 -- round trip (src/store/turn-batch.ts).
 -- KEYS[1] outbox stream {s<n>}:outbox   KEYS[2] lease deadlines {s<n>}:leases
 -- KEYS[3] lease data {s<n>}:lease
--- per call i (from 1): KEYS[2+2i] account hash {s<n>}:acct:<userId>
---                      KEYS[3+2i] abandoned marker {s<n>}:abandoned:<leaseId>
--- per call i: ARGV[5i-4] keyId  ARGV[5i-3] reserved (micro-USD)  ARGV[5i-2] cost (micro-USD)
---             ARGV[5i-1] record (JSON)  ARGV[5i] lease id ('' = none)
+-- per call i (from 1): KEYS[1+3i] account hash {s<n>}:acct:<userId>
+--                      KEYS[2+3i] abandoned marker {s<n>}:abandoned:<leaseId>
+--                      KEYS[3+3i] the token window of its admission {s<n>}:tpm:<keyId>:<windowIndex>
+-- per call i: ARGV[6i-5] spendKey  ARGV[6i-4] reserved (micro-USD)  ARGV[6i-3] cost (micro-USD)
+--             ARGV[6i-2] record (JSON)  ARGV[6i-1] lease id ('' = none)
+--             ARGV[6i] tokens reserved less tokens billed ('0' = nothing to correct)
 -- Returns one flag per call: 1 applied; 0 when its lease was already released as abandoned (the
 -- sweep billed and recorded it): nothing moves for it; or the error text when this call's own
 -- step failed (a corrupt account hash): that call takes the settlement fallback, which records it
 -- and drops its mirror with its lease, and the other calls of the batch are settled as usual.
 -- The mirror may be absent (evicted or flushed): the record still goes to the outbox, so Postgres
--- stays right and the next call reloads the mirror.
-local function settle(acct, abandoned, keyId, reserved, cost, record, lease)
+-- stays right and the next call reloads the mirror. A token window that has ended (expired) is
+-- left alone; one still counting never goes below zero.
+local function correctTokens(tokenKey, delta)
+  if delta == '0' or redis.call('EXISTS', tokenKey) == 0 then return end
+  if redis.call('DECRBY', tokenKey, delta) < 0 then redis.call('SET', tokenKey, '0', 'KEEPTTL') end
+end
+
+local function settle(acct, abandoned, tokenKey, keyId, reserved, cost, record, lease, tokens)
   local released = false
   if lease ~= '' then
     released = redis.call('ZREM', KEYS[2], lease) == 0 and redis.call('EXISTS', abandoned) == 1
     if not released then redis.call('HDEL', KEYS[3], lease) end
   end
   if released then return 0 end
+  correctTokens(tokenKey, tokens)
   -- One read for both: is the account mirrored, and is this key's spend?
   local mirrored = redis.call('HMGET', acct, 'balance', 'kspent:' .. keyId)
   if mirrored[1] then
@@ -38,9 +47,10 @@ local function settle(acct, abandoned, keyId, reserved, cost, record, lease)
 end
 
 local applied = {}
-for i = 1, #ARGV / 5 do
-  local a = 5 * i
-  local ok, flag = pcall(settle, KEYS[2 + 2 * i], KEYS[3 + 2 * i], ARGV[a - 4], ARGV[a - 3], ARGV[a - 2], ARGV[a - 1], ARGV[a])
+for i = 1, #ARGV / 6 do
+  local a = 6 * i
+  local ok, flag = pcall(settle, KEYS[1 + 3 * i], KEYS[2 + 3 * i], KEYS[3 + 3 * i], ARGV[a - 5], ARGV[a - 4], ARGV[a - 3],
+    ARGV[a - 2], ARGV[a - 1], ARGV[a])
   if ok then
     applied[i] = flag
   elseif type(flag) == 'table' then

@@ -1,10 +1,15 @@
-// Sign in and sign up: one form each; the session cookie comes back from the API.
+// Sign in and sign up: one form each; the session cookie comes back from the API. When the server
+// requires a confirmed email, sign-up answers 202 without a session: the page says where the
+// link went (docs/console.md "Email verification").
 import { api, ApiError } from '../api.ts'
 import { h } from '../dom.ts'
 import { busy, field, formError, showError, validate } from '../forms.ts'
 import type { Query } from '../router.ts'
 import { navigate } from '../router.ts'
 import { setUser, type Me } from '../session.ts'
+import { linkSent } from './recovery.ts'
+
+type Registered = Me & { verification?: 'email' | 'operator' }
 
 function authForm(view: HTMLElement, query: Query, mode: 'signin' | 'signup') {
   const signup = mode === 'signup'
@@ -35,10 +40,14 @@ function authForm(view: HTMLElement, query: Query, mode: 'signin' | 'signup') {
     if (!validate(fields, error)) return
     void busy(submit, async () => {
       try {
-        const me = await api<Me>(`/api/auth/${signup ? 'register' : 'login'}`, {
+        const me = await api<Registered>(`/api/auth/${signup ? 'register' : 'login'}`, {
           method: 'POST',
           body: { email: email.input.value, password: password.input.value },
         })
+        if (me.verification)
+          return void form.replaceWith(
+            linkSent(me.verification, 'confirm your email', `We sent a link to ${me.email} to confirm your email.`),
+          )
         setUser(me)
         navigate(signup ? '/console/keys?welcome=1' : next, { replace: true })
       } catch (err) {
@@ -51,8 +60,11 @@ function authForm(view: HTMLElement, query: Query, mode: 'signin' | 'signup') {
   })
   const other = signup
     ? h('p', null, 'Already have an account? ', h('a', { href: `/console/signin${location.search}` }, 'Sign in'))
-    : h('p', null, 'New here? ', h('a', { href: `/console/signup${location.search}` }, 'Create an account'))
-  view.append(h('h1', { id: 'auth-title', tabindex: -1 }, signup ? 'Create your account' : 'Sign in to Tollgate'), form, other)
+    : [
+        h('p', null, h('a', { href: '/console/forgot' }, 'Forgot password?')),
+        h('p', null, 'New here? ', h('a', { href: `/console/signup${location.search}` }, 'Create an account')),
+      ]
+  view.append(h('h1', { id: 'auth-title', tabindex: -1 }, signup ? 'Create your account' : 'Sign in to Tollgate'), form, ...[other].flat())
 }
 
 export const signInPage = (view: HTMLElement, _: Record<string, string>, query: Query) => authForm(view, query, 'signin')

@@ -1,81 +1,13 @@
-// API keys: create (name, spend limit, rpm, expiry) → the secret once with a copy button and the
-// first-run hint; the list with revoke (confirmed in place).
+// API keys: create (key-form.ts: every setting) → the secret once with a copy button and the
+// first-run hint; the list with every setting, edit in place and revoke (confirmed in place).
 import { api, ApiError, type Page } from '../api.ts'
 import { h } from '../dom.ts'
-import { busy, field, formError, showError, validate } from '../forms.ts'
 import { usd, when } from '../format.ts'
 import type { Query } from '../router.ts'
 import type { Key } from '../types.ts'
 import { badge, copyButton, table, type Column } from '../ui.ts'
 import { firstRunHint } from './hint.ts'
-
-/** A date input's day as the end of that day, UTC. */
-const endOfDay = (date: string) => (date ? `${date}T23:59:59Z` : null)
-const num = (v: string) => (v.trim() === '' ? null : Number(v))
-
-function createForm(onCreated: (k: Key & { key: string }) => void) {
-  const name = field({ name: 'name', label: 'Name', maxlength: 100, placeholder: 'e.g. production', autocomplete: 'off' })
-  const limit = field({
-    name: 'limit',
-    label: 'Spend limit (USD)',
-    type: 'number',
-    min: 0,
-    max: 1000000,
-    step: 0.01,
-    inputmode: 'decimal',
-    hint: 'Optional. Lifetime spend through this key.',
-  })
-  const rpm = field({
-    name: 'rpm',
-    label: 'Requests per minute',
-    type: 'number',
-    min: 1,
-    step: 1,
-    inputmode: 'numeric',
-    hint: 'Optional. Defaults to the server quota.',
-  })
-  const expires = field({
-    name: 'expiresAt',
-    label: 'Expires on',
-    type: 'date',
-    min: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
-    hint: 'Optional. The key stops working after this day (UTC).',
-  })
-  const fields = [name, limit, rpm, expires]
-  const error = formError()
-  const submit = h('button', { type: 'submit', class: 'primary' }, 'Create key')
-  const form = h(
-    'form',
-    { class: 'card', novalidate: true, 'aria-labelledby': 'new-key' },
-    h('h2', { id: 'new-key' }, 'New API key'),
-    h(
-      'div',
-      { class: 'grid' },
-      fields.map((f) => f.wrap),
-    ),
-    h('div', { class: 'actions' }, submit),
-    error,
-  )
-  form.addEventListener('submit', (e) => {
-    e.preventDefault()
-    if (!validate(fields, error)) return
-    void busy(submit, async () => {
-      try {
-        const body = {
-          name: name.input.value.trim() || undefined,
-          limit: num(limit.input.value),
-          rpm: num(rpm.input.value),
-          expiresAt: endOfDay(expires.input.value),
-        }
-        onCreated(await api('/api/keys', { method: 'POST', body }))
-        form.reset()
-      } catch (err) {
-        showError(err, fields, error)
-      }
-    })()
-  })
-  return form
-}
+import { keyForm } from './key-form.ts'
 
 async function createdPanel(k: Key & { key: string }) {
   const secret = h('input', {
@@ -107,7 +39,28 @@ async function createdPanel(k: Key & { key: string }) {
   )
 }
 
-function revokeCell(k: Key, redraw: () => Promise<void>) {
+/** What limits a key beyond its spend: models, networks, tokens, calls at once, the limit's period. */
+function limitsOf(k: Key): string {
+  const parts = [
+    k.models && `models ${k.models.join(', ')}`,
+    k.ipAllowlist && `from ${k.ipAllowlist.join(', ')}`,
+    k.tpm !== null && `${k.tpm} tokens/min`,
+    k.maxConcurrent !== null && `${k.maxConcurrent} at once`,
+    k.limitReset && `limit resets ${k.limitReset}${k.resetsAt ? ` (next ${when(k.resetsAt)})` : ''}`,
+  ].filter(Boolean)
+  return parts.length ? parts.join('; ') : '—'
+}
+
+function editButton(k: Key, slot: HTMLElement, redraw: () => Promise<void>) {
+  const edit = h('button', { type: 'button', class: 'secondary' }, 'Edit', h('span', { class: 'sr-only' }, ` ${k.name || k.prefix}`))
+  edit.addEventListener('click', () => {
+    slot.replaceChildren(keyForm(async () => (slot.replaceChildren(), await redraw()), k))
+    ;(slot.querySelector('input') as HTMLInputElement | null)?.focus()
+  })
+  return edit
+}
+
+function revokeCell(k: Key, redraw: () => Promise<void>, editing: HTMLElement) {
   if (k.status !== 'active') return '—'
   const cell = h('span', { class: 'revoke' })
   const error = h('span', { class: 'field-error', role: 'alert' })
@@ -129,7 +82,7 @@ function revokeCell(k: Key, redraw: () => Promise<void>) {
     cell.replaceChildren(yes, no, error)
     yes.focus()
   })
-  cell.append(ask, error)
+  cell.append(editButton(k, editing, redraw), ' ', ask, error)
   return cell
 }
 
@@ -141,6 +94,7 @@ export async function keysPage(view: HTMLElement, _: Record<string, string>, que
     )
   const created = h('div', { 'aria-live': 'polite' })
   const list = h('section', { 'aria-labelledby': 'your-keys' })
+  const editing = h('div', { 'aria-live': 'polite' })
   const redraw = async () => {
     const keys = await api<Page<Key>>('/api/keys?limit=100')
     const columns: Column<Key>[] = [
@@ -149,9 +103,10 @@ export async function keysPage(view: HTMLElement, _: Record<string, string>, que
       { label: 'Status', cell: (k) => badge(k.status) },
       { label: 'Spent', cell: (k) => `${usd(k.spent)}${k.limit !== null ? ` of ${usd(k.limit)}` : ''}`, num: true },
       { label: 'RPM', cell: (k) => String(k.rpm), num: true },
+      { label: 'Limits', cell: limitsOf },
       { label: 'Expires', cell: (k) => when(k.expiresAt) },
       { label: 'Last used', cell: (k) => when(k.lastUsedAt) },
-      { label: 'Actions', cell: (k) => revokeCell(k, redraw) },
+      { label: 'Actions', cell: (k) => revokeCell(k, redraw, editing) },
     ]
     list.replaceChildren(
       h('h2', { id: 'your-keys' }, 'Your keys'),
@@ -159,12 +114,13 @@ export async function keysPage(view: HTMLElement, _: Record<string, string>, que
     )
   }
   view.append(
-    createForm(async (k) => {
+    keyForm<Key & { key: string }>(async (k) => {
       created.replaceChildren(await createdPanel(k))
       ;(created.querySelector('#new-secret') as HTMLInputElement | null)?.focus()
       await redraw()
     }),
     created,
+    editing,
     list,
   )
   await redraw()

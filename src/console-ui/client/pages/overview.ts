@@ -1,11 +1,12 @@
-// Overview: balance, reserved credit, spend over the last 30 days by model, recent calls, and the
-// first-run hint when the account has no key yet.
+// Overview: balance, reserved credit, the low-balance notice (docs/console.md "Auto top-up"),
+// spend over the last 30 days by model, recent calls, and the first-run hint when the account has
+// no key yet.
 import { api, type Page } from '../api.ts'
 import { spendChart } from '../chart.ts'
 import { h } from '../dom.ts'
 import { usd } from '../format.ts'
 import { dailySpend } from '../spend.ts'
-import type { Account, Key, Log } from '../types.ts'
+import type { Account, AutoTopup, Key, Log } from '../types.ts'
 import { stat } from '../ui.ts'
 import { logColumns } from './logs.ts'
 import { table } from '../ui.ts'
@@ -29,11 +30,20 @@ async function recentLogs(since: number): Promise<Log[]> {
 export async function overviewPage(view: HTMLElement) {
   view.append(h('h1', { tabindex: -1 }, 'Overview'))
   const now = new Date()
-  const [account, logs, keys] = await Promise.all([
+  const [account, logs, keys, auto] = await Promise.all([
     api<Account>('/api/wallet/account'),
     recentLogs(now.getTime() - DAYS * 86_400_000),
     api<Page<Key>>('/api/keys?limit=1'),
+    api<AutoTopup>('/api/wallet/auto-topup'),
   ])
+  const low = auto.lowBalance
+    ? h(
+        'p',
+        { class: 'card warn', role: 'status' },
+        `Low balance: under your threshold of ${usd(auto.threshold ?? 0)}.`,
+        auto.inFlight ? ' A top-up is on its way.' : '',
+      )
+    : null
   const pending =
     account.pendingTopups.count > 0
       ? h('p', { class: 'muted' }, `${account.pendingTopups.count} top-up(s) of ${usd(account.pendingTopups.amount)} pending.`)
@@ -48,6 +58,7 @@ export async function overviewPage(view: HTMLElement) {
       stat('Spent this month', usd(account.spentThisMonth)),
     ),
     pending ?? '',
+    low ?? '',
     h(
       'p',
       { class: 'actions' },

@@ -1,6 +1,7 @@
 // Top up: an amount within the server's policy and a provider; the browser goes to the provider's
 // checkout (Stripe Checkout or the sandbox page) and comes back to the return page, which
-// follows the top-up until its webhook has settled it and shows the credited balance.
+// follows the top-up until its webhook has settled it and shows the credited balance. Below it,
+// the auto top-up settings (auto-topup.ts).
 import { api, ApiError } from '../api.ts'
 import { h } from '../dom.ts'
 import { busy, field, formError, showError, validate } from '../forms.ts'
@@ -8,6 +9,7 @@ import { usd } from '../format.ts'
 import type { Query } from '../router.ts'
 import type { Account, Txn } from '../types.ts'
 import { badge, stat } from '../ui.ts'
+import { autoTopupSection } from './auto-topup.ts'
 
 const PROVIDER: Record<string, string> = { stripe: 'Card (Stripe Checkout)', sandbox: 'Sandbox (test payments, no money moves)' }
 const PRESETS = [10, 25, 50, 100]
@@ -79,6 +81,7 @@ export async function topupPage(view: HTMLElement) {
       'Your balance is credited when the payment provider confirms the payment. ',
       h('a', { href: '/console/transactions?kind=topup' }, 'Past top-ups'),
     ),
+    await autoTopupSection(account.topup),
   )
 }
 

@@ -1,4 +1,4 @@
-// The serve step of a call: the model's routes in catalog order with failover (routing/), each
+// The upstream call of a call (callUpstream): the model's routes in priority and weight order with failover (routing/), each
 // attempt a pass-through when the upstream speaks the client's protocol, otherwise a translation
 // through the canonical model. Its result is the first upstream that answered.
 import type { CatalogModel } from '../catalog/catalog.ts'
@@ -14,7 +14,11 @@ import { type UpstreamJson, type UpstreamStream, upstreamJson, upstreamStream } 
 import type { UpstreamAdapter } from '../providers/types.ts'
 import { type AttemptContext, withFailover } from '../routing/failover.ts'
 import { awaitFirstContent } from '../routing/first-token.ts'
+import { preferRoute, routeId } from '../routing/route-order.ts'
 import type { Router } from '../routing/router.ts'
+import type { RouteQuota } from '../store/route-limits.ts'
+import { STICKY_TTL_MS } from '../store/sticky-routes.ts'
+import { cachePrefixKey } from './cache-prefix.ts'
 import type { CallLife } from './call-life.ts'
 
 interface ServedBy {
@@ -22,18 +26,22 @@ interface ServedBy {
   native: boolean
   adapter: UpstreamAdapter
   gateway: Gateway
+  /** The route that answered: a failure after the first byte counts on its breakers. */
+  route: Route
+  /** What the route's rpm/tpm window gave this call: corrected with its real usage once known. */
+  quota?: RouteQuota
 }
 export type ServedStream = ServedBy & { stream: UpstreamStream }
 export type ServedJson = ServedBy & { json: UpstreamJson }
 export type Served = ServedStream | ServedJson
 
-export interface ServeDeps {
+export interface UpstreamCallDeps {
   /** Breakers and failover counters (docs/failover.md). */
   router: Router
   config: Pick<Config, 'defaultMaxOutputTokens' | 'upstreamStreamClient'>
 }
 
-export interface ServeRequest<Body> {
+export interface UpstreamCallRequest<Body> {
   spoke: Spoke<Body>
   /** The client's body as sent (pass-through rewrites only its model). */
   raw: Record<string, unknown>
@@ -45,10 +53,15 @@ export interface ServeRequest<Body> {
   passHeaders: Record<string, string>
   life: CallLife
   obs: CallObserver
+  /** The call's token estimate (prompt and output cap), counted against a route's tpm. */
+  tokens: number
+  /** The calling key: cache prefixes are kept apart per key (cache-prefix.ts). */
+  keyId: string
 }
 
-export async function serve<Body>(deps: ServeDeps, r: ServeRequest<Body>): Promise<Served> {
+export async function callUpstream<Body>(deps: UpstreamCallDeps, r: UpstreamCallRequest<Body>): Promise<Served> {
   let canonical: CRequest | undefined
+  const own = r.spoke.upstream
   const attempt = async (route: Route, where: AttemptContext): Promise<Served> => {
     const gw = route.gateway
     const adapter = adapterFor(gw.protocol)
@@ -57,20 +70,41 @@ export async function serve<Body>(deps: ServeDeps, r: ServeRequest<Body>): Promi
       ? adapter.passthroughBody(r.raw, route.upstreamModel, r.stream)
       : adapter.body((canonical ??= r.spoke.decode(r.body)), route.upstreamModel, deps.config.defaultMaxOutputTokens)
     const headers = adapter.headers(gw.apiKey, r.passHeaders)
+    const by = { native, adapter, gateway: gw, route }
     return r.stream
-      ? { native, adapter, gateway: gw, stream: await streamAttempt(deps, gw, adapter, headers, upstreamBody, where, r.life.attempt()) }
-      : { native, adapter, gateway: gw, json: await upstreamJson(gw, adapter.path, headers, upstreamBody, r.life.attempt()) }
+      ? { ...by, stream: await streamAttempt(deps, gw, adapter, headers, upstreamBody, where, r.life.attempt()) }
+      : { ...by, json: await upstreamJson(gw, own?.path ?? adapter.path, headers, upstreamBody, r.life.attempt(), own?.read) }
   }
+  const prefix = cachePrefixKey(r.raw, r.keyId, r.model.id)
   const served = await withFailover(
     deps.router,
-    r.model.routes,
+    await routesFor(deps.router, r.model, prefix),
     (route, ctx) => r.obs.attempt(route, () => attempt(route, ctx)),
     r.requestId,
     r.life,
+    r.tokens,
   ).catch((e) => {
     throw e instanceof GatewayError && e.code === 'CONTEXT_LENGTH_EXCEEDED' ? contextLengthError(r.model.contextWindow) : e
   })
+  // Awaited (one write) so that the next call with this prefix, on any instance, finds it.
+  if (prefix)
+    await deps.router.sticky
+      .set(prefix, routeId(served.route), STICKY_TTL_MS)
+      .catch((e) => deps.router.log.warn('sticky route not saved', { requestId: r.requestId, err: String(e) }))
+  if (served.quota) served.value.quota = served.quota
   return served.value
+}
+
+/**
+ * The model's routes for this call: priority and weight order, with the route that last served
+ * the call's cache prefix first while it is remembered (docs/failover.md "Warm prompt caches"); it
+ * is skipped like any other when resting or at its limit, and whoever serves instead is remembered.
+ */
+async function routesFor(router: Router, model: CatalogModel, prefix: string | undefined): Promise<Route[]> {
+  const ordered = router.rotation.order(model.id, model.routes)
+  if (!prefix || ordered.length < 2) return ordered
+  const stuck = await router.sticky.get(prefix).catch(() => undefined)
+  return stuck ? preferRoute(ordered, stuck) : ordered
 }
 
 /**
@@ -78,7 +112,7 @@ export async function serve<Body>(deps: ServeDeps, r: ServeRequest<Body>): Promi
  * content event arrives within the gateway's firstTokenMs (headers included).
  */
 async function streamAttempt(
-  deps: ServeDeps,
+  deps: UpstreamCallDeps,
   gw: Gateway,
   adapter: UpstreamAdapter,
   headers: Record<string, string>,

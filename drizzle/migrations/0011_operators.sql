@@ -43,10 +43,6 @@ CREATE TABLE "route_switches" (
 );
 --> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "role" text DEFAULT 'user' NOT NULL;--> statement-breakpoint
-ALTER TABLE "model_routes" ADD COLUMN "cost_input" bigint;--> statement-breakpoint
-ALTER TABLE "model_routes" ADD COLUMN "cost_output" bigint;--> statement-breakpoint
-ALTER TABLE "model_routes" ADD COLUMN "cost_cache_read" bigint;--> statement-breakpoint
-ALTER TABLE "model_routes" ADD COLUMN "cost_cache_write" bigint;--> statement-breakpoint
 CREATE INDEX "admin_audit_at_idx" ON "admin_audit" USING btree ("at","id");--> statement-breakpoint
 CREATE INDEX "admin_audit_target_idx" ON "admin_audit" USING btree ("target","at");--> statement-breakpoint
 CREATE INDEX "ledger_kind_completed_idx" ON "ledger_entries" USING btree ("kind","completed_at") WHERE "ledger_entries"."status" = 'completed';--> statement-breakpoint
