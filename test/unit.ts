@@ -5,6 +5,10 @@
 
 export const UNIT_TESTS = [
   'test/architecture.test.ts',
+  'test/admin/reports/latency.test.ts',
+  'test/admin/reports/period.test.ts',
+  'test/admin/reports/upstream-cost.test.ts',
+  'test/admin/route-cost.test.ts',
   'test/unit.test.ts',
   'test/config.test.ts',
   'test/bench/',
@@ -40,6 +44,7 @@ export const UNIT_TESTS = [
   'test/providers/registry.test.ts',
   'test/providers/transport/byte-queue.test.ts',
   'test/providers/transport/chunked.test.ts',
+  'test/routing/breakers.test.ts',
   'test/routing/failover-loop.test.ts',
   'test/routing/first-token.test.ts',
   'test/routing/retry-policy.test.ts',

@@ -17,6 +17,8 @@ export interface Credit {
   note?: string
   /** The Idempotency-Key header, when sent. */
   key?: string
+  /** Runs in the movement's transaction, with the balance before and after (the audit row). */
+  audit?: (tx: Tx, before: bigint, after: bigint) => Promise<void>
 }
 
 /** The answer: the balance after the adjustment, USD; `replayed` when it is a retry's. */
@@ -59,6 +61,7 @@ export async function applyCredit(deps: Pick<AdminDeps, 'db' | 'store'>, c: Cred
       if (!entry) return { ...(await replay(tx, reference, c)), replayed: true }
       const balance = await moveBalance(tx, deps.store, c.userId, c.amountMicros)
       if (balance === undefined) throw new GatewayError('NOT_FOUND', 'No such user.')
+      await c.audit?.(tx, balance - c.amountMicros, balance)
       const answer: Answer = { balance: Number(formatUsd(balance)) }
       if (c.key !== undefined)
         await tx

@@ -3,6 +3,7 @@ import type { ApiKeyAuth } from '../auth/api-keys.ts'
 import type { Catalog } from '../catalog/catalog.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/client.ts'
+import type { Router } from '../routing/router.ts'
 import type { Logger } from '../lib/log.ts'
 import type { Store } from '../store/types.ts'
 
@@ -14,7 +15,11 @@ export interface AdminDeps {
   catalog: Pick<Catalog, 'refresh' | 'unresolvedSecrets' | 'all'>
   /** Disabling a user or revoking a key drops it from this instance's key cache at once. */
   auth: Pick<ApiKeyAuth, 'invalidate' | 'invalidateUser'>
-  config: Pick<Config, 'adminToken' | 'trustedProxies' | 'maxBodyBytes' | 'catalogFile'>
+  config: Pick<Config, 'adminToken' | 'trustedProxies' | 'maxBodyBytes' | 'catalogFile' | 'publicUrl'>
+  /** The breakers the gateways view reads (routing/breakers.ts `health`, read-only). */
+  router: Pick<Router, 'breakers'>
+  /** Calls open on this instance (inference/inflight.ts counts them). */
+  inflight: { readonly calls: number }
   log: Logger
   now: () => number
 }

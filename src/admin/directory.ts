@@ -1,7 +1,9 @@
 // Admin reads and switches over users and keys (README "Admin API"): pages of users with their
 // balances, a user's keys, disable/enable. Money leaves as USD numbers with 6 decimals.
 import { and, asc, desc, eq, gt, ilike, sql } from 'drizzle-orm'
+import { accountView } from '../billing/accounts.ts'
 import type { Db } from '../db/client.ts'
+import type { Store } from '../store/types.ts'
 import { accounts, apiKeys, users } from '../db/schema/index.ts'
 import { formatUsd } from '../lib/money.ts'
 import { keySpends } from '../billing/period-spend.ts'
@@ -13,7 +15,14 @@ const iso = (d: Date | null) => d?.toISOString() ?? null
 /** Users in id order after `cursor` (the previous page's nextCursor), optionally those whose email contains `email`. */
 export async function listUsers(db: Db, q: { limit: number; cursor?: string; email?: string }) {
   const rows = await db
-    .select({ id: users.id, email: users.email, createdAt: users.createdAt, disabledAt: users.disabledAt, balance: accounts.balanceMicros })
+    .select({
+      id: users.id,
+      email: users.email,
+      role: users.role,
+      createdAt: users.createdAt,
+      disabledAt: users.disabledAt,
+      balance: accounts.balanceMicros,
+    })
     .from(users)
     .leftJoin(accounts, eq(accounts.userId, users.id))
     .where(
@@ -29,6 +38,7 @@ export async function listUsers(db: Db, q: { limit: number; cursor?: string; ema
     items: page.map((u) => ({
       id: u.id,
       email: u.email,
+      role: u.role,
       createdAt: u.createdAt.toISOString(),
       disabled: u.disabledAt !== null,
       balance: usd(u.balance ?? 0n),
@@ -68,11 +78,30 @@ export async function keyViews(deps: { db: Db; now: () => number }, rows: (typeo
 }
 
 /** Disables (keys refused, console refused) or re-enables a user; false when there is no such user. */
-export async function setDisabled(db: Db, id: string, disabled: boolean): Promise<boolean> {
+export async function setDisabled(db: Pick<Db, 'update'>, id: string, disabled: boolean): Promise<boolean> {
   const rows = await db
     .update(users)
     .set({ disabledAt: disabled ? sql`coalesce(${users.disabledAt}, now())` : null })
     .where(eq(users.id, id))
     .returning({ id: users.id })
   return rows.length > 0
+}
+
+/** One user as the operator's users page shows it: balance and reserved (live when the store holds them), role, state. */
+export async function userSummary(db: Db, store: Store, id: string) {
+  const [u] = await db
+    .select({ id: users.id, email: users.email, role: users.role, createdAt: users.createdAt, disabledAt: users.disabledAt })
+    .from(users)
+    .where(eq(users.id, id))
+  if (!u) return undefined
+  const { balance, reserved } = await accountView(db, store, id)
+  return {
+    id: u.id,
+    email: u.email,
+    role: u.role,
+    createdAt: u.createdAt.toISOString(),
+    disabled: u.disabledAt !== null,
+    balance: usd(balance),
+    reserved: usd(reserved),
+  }
 }

@@ -1,64 +1,73 @@
-// Admin API (README "Admin API"): Bearer $ADMIN_TOKEN; absent token → the routes 404. Routes
-// here, logic in service.ts, request models in model.ts, reads in directory.ts.
+// Admin API (docs/operators.md; README "Admin API"): Bearer $ADMIN_TOKEN or an admin's console
+// session (gate.ts); with neither configured nor sent, the routes 404. Each feature is its own
+// instance over the shared context (context.ts): users and keys here, reports, gateways and the
+// ledger's health in their files. Every change is audited (changes.ts).
 import { Elysia } from 'elysia'
-import { checkParams, consoleBody } from '../http/console-body.ts'
-import { consoleError, consoleErrorHook } from '../http/console-error.ts'
+import { consoleError } from '../http/console-error.ts'
 import { strictBody } from '../http/strict-body.ts'
+import { listAudit } from './audit.ts'
+import {
+  auditedChangeKey,
+  auditedCreateKey,
+  auditedCreateUser,
+  auditedCredit,
+  auditedDisable,
+  auditedRefund,
+  auditedReload,
+  auditedRevoke,
+  auditedRole,
+} from './changes.ts'
 import { catalogView } from './catalog-view.ts'
+import { adminContext, type Gate } from './context.ts'
 import type { AdminDeps } from './deps.ts'
 import { listUsers } from './directory.ts'
 import { adminGate } from './gate.ts'
-import { CreditAdjustment, KeyPatch, NewKey, NewUser, RefundRequest, UsersQuery } from './model.ts'
-import {
-  adjustCredits,
-  changeKey,
-  createAccount,
-  createKey,
-  refundTransaction,
-  reloadCatalog,
-  revokeKey,
-  setUserDisabled,
-  userKeys,
-} from './service.ts'
+import { gatewayRoutes } from './gateways/index.ts'
+import { ledgerRoutes } from './ledger/index.ts'
+import { AuditQuery, CreditAdjustment, KeyPatch, NewKey, NewUser, RefundRequest, RoleChange, UsersQuery } from './model.ts'
+import { reportRoutes } from './reports/index.ts'
+import { userKeys } from './service.ts'
+import { userRoutes } from './users.ts'
 
 export function adminRoutes(deps: AdminDeps) {
   const gate = adminGate(deps)
-  return (
-    new Elysia({ prefix: '/api/admin' })
-      .onError(consoleErrorHook(deps.log))
-      // The gate (gate.ts) comes before the body is read and before any validation: an
-      // unauthenticated caller learns nothing, not even whether its body would have been valid.
-      .onParse(async ({ request, contentType, server }) => {
-        await gate(request, server)
-        return consoleBody(request, contentType, deps.config.maxBodyBytes)
-      })
-      .onTransform(async ({ request, server, set, query, params }) => {
-        Object.assign(set.headers, await gate(request, server))
-        checkParams(query, params)
-      })
-      .post('/users', ({ body }) => createAccount(deps, body), strictBody(NewUser))
-      .post(
-        '/users/:id/credits',
-        async ({ params, body, request, set }) => {
-          const { balance, replayed } = await adjustCredits(deps, params.id, body, request.headers.get('idempotency-key'))
-          if (replayed) set.headers['idempotent-replayed'] = 'true'
-          return { balance }
-        },
-        strictBody(CreditAdjustment),
-      )
-      .post('/keys', ({ body }) => createKey(deps, body), strictBody(NewKey))
-      .patch('/keys/:id', ({ params, body }) => changeKey(deps, params.id, body), strictBody(KeyPatch))
-      .post('/refunds', ({ body }) => refundTransaction(deps, body), strictBody(RefundRequest))
-      .get('/users', ({ query }) => listUsers(deps.db, { limit: query.limit ?? 100, cursor: query.cursor, email: query.email }), {
-        query: UsersQuery,
-      })
-      .get('/users/:id/keys', ({ params }) => userKeys(deps, params.id))
-      .post('/users/:id/:action', ({ params }) => {
-        if (params.action !== 'disable' && params.action !== 'enable') return consoleError(404, 'NOT_FOUND', 'No such endpoint.')
-        return setUserDisabled(deps, params.id, params.action === 'disable')
-      })
-      .post('/catalog/reload', () => reloadCatalog(deps))
-      .get('/catalog', () => catalogView(deps.catalog.all()))
-      .delete('/keys/:id', ({ params }) => revokeKey(deps, params.id))
-  )
+  return new Elysia()
+    .use(accountRoutes(deps, gate))
+    .use(userRoutes(deps, gate))
+    .use(reportRoutes(deps, gate))
+    .use(gatewayRoutes(deps, gate))
+    .use(ledgerRoutes(deps, gate))
+}
+
+function accountRoutes(deps: AdminDeps, gate: Gate) {
+  return new Elysia({ prefix: '/api/admin' })
+    .use(adminContext(deps, gate))
+    .post('/users', ({ body, actor }) => auditedCreateUser(deps, actor, body), strictBody(NewUser))
+    .post(
+      '/users/:id/credits',
+      async ({ params, body, request, set, actor }) => {
+        const { balance, replayed } = await auditedCredit(deps, actor, params.id, body, request.headers.get('idempotency-key'))
+        if (replayed) set.headers['idempotent-replayed'] = 'true'
+        return { balance }
+      },
+      strictBody(CreditAdjustment),
+    )
+    .post('/users/:id/role', ({ params, body, actor }) => auditedRole(deps, actor, params.id, body.role), strictBody(RoleChange))
+    .post('/keys', ({ body, actor }) => auditedCreateKey(deps, actor, body), strictBody(NewKey))
+    .patch('/keys/:id', ({ params, body, actor }) => auditedChangeKey(deps, actor, params.id, body), strictBody(KeyPatch))
+    .post('/refunds', ({ body, actor }) => auditedRefund(deps, actor, body), strictBody(RefundRequest))
+    .get('/users', ({ query }) => listUsers(deps.db, { limit: query.limit ?? 100, cursor: query.cursor, email: query.email }), {
+      query: UsersQuery,
+    })
+    .get('/users/:id/keys', ({ params }) => userKeys(deps, params.id))
+    .post('/users/:id/:action', ({ params, actor }) => {
+      if (params.action !== 'disable' && params.action !== 'enable') return consoleError(404, 'NOT_FOUND', 'No such endpoint.')
+      return auditedDisable(deps, actor, params.id, params.action === 'disable')
+    })
+    .post('/catalog/reload', ({ actor }) => auditedReload(deps, actor))
+    .get('/catalog', () => catalogView(deps.catalog.all()))
+    .delete('/keys/:id', ({ params, actor }) => auditedRevoke(deps, actor, params.id))
+    .get('/audit', ({ query }) => listAudit(deps.db, { limit: query.limit ?? 50, cursor: query.cursor, target: query.target }), {
+      query: AuditQuery,
+    })
 }

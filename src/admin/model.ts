@@ -40,3 +40,11 @@ export const UsersQuery = t.Object({
   cursor: t.Optional(t.String({ maxLength: 200 })),
   email: t.Optional(t.String({ maxLength: 320 })),
 })
+
+export const RoleChange = t.Object({ role: t.Union([t.Literal('admin'), t.Literal('user')]) })
+
+export const AuditQuery = t.Object({
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, error: 'limit must be an integer from 1 to 100.' })),
+  cursor: t.Optional(t.String({ maxLength: 200 })),
+  target: t.Optional(t.String({ maxLength: 200 })),
+})

@@ -14,7 +14,8 @@ import { parseIsoDateTime } from '../lib/dates.ts'
 import { normalizeEmail } from '../lib/email.ts'
 import { formatUsd, usdToMicros } from '../lib/money.ts'
 import { startupFailure } from '../lib/startup-error.ts'
-import { applyCredit } from './credits.ts'
+import { applyCredit, type Credit } from './credits.ts'
+import { clearSwitches } from './gateways/switches.ts'
 import type { AdminDeps } from './deps.ts'
 import { keyViews, listKeys, setDisabled, userExists } from './directory.ts'
 import type { CreditAdjustment, KeyPatch, NewKey, NewUser, RefundRequest } from './model.ts'
@@ -43,12 +44,13 @@ export async function adjustCredits(
   userId: string,
   input: typeof CreditAdjustment.static,
   idempotencyKey: string | null,
+  audit?: Credit['audit'],
 ) {
   const micros = usdToMicros(input.amount)
   if (micros === undefined || micros === 0n || input.amount > MAX_ADJUST_USD || input.amount < -MAX_ADJUST_USD)
     throw new GatewayError('BAD_REQUEST', `amount must be a non-zero USD amount within ±${MAX_ADJUST_USD} with at most 6 decimals.`)
   const user = await existingUser(deps, userId)
-  return applyCredit(deps, { userId: user.id, amountMicros: micros, note: input.note, key: idempotencyKey || undefined })
+  return applyCredit(deps, { userId: user.id, amountMicros: micros, note: input.note, key: idempotencyKey || undefined, audit })
 }
 
 /** A date that does not parse is issueKey's 400; one that parses must lie ahead (a key dead on arrival is a mistake). */
@@ -69,10 +71,19 @@ export async function createKey(deps: Pick<AdminDeps, 'db' | 'now' | 'catalog'>,
 }
 
 /** PATCH /api/admin/keys/:id: the key as the admin listing shows it after the change. */
-export async function changeKey(deps: Pick<AdminDeps, 'db' | 'now' | 'catalog' | 'auth'>, keyId: string, input: typeof KeyPatch.static) {
+export async function changeKey(
+  deps: Pick<AdminDeps, 'db' | 'now' | 'catalog' | 'auth'>,
+  keyId: string,
+  input: typeof KeyPatch.static,
+  audit?: InChange,
+) {
   checkExpiry(deps, input.expiresAt)
   const settings = checkKeySettings(input, slugs(deps))
-  const row = await updateKey(deps.db, keyId, undefined, { ...input, ...settings })
+  const row = await deps.db.transaction(async (tx) => {
+    const changed = await updateKey(tx, keyId, undefined, { ...input, ...settings })
+    if (changed) await audit?.(tx)
+    return changed
+  })
   if (!row) throw new GatewayError('NOT_FOUND', 'No such key.')
   deps.auth.invalidate(row.id)
   const [view] = await keyViews(deps, [row])
@@ -89,8 +100,17 @@ export async function userKeys(deps: Pick<AdminDeps, 'db' | 'now'>, userId: stri
   return { items: await keyViews(deps, await listKeys(deps.db, userId)) }
 }
 
-export async function setUserDisabled(deps: Pick<AdminDeps, 'db' | 'auth'>, userId: string, disabled: boolean) {
-  if (!(await setDisabled(deps.db, userId, disabled))) throw new GatewayError('NOT_FOUND', 'No such user.')
+type Tx = Parameters<Parameters<AdminDeps['db']['transaction']>[0]>[0]
+/** Runs in a change's transaction: the audit row commits with the change (changes.ts). */
+export type InChange = (tx: Tx) => Promise<void>
+
+export async function setUserDisabled(deps: Pick<AdminDeps, 'db' | 'auth'>, userId: string, disabled: boolean, audit?: InChange) {
+  const found = await deps.db.transaction(async (tx) => {
+    if (!(await setDisabled(tx, userId, disabled))) return false
+    await audit?.(tx)
+    return true
+  })
+  if (!found) throw new GatewayError('NOT_FOUND', 'No such user.')
   // At once on this instance; other instances drop cached keys within KEY_CACHE_TTL_MS.
   deps.auth.invalidateUser(userId)
   return { id: userId, disabled }
@@ -107,6 +127,8 @@ export async function reloadCatalog(deps: Pick<AdminDeps, 'db' | 'catalog' | 'co
     throw new GatewayError('BAD_REQUEST', startupFailure('catalog', e, { file: path }).message)
   }
   await upsertCatalog(deps.db, file)
+  // A reload returns the catalog to its file: routes switched off at run time are on again.
+  await clearSwitches(deps.db)
   await deps.catalog.refresh()
   const unresolved = deps.catalog.unresolvedSecrets()
   for (const g of unresolved)
@@ -121,8 +143,12 @@ export async function reloadCatalog(deps: Pick<AdminDeps, 'db' | 'catalog' | 'co
   }
 }
 
-export async function revokeKey(deps: Pick<AdminDeps, 'db' | 'auth'>, keyId: string) {
-  const [row] = await deps.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, keyId)).returning({ id: apiKeys.id })
+export async function revokeKey(deps: Pick<AdminDeps, 'db' | 'auth'>, keyId: string, audit?: InChange) {
+  const row = await deps.db.transaction(async (tx) => {
+    const [revoked] = await tx.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, keyId)).returning({ id: apiKeys.id })
+    if (revoked) await audit?.(tx)
+    return revoked
+  })
   if (!row) throw new GatewayError('NOT_FOUND', 'No such key.')
   deps.auth.invalidate(row.id)
   return { id: row.id, revoked: true }

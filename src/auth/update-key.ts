@@ -23,7 +23,7 @@ export function patchColumns(p: KeyPatch): Columns {
 }
 
 /** The key `keyId` (of `userId` when given) after the patch; undefined when there is no such key. */
-export async function updateKey(db: Db, keyId: string, userId: string | undefined, patch: KeyPatch) {
+export async function updateKey(db: Pick<Db, 'select' | 'update'>, keyId: string, userId: string | undefined, patch: KeyPatch) {
   const set = patchColumns(patch)
   const where = userId === undefined ? eq(apiKeys.id, keyId) : and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId))
   if (Object.keys(set).length === 0) return (await db.select().from(apiKeys).where(where))[0]

@@ -1,5 +1,6 @@
 // The ledger writer's one statement per batch (see ledger-writer.ts): request logs and usage
-// entries inserted idempotently, balances and key spend moved only by what was inserted.
+// entries inserted idempotently, balances, key spend and the report rollups (request_daily,
+// latency_daily: docs/operators.md "Reports") moved only by what was inserted.
 import { sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 
@@ -32,6 +33,19 @@ with input as (
   select "requestId", "userId", "keyId", model, gateway, protocol, stream, status, "errorCode",
     in_t, out_t, cr_t, cw_t, rs_t, cost_m, "usageSource", round("latencyMs")::int, at_ts, chain from input
   on conflict (id, created_at) do nothing
+  returning user_id, model, gateway, status, cost_micros, input_tokens, output_tokens, cache_read_tokens,
+    cache_write_tokens, latency_ms, (created_at at time zone 'UTC')::date as day
+), daily as (
+  insert into request_daily as d select day, user_id, model, coalesce(gateway, ''), count(*), count(*) filter (where status >= 500),
+    sum(cost_micros), sum(input_tokens), sum(output_tokens), sum(cache_read_tokens), sum(cache_write_tokens)
+  from logs group by 1, 2, 3, 4 order by 1, 2, 3, 4
+  on conflict (day, user_id, model, gateway) do update set calls = d.calls + excluded.calls, errors = d.errors + excluded.errors,
+    cost_micros = d.cost_micros + excluded.cost_micros, input_tokens = d.input_tokens + excluded.input_tokens,
+    output_tokens = d.output_tokens + excluded.output_tokens, cache_read_tokens = d.cache_read_tokens + excluded.cache_read_tokens,
+    cache_write_tokens = d.cache_write_tokens + excluded.cache_write_tokens
+), latency as (
+  insert into latency_daily as l select day, model, latency_bucket(latency_ms), count(*) from logs group by 1, 2, 3 order by 1, 2, 3
+  on conflict (day, model, bucket) do update set calls = l.calls + excluded.calls
 ), entries as (
   insert into ledger_entries (id, user_id, kind, status, amount_micros, method, reference, key_id,
     request_id, meta, created_at, completed_at)

@@ -2,7 +2,7 @@
 // from Postgres on an interval, so catalog changes reach every instance.
 import { asc } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import { gateways, modelRoutes, models } from '../db/schema/index.ts'
+import { gateways, modelRoutes, models, routeSwitches } from '../db/schema/index.ts'
 import { isPriced, type Pricing } from '../billing/pricing.ts'
 import type { Gateway, GatewayProtocol, ModelKind, Route } from '../core/gateway.ts'
 import { resolvePolicy, type PolicyFile } from '../routing/policy.ts'
@@ -60,11 +60,14 @@ export class Catalog {
   ) {}
 
   async refresh(): Promise<void> {
-    const [gw, ms, rs] = await Promise.all([
+    const [gw, ms, rs, off] = await Promise.all([
       this.db.select().from(gateways),
       this.db.select().from(models),
       this.db.select().from(modelRoutes).orderBy(asc(modelRoutes.modelId), asc(modelRoutes.position)),
+      this.db.select().from(routeSwitches),
     ])
+    // Routes an operator switched off at run time (docs/operators.md "Models and gateways").
+    const switchedOff = new Set(off.map((s) => `${s.modelId}\n${s.gatewayId}\n${s.upstreamModel}`))
     const gateById = new Map(
       gw.map((g) => [
         g.id,
@@ -107,6 +110,7 @@ export class Catalog {
     for (const r of rs) {
       const gateway = gateById.get(r.gatewayId)
       const model = next.get(r.modelId)
+      if (switchedOff.has(`${r.modelId}\n${r.gatewayId}\n${r.upstreamModel}`)) continue
       if (model && gateway?.enabled && this.protocols.has(gateway.protocol) && serves(model.kind, gateway.protocol))
         model.routes.push(routeOf(gateway, r.upstreamModel, r.position, r.options as RouteOptions | null))
     }

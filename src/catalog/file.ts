@@ -72,7 +72,7 @@ export class CatalogFileError extends Error {}
 const validate = compile(strictSchema(CatalogFile))
 
 /** USD per 1M tokens (JSON number) → nano-USD per 1M tokens, exactly. */
-function price(v: number | null | undefined, where: string): bigint | null {
+export function price(v: number | null | undefined, where: string): bigint | null {
   if (v === null || v === undefined) return null
   const scaled = numberToScaled(v, 9)
   if (scaled === undefined) throw new CatalogFileError(`${where}: price ${v} has more than 9 decimals`)

@@ -12,8 +12,11 @@ export const NAV: [path: string, label: string][] = [
   ['/console/models', 'Models'],
 ]
 
+/** Shown only to admins (body.is-admin, client/session.ts): the operator pages, docs/operators.md. */
+export const ADMIN_NAV: [path: string, label: string] = ['/console/admin', 'Operator']
+
 export function shellHtml(bundle: Bundle): string {
-  const links = NAV.map(([href, label]) => `<li><a href="${href}">${label}</a></li>`).join('')
+  const links = `${NAV.map(([href, label]) => `<li><a href="${href}">${label}</a></li>`).join('')}<li class="admin-only"><a href="${ADMIN_NAV[0]}">${ADMIN_NAV[1]}</a></li>`
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -10,8 +10,18 @@ import { Breaker, type Transition } from './breaker.ts'
 import { isCoolKey } from './cooling.ts'
 import type { FailoverCounters } from './counters.ts'
 
-export const gatewayKey = (route: Route) => `gw:${route.gateway.id}`
-export const routeKey = (route: Route) => `gw:${route.gateway.id}|model:${route.upstreamModel}`
+export const gatewayKeyOf = (gatewayId: string) => `gw:${gatewayId}`
+export const routeKeyOf = (gatewayId: string, upstreamModel: string) => `gw:${gatewayId}|model:${upstreamModel}`
+export const gatewayKey = (route: Route) => gatewayKeyOf(route.gateway.id)
+export const routeKey = (route: Route) => routeKeyOf(route.gateway.id, route.upstreamModel)
+
+/** A route's two breakers as one instance sees them, read-only (docs/operators.md "Models and gateways"). */
+export interface RouteHealth {
+  gateway: string
+  route: string
+  /** Milliseconds until an open breaker of the route lets a probe through (0: not resting). */
+  nextProbeInMs: number
+}
 
 /** Which breaker a failure belongs to; undefined: the answer says nothing about health. */
 function failingUnit(err: GatewayError): 'gateway' | 'route' | undefined {
@@ -152,6 +162,19 @@ export class Breakers {
     if (b) return b.phase
     const shared = this.pending.get(key)
     return shared?.phase === 'open' && shared.until > this.now() ? 'open' : 'closed'
+  }
+
+  /** Read-only: the route's breakers for the operator's gateway view; changes nothing. */
+  health(gatewayId: string, upstreamModel: string): RouteHealth {
+    const keys = [gatewayKeyOf(gatewayId), routeKeyOf(gatewayId, upstreamModel)] as const
+    const now = this.now()
+    const reopens = keys.map((k) => {
+      const b = this.byKey.get(k)
+      if (b) return b.reopensAt()
+      const shared = this.pending.get(k)
+      return shared?.phase === 'open' ? shared.until : 0
+    })
+    return { gateway: this.phase(keys[0]), route: this.phase(keys[1]), nextProbeInMs: Math.max(0, ...reopens.map((at) => at - now)) }
   }
 
   private changed(route: Route, key: string, t: Transition | undefined): void {

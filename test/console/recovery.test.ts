@@ -193,8 +193,8 @@ describe('REQUIRE_EMAIL_VERIFICATION=true', () => {
     await sink.nth(email, 2) // the refused sign-in sent a fresh link
     const verified = await b.post('/api/auth/verify', { token: tokenOf(first.text, 'verify')! })
     expect(verified.status).toBe(200)
-    expect(await json(verified)).toEqual({ id: body.id, email })
-    expect(await json(b.get('/api/auth/me'))).toEqual({ id: body.id, email })
+    expect(await json(verified)).toEqual({ id: body.id, email, role: 'user', verified: true })
+    expect(await json(b.get('/api/auth/me'))).toEqual({ id: body.id, email, role: 'user', verified: true })
     const [user] = await gw.runtime.deps.db.select().from(users).where(eq(users.id, body.id))
     expect(user!.emailVerifiedAt).toBeInstanceOf(Date)
     // Opening the link consumed every verification link of the user.

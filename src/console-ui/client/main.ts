@@ -10,6 +10,12 @@ import { overviewPage } from './pages/overview.ts'
 import { forgotPage, resetPage, verifyPage } from './pages/recovery.ts'
 import { topupPage, topupReturnPage } from './pages/topup.ts'
 import { transactionPage, transactionsPage } from './pages/transactions.ts'
+import { adminAuditPage } from './pages/admin/audit.ts'
+import { adminGatewaysPage } from './pages/admin/gateways.ts'
+import { adminLedgerPage } from './pages/admin/ledger.ts'
+import { adminOverviewPage } from './pages/admin/overview.ts'
+import { adminUserPage } from './pages/admin/user.ts'
+import { adminUsersPage } from './pages/admin/users.ts'
 import { interceptLinks, match, navigate, onNavigate, route } from './router.ts'
 import { currentUser, setUser } from './session.ts'
 
@@ -26,6 +32,12 @@ route('/console/transactions', transactionsPage)
 route('/console/transactions/:id', transactionPage)
 route('/console/logs', logsPage)
 route('/console/models', modelsPage, { public: true })
+route('/console/admin', adminOverviewPage)
+route('/console/admin/users', adminUsersPage)
+route('/console/admin/users/:id', adminUserPage)
+route('/console/admin/gateways', adminGatewaysPage)
+route('/console/admin/ledger', adminLedgerPage)
+route('/console/admin/audit', adminAuditPage)
 
 const main = document.getElementById('main')!
 let first = true

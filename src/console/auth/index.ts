@@ -2,19 +2,21 @@
 // here counts against the 30 attempts / 15 min / IP limit (docs/console.md "Limits"). With
 // REQUIRE_EMAIL_VERIFICATION, sign-up answers 202 without a session and sign-in refuses an
 // unconfirmed email, mailing a fresh link (docs/console.md "Email verification").
-import { Elysia } from 'elysia'
+import { type Context, Elysia } from 'elysia'
 import { GatewayError } from '../../core/errors.ts'
 import { strictBody } from '../../http/strict-body.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { type ContextDeps, consoleContext } from '../http/context.ts'
 import { SESSION_SECURITY } from '../http/models.ts'
-import { clearedSessionCookie, readCookie, SESSION_COOKIE } from '../http/cookies.ts'
+import { clearSessionCookie, sessionToken } from '../http/cookies.ts'
 import { AUTH_LIMIT } from '../http/limits.ts'
 import { LoggedOut, Login, Me, PendingVerification, Registration } from './model.ts'
 import { sendVerification } from './recovery-service.ts'
 import { verifyLogin, register } from './service.ts'
 import { deleteSession } from './sessions.ts'
 import { isHttpsUrl, startSession } from './sign-in.ts'
+
+type Jar = Context['cookie']
 
 const detail = (summary: string) => ({ tags: ['auth'], summary })
 
@@ -26,21 +28,20 @@ export function authFeature(deps: AuthDeps) {
     const where = deps.mailer.delivery === 'email' ? `open the link we sent to ${user.email}` : 'ask the operator for your link'
     return new GatewayError('FORBIDDEN', `Confirm your email first: ${where}.`)
   }
-  const signIn = (user: Me, request: Request, https: boolean, set: { headers: Record<string, unknown> }) =>
-    startSession(deps, user, request, https, set)
+  const signIn = (user: Me, cookie: Jar, https: boolean) => startSession(deps, user, cookie, https)
   return new Elysia({ prefix: '/api/auth' })
     .use(consoleContext(deps, { attempts: AUTH_LIMIT }))
     .post(
       '/register',
-      async ({ body, request, client, set }) => {
+      async ({ body, cookie, client, set }) => {
         const user = await register(deps.db, body)
         if (mustVerify) {
           await sendVerification(deps, user)
           set.status = 202
-          return { ...user, verification: deps.mailer.delivery }
+          return { id: user.id, email: user.email, verification: deps.mailer.delivery }
         }
         set.status = 201
-        return signIn(user, request, client.https, set)
+        return signIn(user, cookie, client.https)
       },
       {
         parse: 'json',
@@ -51,14 +52,14 @@ export function authFeature(deps: AuthDeps) {
     )
     .post(
       '/login',
-      async ({ body, request, client, set }) => {
+      async ({ body, cookie, client }) => {
         const user = await verifyLogin(deps.db, body)
         // Only after the right password: the answer tells nothing about an address to a stranger.
         if (mustVerify && !user.verified) {
           await sendVerification(deps, user)
           throw unconfirmed(user)
         }
-        return signIn(user, request, client.https, set)
+        return signIn(user, cookie, client.https)
       },
       {
         parse: 'json',
@@ -69,9 +70,9 @@ export function authFeature(deps: AuthDeps) {
     )
     .post(
       '/logout',
-      async ({ request, client, set }) => {
-        await deleteSession(deps.db, readCookie(request.headers, SESSION_COOKIE))
-        set.headers['set-cookie'] = clearedSessionCookie(client.https || isHttpsUrl(deps.config.publicUrl))
+      async ({ cookie, client }) => {
+        await deleteSession(deps.db, sessionToken(cookie))
+        clearSessionCookie(cookie, client.https || isHttpsUrl(deps.config.publicUrl))
         return { ok: true as const }
       },
       { response: { 200: LoggedOut }, detail: detail('End the session server-side and clear the cookie') },

@@ -14,7 +14,16 @@ export const Login = t.Object({
 })
 export type Login = typeof Login.static
 
-export const Me = t.Object({ id: t.String(), email: t.String() })
+/**
+ * `role` is `admin` for an operator (docs/operators.md): the console then links /console/admin.
+ * `verified`: the user confirmed their email (docs/console.md "Email verification").
+ */
+export const Me = t.Object({
+  id: t.String(),
+  email: t.String(),
+  role: t.Optional(t.Union([t.Literal('user'), t.Literal('admin')])),
+  verified: t.Optional(t.Boolean()),
+})
 export type Me = typeof Me.static
 
 export const LoggedOut = t.Object({ ok: t.Literal(true) })

@@ -82,7 +82,7 @@ export async function verifyEmail(deps: RecoveryDeps, token: string): Promise<Me
     .update(users)
     .set({ emailVerifiedAt: new Date(deps.now()) })
     .where(and(eq(users.id, userId), isNull(users.disabledAt)))
-    .returning({ id: users.id, email: users.email })
+    .returning({ id: users.id, email: users.email, role: users.role })
   if (!user) throw new GatewayError('BAD_REQUEST', INVALID_LINK)
-  return user
+  return { ...user, verified: true }
 }

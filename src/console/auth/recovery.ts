@@ -43,14 +43,10 @@ export function recoveryFeature(deps: ContextDeps & Pick<ConsoleDeps, 'mailer' |
         detail: detail("Set a new password with a reset link's token; ends every session of the user"),
       },
     )
-    .post(
-      '/verify',
-      async ({ body, request, client, set }) => startSession(deps, await verifyEmail(deps, body.token), request, client.https, set),
-      {
-        parse: 'json',
-        ...strictBody(EmailToken),
-        response: { 200: Me },
-        detail: detail("Confirm the email with a verification link's token and sign in (sets svc_session)"),
-      },
-    )
+    .post('/verify', async ({ body, cookie, client }) => startSession(deps, await verifyEmail(deps, body.token), cookie, client.https), {
+      parse: 'json',
+      ...strictBody(EmailToken),
+      response: { 200: Me },
+      detail: detail("Confirm the email with a verification link's token and sign in (sets svc_session)"),
+    })
 }

@@ -21,7 +21,7 @@ export async function register(db: Db, input: Registration): Promise<Me> {
   if (taken) throw new GatewayError('CONFLICT', EMAIL_TAKEN)
   const hash = await Bun.password.hash(input.password, 'argon2id')
   try {
-    return await createUser(db, email, hash)
+    return { ...(await createUser(db, email, hash)), role: 'user', verified: false }
   } catch (e) {
     // Two registrations of one email at once: the unique index decides.
     if (isUniqueViolation(e)) throw new GatewayError('CONFLICT', EMAIL_TAKEN)
@@ -43,7 +43,7 @@ export async function verifyLogin(db: Db, input: Login): Promise<Me & { verified
     ? await Bun.password.verify(input.password, user.passwordHash)
     : (await Bun.password.verify(input.password, await equaliser()), false)
   if (!user || !ok || user.disabledAt !== null) throw new GatewayError('UNAUTHORIZED', 'Invalid email or password.')
-  return { id: user.id, email: user.email, verified: user.emailVerifiedAt !== null }
+  return { id: user.id, email: user.email, role: user.role, verified: user.emailVerifiedAt !== null }
 }
 
 function isUniqueViolation(e: unknown): boolean {

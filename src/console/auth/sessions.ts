@@ -6,7 +6,8 @@ import type { Db } from '../../db/client.ts'
 import { sessions, users } from '../../db/schema/index.ts'
 import { sha256Hex } from '../../lib/ids.ts'
 
-export type SessionUser = { id: string; email: string }
+/** `verified`: the user confirmed their email (docs/console.md "Email verification"). */
+export type SessionUser = { id: string; email: string; role: 'user' | 'admin'; verified: boolean }
 
 const TOKEN_BYTES = 32
 
@@ -21,11 +22,11 @@ export async function createSession(db: Db, userId: string, ttlSeconds: number, 
 export async function sessionUser(db: Db, token: string | undefined, nowMs: number): Promise<SessionUser | undefined> {
   if (!token || token.length > 100) return undefined
   const [row] = await db
-    .select({ id: users.id, email: users.email })
+    .select({ id: users.id, email: users.email, role: users.role, verifiedAt: users.emailVerifiedAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.tokenHash, sha256Hex(token)), gt(sessions.expiresAt, new Date(nowMs)), isNull(users.disabledAt)))
-  return row
+  return row && { id: row.id, email: row.email, role: row.role, verified: row.verifiedAt !== null }
 }
 
 export async function deleteSession(db: Db, token: string | undefined): Promise<void> {

@@ -1,23 +1,23 @@
 // Starting a console session for a user (sign-up, sign-in, an opened verification link): a new
-// session row and its svc_session cookie, replacing the browser's previous session rather than
-// leaving it alive unseen (docs/console.md "Sessions").
+// session row and its svc_session cookie, set through Elysia's cookie jar, replacing the browser's
+// previous session rather than leaving it alive unseen (docs/console.md "Sessions").
+import type { Context } from 'elysia'
 import type { ContextDeps } from '../http/context.ts'
-import { readCookie, SESSION_COOKIE, sessionCookie } from '../http/cookies.ts'
+import { sessionToken, setSessionCookie } from '../http/cookies.ts'
 import type { Me } from './model.ts'
 import { createSession, deleteSession } from './sessions.ts'
 
 export async function startSession(
   deps: Pick<ContextDeps, 'db' | 'now' | 'config'>,
   user: Me,
-  request: Request,
+  cookie: Context['cookie'],
   https: boolean,
-  set: { headers: Record<string, unknown> },
 ): Promise<Me> {
   const ttl = deps.config.sessionTtlSeconds
-  await deleteSession(deps.db, readCookie(request.headers, SESSION_COOKIE))
+  await deleteSession(deps.db, sessionToken(cookie))
   const token = await createSession(deps.db, user.id, ttl, deps.now())
-  set.headers['set-cookie'] = sessionCookie(token, ttl, https || isHttpsUrl(deps.config.publicUrl))
-  return { id: user.id, email: user.email }
+  setSessionCookie(cookie, token, ttl, https || isHttpsUrl(deps.config.publicUrl))
+  return { id: user.id, email: user.email, role: user.role, verified: user.verified }
 }
 
 export const isHttpsUrl = (url: string | undefined) => url?.startsWith('https:') ?? false

@@ -9,15 +9,17 @@
 //   `signedIn` macro does the same for one route without a body or query schema.
 // Parse hooks run before derives, so the first two steps are memoised per request and called
 // from both. Unnamed on purpose: each feature gets its own copy of the scoped hooks.
-import { Elysia } from 'elysia'
+import { type Context, Elysia } from 'elysia'
 import { GatewayError } from '../../core/errors.ts'
 import { checkParams, consoleBody } from '../../http/console-body.ts'
 import { sessionUser, type SessionUser } from '../auth/sessions.ts'
 import type { ConsoleDeps } from '../deps.ts'
 import { clientInfo, peerAddress, type ClientInfo } from '../../http/client.ts'
-import { readCookie, SESSION_COOKIE } from './cookies.ts'
+import { sessionToken } from './cookies.ts'
 import { API_LIMIT, limitIp, type RateRule } from './limits.ts'
 import { isCrossSite } from './same-origin.ts'
+
+type Jar = Context['cookie']
 
 /** What the request context uses; every feature browsers call is given at least this. */
 export type ContextDeps = Pick<ConsoleDeps, 'db' | 'store' | 'now' | 'isTrustedProxy' | 'config'>
@@ -52,8 +54,8 @@ function admit(deps: ContextDeps, opts: ContextOptions, request: Request, server
   })
 }
 
-async function requireUser(deps: Pick<ContextDeps, 'db' | 'now'>, request: Request): Promise<SessionUser> {
-  const user = await once(sessions, request, () => sessionUser(deps.db, readCookie(request.headers, SESSION_COOKIE), deps.now()))
+async function requireUser(deps: Pick<ContextDeps, 'db' | 'now'>, request: Request, cookie: Jar): Promise<SessionUser> {
+  const user = await once(sessions, request, () => sessionUser(deps.db, sessionToken(cookie), deps.now()))
   if (!user) throw new GatewayError('UNAUTHORIZED', 'Sign in first: no valid console session.')
   return user
 }
@@ -72,7 +74,7 @@ export function consoleContext(deps: ContextDeps, opts: ContextOptions = {}) {
     .onTransform({ as: 'scoped' }, ({ query, params }) => checkParams(query, params))
     .macro({
       signedIn: {
-        resolve: async ({ request }) => ({ user: await requireUser(deps, request) }),
+        resolve: async ({ request, cookie }) => ({ user: await requireUser(deps, request, cookie) }),
       },
     })
 }
@@ -80,12 +82,12 @@ export function consoleContext(deps: ContextDeps, opts: ContextOptions = {}) {
 /** For a feature whose every route needs a session; `.use` it before consoleContext. */
 export function sessionRequired(deps: ContextDeps) {
   return new Elysia()
-    .onParse({ as: 'scoped' }, async ({ request, server }) => {
+    .onParse({ as: 'scoped' }, async ({ request, server, cookie }) => {
       await admit(deps, {}, request, server)
-      await requireUser(deps, request)
+      await requireUser(deps, request, cookie)
     })
-    .derive({ as: 'scoped' }, async ({ request, server, set }) => {
+    .derive({ as: 'scoped' }, async ({ request, server, set, cookie }) => {
       Object.assign(set.headers, (await admit(deps, {}, request, server)).headers)
-      return { user: await requireUser(deps, request) }
+      return { user: await requireUser(deps, request, cookie) }
     })
 }

@@ -35,6 +35,8 @@ export const ledgerEntries = pgTable(
     index('ledger_user_kind_created_idx').on(t.userId, t.kind, t.createdAt, t.id),
     index('ledger_user_status_created_idx').on(t.userId, t.status, t.createdAt, t.id),
     // Refunds of one entry (billing/refunds.ts refundsOf, whose predicate matches this one).
+    // Reports: top-ups, refunds and adjustments completed in a period (docs/operators.md "Reports").
+    index('ledger_kind_completed_idx').on(t.kind, t.completedAt).where(sql`${t.status} = 'completed'`),
     index('ledger_refund_of_idx').on(sql`(${t.meta}->>'refundOf')`).where(sql`${t.kind} = 'refund'`),
   ],
 )

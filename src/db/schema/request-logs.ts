@@ -37,5 +37,7 @@ export const requestLogs = pgTable(
     index('request_logs_user_key_created_idx').on(t.userId, t.keyId, t.createdAt, t.id),
     index('request_logs_user_model_created_idx').on(t.userId, t.model, t.createdAt, t.id),
     index('request_logs_model_created_idx').on(t.model, t.createdAt),
+    // The operator's gateway view reads the last hour of every user (docs/operators.md "Models and gateways").
+    index('request_logs_created_idx').on(t.createdAt),
   ],
 )

@@ -1,0 +1,67 @@
+// Calls, errors and median latency per gateway and route (gateway + public model) over the last
+// 5 and 60 minutes, from request_logs (docs/operators.md "Models and gateways"). The window is
+// pruned to the current partitions and read through request_logs_created_idx. A call counts as
+// an error when it answered 500 or above (the upstream's or the gateway's failure, not the
+// client's). Records reach request_logs through the ledger writer, so the view lags by its lag.
+import { sql } from 'drizzle-orm'
+import type { Db } from '../../db/client.ts'
+
+export interface Window {
+  calls: number
+  errors: number
+  /** errors ÷ calls, 4 decimals; null without calls. */
+  errorRate: number | null
+  p50Ms: number | null
+}
+
+export interface Traffic {
+  gateway: string
+  model: string | null
+  last5m: Window
+  last60m: Window
+}
+
+type Row = {
+  gateway: string
+  model: string | null
+  c5: number
+  e5: number
+  p5: number | null
+  c60: number
+  e60: number
+  p60: number | null
+}
+
+const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[]
+
+const window = (calls: number, errors: number, p50: number | null): Window => ({
+  calls,
+  errors,
+  errorRate: calls === 0 ? null : Math.round((errors / calls) * 10_000) / 10_000,
+  p50Ms: p50 === null ? null : Math.round(p50),
+})
+
+/** One row per gateway (model null) and one per gateway and model, over the last hour. */
+export async function recentTraffic(db: Db, nowMs: number): Promise<Traffic[]> {
+  // As text: postgres-js does not take a Date inside a raw statement.
+  const at = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`
+  const since60 = at(nowMs - 3_600_000)
+  const since5 = at(nowMs - 300_000)
+  const result = await db.execute(sql`
+select gateway, model,
+  count(*) filter (where created_at >= ${since5})::int as c5,
+  count(*) filter (where created_at >= ${since5} and status >= 500)::int as e5,
+  percentile_cont(0.5) within group (order by latency_ms) filter (where created_at >= ${since5}) as p5,
+  count(*)::int as c60,
+  count(*) filter (where status >= 500)::int as e60,
+  percentile_cont(0.5) within group (order by latency_ms) as p60
+from request_logs
+where created_at >= ${since60} and created_at <= ${at(nowMs)} and gateway is not null
+group by grouping sets ((gateway), (gateway, model))`)
+  return rowsOf<Row>(result).map((r) => ({
+    gateway: r.gateway,
+    model: r.model,
+    last5m: window(Number(r.c5), Number(r.e5), r.p5 === null ? null : Number(r.p5)),
+    last60m: window(Number(r.c60), Number(r.e60), r.p60 === null ? null : Number(r.p60)),
+  }))
+}

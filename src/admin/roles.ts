@@ -1,0 +1,40 @@
+// Operator roles (docs/operators.md "Admins"): `admin` may use the admin API and /console/admin
+// with a console session; `user` is everyone else. Set through the admin API or, for the first
+// admin, `bun run admin:grant <email>` (grant-cli.ts).
+import { eq } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import { users } from '../db/schema/index.ts'
+import { normalizeEmail } from '../lib/email.ts'
+
+export type Role = 'user' | 'admin'
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+/**
+ * The role before and after; undefined when there is no such user. `audit` runs in the same
+ * transaction, so the change and its audit row commit together.
+ */
+export async function setRole(
+  db: Db,
+  userId: string,
+  role: Role,
+  audit?: (tx: Tx, before: Role) => Promise<void>,
+): Promise<{ before: Role; after: Role } | undefined> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select({ role: users.role }).from(users).where(eq(users.id, userId)).for('update')
+    if (!row) return undefined
+    if (row.role !== role) await tx.update(users).set({ role }).where(eq(users.id, userId))
+    await audit?.(tx, row.role)
+    return { before: row.role, after: role }
+  })
+}
+
+/** The user of `email`, now an admin; undefined when no account has that email. */
+export async function grantAdminByEmail(db: Db, email: string): Promise<{ id: string; email: string } | undefined> {
+  const [row] = await db
+    .update(users)
+    .set({ role: 'admin' })
+    .where(eq(users.email, normalizeEmail(email)))
+    .returning({ id: users.id, email: users.email })
+  return row
+}

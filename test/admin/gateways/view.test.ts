@@ -1,0 +1,118 @@
+// The operator's gateways view and run-time route switches (docs/operators.md "Models and
+// gateways"): a failing route shows its breaker open with traffic and errors; switching a route
+// off takes it out of routing on every instance, audited; a catalog reload switches it on again.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { rm } from 'node:fs/promises'
+import { ADMIN_TOKEN, ALL_BACKENDS, startTestGateway, type TestGateway } from '../../helpers/gateway.ts'
+import { postChat } from '../../helpers/chat.ts'
+import { startFakeUpstream, type FakeUpstream } from '../../helpers/fake-upstream.ts'
+import { fixtureJson } from '../../helpers/fixtures.ts'
+import type { CatalogFile } from '../../../src/catalog/file.ts'
+
+const token = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }
+const GOOD_ROUTE = { model: 'acme/chat-1', gateway: 'gw-good', upstreamModel: 'up-good' }
+
+function catalogOf(bad: FakeUpstream, good: FakeUpstream): CatalogFile {
+  const gateway = (id: string, u: FakeUpstream, policy: object) => ({
+    id,
+    protocol: 'openai-chat' as const,
+    baseUrl: `${u.url}/v1`,
+    apiKey: 'sk-x',
+    timeoutMs: 5_000,
+    policy,
+  })
+  return {
+    gateways: [
+      gateway('gw-bad', bad, { retries: 0, breaker: { failures: 2, cooldownMs: 600_000 } }),
+      gateway('gw-good', good, { retries: 0, breaker: { enabled: false } }),
+    ],
+    models: [
+      {
+        id: 'acme/chat-1',
+        name: 'Chat 1',
+        provider: 'acme',
+        contextWindow: 10_000,
+        capabilities: ['text'],
+        pricing: { input: 1, output: 2 },
+        routes: [
+          { gateway: 'gw-bad', model: 'up-bad' },
+          { gateway: 'gw-good', model: 'up-good', cost: { input: 0.5, output: 1 } },
+        ],
+      },
+    ],
+  }
+}
+
+for (const backends of ALL_BACKENDS) {
+  describe(`admin gateways on ${backends.db}+${backends.store}`, () => {
+    let bad: FakeUpstream
+    let good: FakeUpstream
+    let gw: TestGateway
+    const catalogPath = `/tmp/tollgate-gateways-${process.pid}-${backends.db}.json`
+    beforeAll(async () => {
+      bad = startFakeUpstream({ kind: 'status', status: 500, body: { error: { message: 'boom' } } })
+      good = startFakeUpstream({ kind: 'json', body: fixtureJson('openai-chat', 'json-text.json') })
+      await Bun.write(catalogPath, JSON.stringify(catalogOf(bad, good)))
+      gw = await startTestGateway(backends, catalogOf(bad, good), { CATALOG_FILE: catalogPath })
+    }, 30_000)
+    afterAll(async () => {
+      await gw.stop()
+      bad.stop()
+      good.stop()
+      await rm(catalogPath, { force: true })
+    }, 30_000)
+
+    const send = async (method: string, path: string, body?: unknown) => {
+      const res = await gw.request(path, { method, headers: token, body: body === undefined ? undefined : JSON.stringify(body) })
+      return { status: res.status, body: (await res.json()) as any }
+    }
+    const view = async () => (await send('GET', '/api/admin/gateways')).body
+    const route = (v: any, gateway: string) => v.items.find((g: any) => g.id === gateway).routes[0]
+
+    test('a failing route shows its breaker open, with its cost prices; the answering gateway its traffic', async () => {
+      const u = await gw.user(1)
+      for (let i = 0; i < 2; i++) expect((await postChat(gw, u.key, { model: 'acme/chat-1' })).status).toBe(200)
+      await gw.settled()
+      const v = await view()
+      const badGw = v.items.find((g: any) => g.id === 'gw-bad')
+      // An error answer about one model shows the gateway itself is reachable: only the route opens.
+      expect(badGw.breaker).toBe('closed')
+      expect(route(v, 'gw-bad')).toMatchObject({ model: 'acme/chat-1', upstreamModel: 'up-bad', breaker: 'open', enabled: true })
+      expect(route(v, 'gw-bad').nextProbeInMs).toBeGreaterThan(0)
+      expect(route(v, 'gw-good')).toMatchObject({ breaker: 'closed', cost: { input: 0.5, output: 1, cacheRead: null, cacheWrite: null } })
+      expect(route(v, 'gw-good').last5m).toEqual({ calls: 2, errors: 0, errorRate: 0, p50Ms: route(v, 'gw-good').last5m.p50Ms })
+      expect(route(v, 'gw-good').last60m.calls).toBe(2)
+      expect(typeof v.inFlight).toBe('number')
+    })
+
+    test('a route switched off leaves routing on every instance, audited; enable and a reload switch it on again', async () => {
+      const u = await gw.user(1)
+      const off = await send('POST', '/api/admin/routes/disable', GOOD_ROUTE)
+      expect(off).toEqual({ status: 200, body: { ...GOOD_ROUTE, enabled: false } })
+      expect(route(await view(), 'gw-good')).toMatchObject({ enabled: false, disabledBy: 'token' })
+      // gw-bad's breaker is open and gw-good is off: nothing is left to serve the model.
+      expect((await postChat(gw, u.key, { model: 'acme/chat-1' })).status).toBe(503)
+      if (backends.db === 'postgres') {
+        const peer = await gw.peer()
+        await peer.runtime.deps.catalog.refresh()
+        const found = peer.runtime.deps.catalog.lookup('acme/chat-1')
+        expect(found.ok && found.model.routes.map((r) => r.gateway.id)).toEqual(['gw-bad'])
+      }
+      const [audit] = (await send('GET', '/api/admin/audit?limit=1')).body.items
+      expect(audit).toMatchObject({ action: 'route.disable', before: { enabled: true }, after: { enabled: false } })
+      expect((await send('POST', '/api/admin/routes/enable', GOOD_ROUTE)).body.enabled).toBe(true)
+      expect((await postChat(gw, u.key, { model: 'acme/chat-1' })).status).toBe(200)
+      await send('POST', '/api/admin/routes/disable', GOOD_ROUTE)
+      expect((await send('POST', '/api/admin/catalog/reload')).status).toBe(200)
+      expect(route(await view(), 'gw-good').enabled).toBe(true)
+      expect((await postChat(gw, u.key, { model: 'acme/chat-1' })).status).toBe(200)
+    })
+
+    test('an unknown route is 404, a misspelt member 422; nothing is switched', async () => {
+      expect((await send('POST', '/api/admin/routes/disable', { ...GOOD_ROUTE, upstreamModel: 'nope' })).status).toBe(404)
+      const typo = await send('POST', '/api/admin/routes/disable', { ...GOOD_ROUTE, gatway: 'gw-good' })
+      expect(typo.status).toBe(422)
+      expect(route(await view(), 'gw-good').enabled).toBe(true)
+    })
+  })
+}
