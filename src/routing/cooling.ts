@@ -9,7 +9,8 @@ import type { BreakerBoard, SharedBreaker } from '../store/breaker-board.ts'
 
 export const COOL_PREFIX = 'cool:'
 export const isCoolKey = (key: string) => key.startsWith(COOL_PREFIX)
-const coolKey = (route: Route) => `${COOL_PREFIX}${route.gateway.id}|${route.upstreamModel}`
+const coolKey = (route: Pick<Route, 'upstreamModel'> & { gateway: Pick<Route['gateway'], 'id'> }) =>
+  `${COOL_PREFIX}${route.gateway.id}|${route.upstreamModel}`
 
 export class Cooling {
   private readonly until = new Map<string, number>()
@@ -42,7 +43,7 @@ export class Cooling {
   }
 
   /** Milliseconds `route` still cools (0: it may be tried). */
-  waitMs(route: Route): number {
+  waitMs(route: Pick<Route, 'upstreamModel'> & { gateway: Pick<Route['gateway'], 'id'> }): number {
     const until = this.until.get(coolKey(route))
     return until === undefined ? 0 : Math.max(0, until - this.now())
   }

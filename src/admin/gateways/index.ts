@@ -18,7 +18,15 @@ const RouteRef = t.Object({
 export function gatewayRoutes(deps: AdminDeps, gate: Gate) {
   return new Elysia({ prefix: '/api/admin' })
     .use(adminContext(deps, gate))
-    .get('/gateways', () => gatewaysView({ db: deps.db, breakers: deps.router.breakers, inFlight: deps.inflight.calls, now: deps.now() }))
+    .get('/gateways', () =>
+      gatewaysView({
+        db: deps.db,
+        breakers: deps.router.breakers,
+        cooling: deps.router.cooling,
+        inFlight: deps.inflight.calls,
+        now: deps.now(),
+      }),
+    )
     .post(
       '/routes/:action',
       async ({ params, body, actor }) => {

@@ -1,11 +1,13 @@
 // GET /api/admin/gateways (docs/operators.md "Models and gateways"): every gateway of the catalog
-// with its routes; per gateway and route, the breaker as this instance sees it, traffic over the
-// last 5 and 60 minutes, and whether an operator switched the route off.
+// with its routes; per gateway and route, the breaker as this instance sees it, how long a route
+// still cools after a long 429, traffic over the last 5 and 60 minutes, and whether an operator
+// switched the route off.
 import { asc } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { gateways, modelRoutes, routeSwitches } from '../../db/schema/index.ts'
 import { formatScaled } from '../../lib/money.ts'
 import type { Breakers } from '../../routing/breakers.ts'
+import type { Cooling } from '../../routing/cooling.ts'
 import { type RouteCost, routeCost } from '../route-cost.ts'
 import { recentTraffic, type Traffic, type Window } from './traffic.ts'
 
@@ -21,6 +23,8 @@ const usdCost = (c: RouteCost) => ({
 export interface ViewDeps {
   db: Db
   breakers: Pick<Breakers, 'health'>
+  /** Routes resting after a long 429 (docs/failover.md "429 cools a route"). */
+  cooling: Pick<Cooling, 'waitMs'>
   inFlight: number
   now: number
 }
@@ -53,6 +57,7 @@ export async function gatewaysView(deps: ViewDeps) {
           disabledBy: switched?.disabledBy ?? null,
           breaker: health.route,
           nextProbeInMs: health.nextProbeInMs,
+          coolingMs: deps.cooling.waitMs({ gateway: { id: g.id }, upstreamModel: r.upstreamModel }),
           cost: usdCost(routeCost(r.options)),
           ...windows(seen(g.id, r.modelId)),
         }

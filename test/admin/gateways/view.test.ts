@@ -114,5 +114,16 @@ for (const backends of ALL_BACKENDS) {
       expect(typo.status).toBe(422)
       expect(route(await view(), 'gw-good').enabled).toBe(true)
     })
+
+    // Last: the route stays cooling for the rest of this instance's life.
+    test('a route cooling after a long 429 shows how long it still rests; the others show 0', async () => {
+      const found = gw.runtime.deps.catalog.lookup('acme/chat-1')
+      if (!found.ok) throw new Error('acme/chat-1 not in the catalog')
+      const good = found.model.routes.find((r) => r.gateway.id === 'gw-good')!
+      gw.runtime.deps.router.cooling.cool(good, 60_000, 'req_cool')
+      const v = await view()
+      expect(route(v, 'gw-good').coolingMs).toBeGreaterThan(50_000)
+      expect(route(v, 'gw-bad').coolingMs).toBe(0)
+    })
   })
 }
