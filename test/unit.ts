@@ -46,6 +46,7 @@ export const UNIT_TESTS = [
   'test/providers/transport/chunked.test.ts',
   'test/routing/breakers.test.ts',
   'test/routing/failover-loop.test.ts',
+  'test/routing/route-load.test.ts',
   'test/routing/first-token.test.ts',
   'test/routing/retry-policy.test.ts',
   'test/store/turn-batch.test.ts',

@@ -17,7 +17,7 @@ export interface AdminDeps {
   auth: Pick<ApiKeyAuth, 'invalidate' | 'invalidateUser'>
   config: Pick<Config, 'adminToken' | 'trustedProxies' | 'maxBodyBytes' | 'catalogFile' | 'publicUrl'>
   /** The breakers the gateways view reads (routing/breakers.ts `health`, read-only). */
-  router: Pick<Router, 'breakers' | 'cooling'>
+  router: Pick<Router, 'breakers' | 'cooling' | 'load'>
   /** Calls open on this instance (inference/inflight.ts counts them). */
   inflight: { readonly calls: number }
   log: Logger

@@ -22,7 +22,7 @@ import { translateTransform } from './stream-translate.ts'
 export interface AnswerDeps extends SettlementDeps {
   store: SettlementDeps['store'] & Pick<Store, 'renewLease'>
   inflight: InFlight
-  router: Pick<Router, 'counters' | 'breakers' | 'limits' | 'log'>
+  router: Pick<Router, 'counters' | 'breakers' | 'limits' | 'log' | 'load'>
   now: () => number
   config: Pick<Config, 'clientIdleMs'>
 }
@@ -81,6 +81,7 @@ export function streamAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: Serve
   const releaseLease = holdLease(deps, call, streamLeaseMs(gw.timeoutMs, deps.config.clientIdleMs))
   const finish = (end: EndCause, tally: StreamTally): string => {
     deps.inflight.streams--
+    deps.router.load.ended(served.route)
     releaseLease()
     if (tally.unreadable > 0) {
       deps.router.counters.unreadableEvents += tally.unreadable

@@ -71,9 +71,16 @@ export async function callUpstream<Body>(deps: UpstreamCallDeps, r: UpstreamCall
       : adapter.body((canonical ??= r.spoke.decode(r.body)), route.upstreamModel, deps.config.defaultMaxOutputTokens)
     const headers = adapter.headers(gw.apiKey, r.passHeaders)
     const by = { native, adapter, gateway: gw, route }
-    return r.stream
-      ? { ...by, stream: await streamAttempt(deps, gw, adapter, headers, upstreamBody, where, r.life.attempt()) }
-      : { ...by, json: await upstreamJson(gw, own?.path ?? adapter.path, headers, upstreamBody, r.life.attempt(), own?.read) }
+    deps.router.load.started(route)
+    try {
+      if (r.stream) return { ...by, stream: await streamAttempt(deps, gw, adapter, headers, upstreamBody, where, r.life.attempt()) }
+      const json = await upstreamJson(gw, own?.path ?? adapter.path, headers, upstreamBody, r.life.attempt(), own?.read)
+      deps.router.load.ended(route)
+      return { ...by, json }
+    } catch (e) {
+      deps.router.load.ended(route)
+      throw e
+    }
   }
   const prefix = cachePrefixKey(r.raw, r.keyId, r.model.id)
   const served = await withFailover(

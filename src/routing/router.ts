@@ -7,6 +7,7 @@ import { createMemoryStickyRoutes, type StickyRoutes } from '../store/sticky-rou
 import { Breakers } from './breakers.ts'
 import { Cooling } from './cooling.ts'
 import { FailoverCounters } from './counters.ts'
+import { RouteLoad } from './route-load.ts'
 import { RouteRotation } from './route-order.ts'
 
 export class Router {
@@ -16,6 +17,8 @@ export class Router {
   readonly cooling: Cooling
   /** Weighted order within a priority (docs/failover.md "Priorities and weights"). */
   readonly rotation = new RouteRotation()
+  /** Upstream calls under way per route on this instance (docs/operators.md "Models and gateways"). */
+  readonly load = new RouteLoad()
 
   constructor(
     readonly board: BreakerBoard,

@@ -23,6 +23,7 @@ export function gatewayRoutes(deps: AdminDeps, gate: Gate) {
         db: deps.db,
         breakers: deps.router.breakers,
         cooling: deps.router.cooling,
+        load: deps.router.load,
         inFlight: deps.inflight.calls,
         now: deps.now(),
       }),

@@ -8,6 +8,7 @@ import { gateways, modelRoutes, routeSwitches } from '../../db/schema/index.ts'
 import { formatScaled } from '../../lib/money.ts'
 import type { Breakers } from '../../routing/breakers.ts'
 import type { Cooling } from '../../routing/cooling.ts'
+import type { RouteLoad } from '../../routing/route-load.ts'
 import { type RouteCost, routeCost } from '../route-cost.ts'
 import { recentTraffic, type Traffic, type Window } from './traffic.ts'
 
@@ -25,6 +26,7 @@ export interface ViewDeps {
   breakers: Pick<Breakers, 'health'>
   /** Routes resting after a long 429 (docs/failover.md "429 cools a route"). */
   cooling: Pick<Cooling, 'waitMs'>
+  load: Pick<RouteLoad, 'inFlight'>
   inFlight: number
   now: number
 }
@@ -58,6 +60,7 @@ export async function gatewaysView(deps: ViewDeps) {
           breaker: health.route,
           nextProbeInMs: health.nextProbeInMs,
           coolingMs: deps.cooling.waitMs({ gateway: { id: g.id }, upstreamModel: r.upstreamModel }),
+          inFlight: deps.load.inFlight(g.id, r.upstreamModel),
           cost: usdCost(routeCost(r.options)),
           ...windows(seen(g.id, r.modelId)),
         }

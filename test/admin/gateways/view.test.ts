@@ -1,9 +1,12 @@
 // The operator's gateways view and run-time route switches (docs/operators.md "Models and
 // gateways"): a failing route shows its breaker open with traffic and errors; switching a route
-// off takes it out of routing on every instance, audited; a catalog reload switches it on again.
+// off takes it out of routing on every instance, audited; a catalog reload switches it on again;
+// a stream under way counts in flight on its route; a cooling route says how long it rests.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { rm } from 'node:fs/promises'
-import { ADMIN_TOKEN, ALL_BACKENDS, startTestGateway, type TestGateway } from '../../helpers/gateway.ts'
+import { ADMIN_TOKEN, ALL_BACKENDS, bearer, startTestGateway, type TestGateway } from '../../helpers/gateway.ts'
+import { longStream } from '../../helpers/long-streams.ts'
+import { until } from '../../helpers/until.ts'
 import { postChat } from '../../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../../helpers/fake-upstream.ts'
 import { fixtureJson } from '../../helpers/fixtures.ts'
@@ -83,6 +86,20 @@ for (const backends of ALL_BACKENDS) {
       expect(route(v, 'gw-good').last5m).toEqual({ calls: 2, errors: 0, errorRate: 0, p50Ms: route(v, 'gw-good').last5m.p50Ms })
       expect(route(v, 'gw-good').last60m.calls).toBe(2)
       expect(typeof v.inFlight).toBe('number')
+    })
+
+    test('a stream under way counts in flight on its route until it ends', async () => {
+      const u = await gw.user(1)
+      good.script({ kind: 'stall', text: longStream('openai-chat').head })
+      const client = new AbortController()
+      const body = JSON.stringify({ model: 'acme/chat-1', stream: true, messages: [{ role: 'user', content: 'hi' }] })
+      const res = await gw.request('/v1/chat/completions', { method: 'POST', headers: bearer(u.key), body, signal: client.signal })
+      const reader = res.body!.getReader()
+      await reader.read()
+      expect(route(await view(), 'gw-good').inFlight).toBe(1)
+      await reader.cancel()
+      client.abort()
+      await until(async () => route(await view(), 'gw-good').inFlight === 0, 'the stream to end')
     })
 
     test('a route switched off leaves routing on every instance, audited; enable and a reload switch it on again', async () => {
