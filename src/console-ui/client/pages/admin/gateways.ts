@@ -6,6 +6,7 @@ import { fill, h } from '../../dom.ts'
 import { busy, formError } from '../../forms.ts'
 import { int } from '../../format.ts'
 import { badge, table } from '../../ui.ts'
+import { actionButton } from './action.ts'
 import { operatorPage, percent } from './frame.ts'
 import type { GatewayRoute, GatewayView, Window } from './types.ts'
 
@@ -45,27 +46,14 @@ function gatewayCard(g: GatewayView, refresh: () => Promise<void>, error: HTMLEl
   const headingId = `gw-${g.id.replace(/[^A-Za-z0-9_-]/g, '_')}`
   const toggle = (r: GatewayRoute) => {
     const verb = r.enabled ? 'disable' : 'enable'
-    const b = h(
-      'button',
-      { type: 'button', class: r.enabled ? 'danger-link' : 'link' },
+    const body = { model: r.model, gateway: g.id, upstreamModel: r.upstreamModel }
+    return actionButton(
       `${r.enabled ? 'Disable' : 'Enable'} ${r.model} on ${g.id}`,
+      r.enabled ? 'danger-link' : 'link',
+      () => api(`/api/admin/routes/${verb}`, { method: 'POST', body }),
+      refresh,
+      error,
     )
-    b.addEventListener(
-      'click',
-      busy(b, async () => {
-        try {
-          await api(`/api/admin/routes/${verb}`, {
-            method: 'POST',
-            body: { model: r.model, gateway: g.id, upstreamModel: r.upstreamModel },
-          })
-          error.textContent = ''
-          await refresh()
-        } catch (e) {
-          error.textContent = e instanceof ApiError ? e.message : String(e)
-        }
-      }),
-    )
-    return b
   }
   return h(
     'section',

@@ -1,10 +1,11 @@
 // Ledger health (docs/operators.md "Ledger health"): the outbox backlog and the writer's lag; dead
 // letters to inspect, retry, or discard with a note.
-import { api, ApiError, type Page } from '../../api.ts'
+import { api, type Page } from '../../api.ts'
 import { fill, h } from '../../dom.ts'
-import { busy, field, formError } from '../../forms.ts'
+import { field, formError } from '../../forms.ts'
 import { int, when } from '../../format.ts'
 import { stat } from '../../ui.ts'
+import { actionButton } from './action.ts'
 import { operatorPage } from './frame.ts'
 import type { DeadLetter } from './types.ts'
 
@@ -40,21 +41,7 @@ export async function adminLedgerPage(view: HTMLElement) {
 function letterCard(d: DeadLetter, refresh: () => Promise<void>) {
   const error = formError()
   const note = field({ name: 'note', label: `Note for discarding ${d.id}`, maxlength: 500 })
-  const run = (label: string, cls: string, call: () => Promise<unknown>) => {
-    const b = h('button', { type: 'button', class: cls }, label)
-    b.addEventListener(
-      'click',
-      busy(b, async () => {
-        try {
-          await call()
-          await refresh()
-        } catch (e) {
-          error.textContent = e instanceof ApiError ? e.message : String(e)
-        }
-      }),
-    )
-    return b
-  }
+  const run = (label: string, cls: string, call: () => Promise<unknown>) => actionButton(label, cls, call, refresh, error)
   const path = `/api/admin/ledger/dead-letters/${encodeURIComponent(d.id)}`
   return h(
     'section',

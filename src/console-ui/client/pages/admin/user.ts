@@ -1,13 +1,14 @@
 // One user for the operator (docs/operators.md "Users"): balance and reserved, credit or debit
 // with a note, disable or enable, grant or take admin; keys with revoke; recent transactions
 // (refund a top-up) and calls. Every change is audited by the API.
-import { api, ApiError, type Page } from '../../api.ts'
+import { api, type Page } from '../../api.ts'
 import { fill, h } from '../../dom.ts'
 import { busy, field, formError, showError, validate } from '../../forms.ts'
 import { signedUsd, usd, when } from '../../format.ts'
 import type { Log, Txn } from '../../types.ts'
 import { badge, stat, table } from '../../ui.ts'
 import { logColumns } from '../logs.ts'
+import { actionButton } from './action.ts'
 import { operatorPage } from './frame.ts'
 import type { AdminUser } from './types.ts'
 
@@ -92,23 +93,6 @@ function creditForm(base: string, refresh: () => Promise<void>) {
   return form
 }
 
-/** Buttons that change the user and then redraw the page; an API refusal is said next to them. */
-function action(label: string, cls: string, call: () => Promise<unknown>, refresh: () => Promise<void>, slot: HTMLElement) {
-  const b = h('button', { type: 'button', class: cls }, label)
-  b.addEventListener(
-    'click',
-    busy(b, async () => {
-      try {
-        await call()
-        await refresh()
-      } catch (e) {
-        slot.textContent = e instanceof ApiError ? e.message : String(e)
-      }
-    }),
-  )
-  return b
-}
-
 function switches(base: string, u: AdminUser, refresh: () => Promise<void>) {
   const error = formError()
   const post = (path: string, body?: unknown) => () => api(`${base}${path}`, { method: 'POST', body })
@@ -120,11 +104,11 @@ function switches(base: string, u: AdminUser, refresh: () => Promise<void>) {
       'div',
       { class: 'actions' },
       u.disabled
-        ? action('Enable user', 'secondary', post('/enable'), refresh, error)
-        : action('Disable user', 'danger', post('/disable'), refresh, error),
+        ? actionButton('Enable user', 'secondary', post('/enable'), refresh, error)
+        : actionButton('Disable user', 'danger', post('/disable'), refresh, error),
       u.role === 'admin'
-        ? action('Take admin', 'secondary', post('/role', { role: 'user' }), refresh, error)
-        : action('Grant admin', 'secondary', post('/role', { role: 'admin' }), refresh, error),
+        ? actionButton('Take admin', 'secondary', post('/role', { role: 'user' }), refresh, error)
+        : actionButton('Grant admin', 'secondary', post('/role', { role: 'admin' }), refresh, error),
     ),
     error,
   )
@@ -135,7 +119,7 @@ function keyList(keys: AdminKey[], refresh: () => Promise<void>) {
   const revoke = (k: AdminKey) =>
     k.revokedAt
       ? badge('revoked')
-      : action(
+      : actionButton(
           `Revoke ${k.prefix}`,
           'danger-link',
           () => api(`/api/admin/keys/${encodeURIComponent(k.id)}`, { method: 'DELETE' }),
@@ -167,7 +151,7 @@ function txnList(txns: Txn[], refresh: () => Promise<void>) {
   const error = formError()
   const refund = (t: Txn) =>
     t.kind === 'topup' && t.status === 'completed'
-      ? action(
+      ? actionButton(
           'Refund',
           'danger-link',
           () => api('/api/admin/refunds', { method: 'POST', body: { transactionId: t.id, note: 'refund from the operator console' } }),
