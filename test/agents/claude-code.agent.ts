@@ -2,61 +2,35 @@
 // protocol: a plain answer, a Bash command it runs and whose output it sends back, and a stream
 // cut mid-way. Checks what the agent printed, what the upstream was sent, and the bill.
 // Run by `bun run test:agents` only (docs/clients.md "Tested versions").
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { expect, test } from 'bun:test'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { usdToMicros } from '../../src/lib/money.ts'
-import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
-import { perProtocolCatalog, startTestGateway, UPSTREAM_PROTOCOLS, type TestGateway } from '../helpers/gateway.ts'
+import { UPSTREAM_PROTOCOLS } from '../helpers/gateway.ts'
 import { describeServices } from '../helpers/services.ts'
 import { expectBill } from './bill.ts'
+import { agentHarness, CREDIT } from './harness.ts'
 import { runClaude } from './claude-code.ts'
-import { installAgent } from './install.ts'
-import { agentHome, removeAgentHomes } from './spawn-agent.ts'
-import { answer, cutAnswer, type UpstreamProtocol } from './upstream-turns.ts'
+import { answer, cutAnswer } from './upstream-turns.ts'
 import { toolOutputSent, upstreamKey } from './upstream-view.ts'
 import { CLAUDE_CODE } from './versions.ts'
 
-const CREDIT_USD = 5
-const CREDIT = usdToMicros(CREDIT_USD)!
-
 describeServices(`Claude Code ${CLAUDE_CODE.version} through Tollgate`, () => {
-  const ups = {} as Record<UpstreamProtocol, FakeUpstream>
-  let gw: TestGateway
-  let base: string
-  beforeAll(async () => {
-    await installAgent(CLAUDE_CODE)
-    for (const p of UPSTREAM_PROTOCOLS) ups[p] = startFakeUpstream()
-    gw = await startTestGateway(
-      { db: 'postgres', store: 'redis' },
-      perProtocolCatalog(ups, { capabilities: ['text', 'streaming', 'tool-calling'] }),
-    )
-    base = gw.listen()
-  }, 180_000)
-  afterAll(async () => {
-    await gw?.stop()
-    for (const p of UPSTREAM_PROTOCOLS) ups[p]?.stop()
-    await removeAgentHomes()
-  })
-
-  const fresh = async (p: UpstreamProtocol) => {
-    ups[p].seen.length = 0
-    return { user: await gw.user(CREDIT_USD, { rpm: 1_000 }), home: await agentHome() }
-  }
+  const h = agentHarness(CLAUDE_CODE)
+  const { ups, fresh } = h
 
   for (const p of UPSTREAM_PROTOCOLS) {
     test(`${p} upstream: a plain answer`, async () => {
       const { user, home } = await fresh(p)
       const usage = { input: 1_200, output: 9 }
       ups[p].script(answer(p, { text: 'Hello from the scripted upstream.', usage }))
-      const { run, result } = await runClaude({ baseUrl: base, key: user.key, model: `t/${p}`, prompt: 'Say hello' }, home)
+      const { run, result } = await runClaude({ baseUrl: h.base, key: user.key, model: `t/${p}`, prompt: 'Say hello' }, home)
       expect(result).toMatchObject({ type: 'result', is_error: false, result: 'Hello from the scripted upstream.' })
       expect(run.code).toBe(0)
       expect(ups[p].seen).toHaveLength(1)
       expect(ups[p].seen[0]!.body.model).toBe('upstream-model-name')
       expect(JSON.stringify(ups[p].seen[0]!.body)).toContain('Say hello')
       expect(upstreamKey(ups[p].seen[0]!.headers)).toContain('sk-upstream-secret')
-      await expectBill(gw, user.userId, CREDIT, [usage])
+      await expectBill(h.gw, user.userId, CREDIT, [usage])
     })
 
     test(`${p} upstream: a Bash command the agent runs, its output sent back, then the final answer`, async () => {
@@ -69,7 +43,7 @@ describeServices(`Claude Code ${CLAUDE_CODE.version} through Tollgate`, () => {
         answer(p, { text: 'The file is written.', usage: final }),
       )
       const { run, result } = await runClaude(
-        { baseUrl: base, key: user.key, model: `t/${p}`, prompt: 'Write proof.txt', allowedTools: ['Bash'] },
+        { baseUrl: h.base, key: user.key, model: `t/${p}`, prompt: 'Write proof.txt', allowedTools: ['Bash'] },
         home,
       )
       expect(result).toMatchObject({ type: 'result', is_error: false, result: 'The file is written.', num_turns: 2 })
@@ -77,13 +51,13 @@ describeServices(`Claude Code ${CLAUDE_CODE.version} through Tollgate`, () => {
       expect(readFileSync(join(home.work, 'proof.txt'), 'utf8')).toBe('tollgate-tool-ran\n')
       expect(ups[p].seen).toHaveLength(2)
       expect(toolOutputSent(p, ups[p].seen[1]!.body, 'call_agent_1')).toContain('tollgate-tool-ran')
-      await expectBill(gw, user.userId, CREDIT, [call, final])
+      await expectBill(h.gw, user.userId, CREDIT, [call, final])
     })
 
     test(`${p} upstream: a stream cut mid-way ends the run with an error, billed once`, async () => {
       const { user, home } = await fresh(p)
       ups[p].script(cutAnswer(p, 'The answer starts', { input: 1_500, output: 5 }))
-      const { run, result } = await runClaude({ baseUrl: base, key: user.key, model: `t/${p}`, prompt: 'Tell me something long' }, home)
+      const { run, result } = await runClaude({ baseUrl: h.base, key: user.key, model: `t/${p}`, prompt: 'Tell me something long' }, home)
       expect(run.killed).toBe(false)
       expect(result).toMatchObject({ type: 'result', is_error: true })
       // Tollgate's mid-stream error frame, as the agent shows it (docs/api.md "Streams that fail").
@@ -91,7 +65,7 @@ describeServices(`Claude Code ${CLAUDE_CODE.version} through Tollgate`, () => {
       expect(run.code).not.toBe(0)
       expect(existsSync(join(home.work, 'proof.txt'))).toBe(false)
       expect(ups[p].seen).toHaveLength(1)
-      await expectBill(gw, user.userId, CREDIT, ['estimate'])
+      await expectBill(h.gw, user.userId, CREDIT, ['estimate'])
     })
   }
 })
