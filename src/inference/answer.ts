@@ -60,7 +60,8 @@ export function jsonAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: ServedJ
     ctx,
   )
   call.obs.firstByte()
-  call.obs.end(200, null)
+  const { status, errorCode } = endStatus(end)
+  call.obs.end(status, errorCode)
   const headers = a.headers
   headers['content-type'] = 'application/json'
   headers['x-model'] = call.model.id
