@@ -33,6 +33,7 @@ const ENDS = [
   'drain',
   'json-completes',
   'json-fails',
+  'fails',
   'json-client-leaves',
   'json-drain',
 ] as const
@@ -257,6 +258,22 @@ for (const backends of ALL_BACKENDS)
             { reported: finalUsage(), started: false, deliveredChars: 0 },
             200,
           )
+        })
+
+        test(`${pair}: every attempt fails before the first byte — nothing billed, breaker open`, async () => {
+          ups[p].script({ kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'status', status: 503 })
+          const c = await send(inbound, `e/fails-${inbound}-${p}`, true)
+          const res = await c.res
+          expect(res.status).toBe(502)
+          await expectBilled(
+            c.u.userId,
+            inbound,
+            c.raw,
+            { kind: 'upstream_failed', afterFirstByte: false },
+            { reported: undefined, started: false, deliveredChars: 0 },
+            502,
+          )
+          expect(phases(`fails-${inbound}-${p}`)[1]).toBe('open')
         })
 
         test(`${pair} JSON: every attempt fails before the first byte — nothing billed, breaker open`, async () => {
