@@ -2,8 +2,9 @@
 // of sequential latency (concurrency 1) and closed-loop saturation, non-stream and stream, and a
 // 20 ms upstream at 16 connections; medians of the rounds. Tollgate's event-loop delay is read
 // over each of its runs.
-import { latency, saturate, type LatencyResult, type LoadResult } from './driver.ts'
+import { cpuMicros, latency, saturate, type LatencyResult, type LoadResult } from './driver.ts'
 import { streamOk, type Stack } from './harness.ts'
+import { fmtCommands, storeCost, type StoreCost } from './store-cost.ts'
 import { fmtDelay, outboxDrained, withLoopDelay, type LoopDelay } from './sut-metrics.ts'
 import { median } from './stats.ts'
 
@@ -29,6 +30,16 @@ export interface CoreResult {
    */
   realistic: { rpsLoss: number; addedP50: number; bare: { rpsLoss: number; addedP50: number }; addedP50c1: number }
   streamChecks: { ok: number; total: number }
+  /** What one call costs each process, per mode (medians of the saturation rounds). */
+  cost: { json: CallCost; sse: CallCost }
+  /** Answers other than 2xx over every saturation run of every target, and calls cut at the runs' ends. */
+  failed: { count: number; first?: string; cut: number }
+}
+
+/** One Tollgate call's CPU in each process: the gateway's (with the ledger writer's catch-up after the run), the bare proxy's, the stores'. */
+export interface CallCost extends StoreCost {
+  gatewayUs: number
+  bareUs: number
 }
 
 const NAMES = ['direct', 'bare', 'tollgate'] as const
@@ -48,6 +59,25 @@ export async function runCore(stack: Stack, cfg: CoreConfig): Promise<CoreResult
   const waited = await outboxDrained(stack.outboxDepth)
   console.error(`core: ledger outbox empty after ${waited.toFixed(1)} s`)
 
+  const costs: Record<string, (StoreCost & { gatewayUs: number })[]> = {}
+  const failed: CoreResult['failed'] = { count: 0, cut: 0 }
+  const tally = (r: LoadResult) => {
+    failed.count += r.failed.count
+    failed.first ??= r.failed.first
+    failed.cut += r.cut
+    return r
+  }
+  // A Tollgate saturation run, with what it cost the stores: from its start until the ledger
+  // writer has written what the run left in the outbox (the gateway's CPU over the same span).
+  const costed = async (k: string, work: () => Promise<LoadResult>): Promise<LoadResult> => {
+    await stack.pinBackends()
+    const [s0, c0] = await Promise.all([stack.readStores(), cpuMicros(pids.tollgate)])
+    const r = await work()
+    await outboxDrained(stack.outboxDepth, 30_000, 50)
+    const [s1, c1] = await Promise.all([stack.readStores(), cpuMicros(pids.tollgate)])
+    ;(costs[k] ??= []).push({ ...storeCost(s0, s1, r.completed), gatewayUs: (c1 - c0) / r.completed })
+    return r
+  }
   const lat: Record<string, LatencyResult[]> = {}
   const load: Record<string, LoadResult[]> = {}
   const delay: Record<string, LoopDelay[]> = {}
@@ -66,7 +96,8 @@ export async function runCore(stack: Stack, cfg: CoreConfig): Promise<CoreResult
         const count = stream ? cfg.latencyN / 3 : cfg.latencyN
         ;(lat[k] ??= []).push(await measure(n, `${k}:lat`, () => latency(targets[n], stream, count)))
         const check = n === 'tollgate' && stream ? streamOk : undefined
-        const sat = await measure(n, `${k}:sat`, () => saturate(targets[n], stream, cfg.conns, cfg.seconds, pids[n], check))
+        const run = () => saturate(targets[n], stream, cfg.conns, cfg.seconds, pids[n], check)
+        const sat = tally(await measure(n, `${k}:sat`, n === 'tollgate' ? () => costed(k, run) : run))
         ;(load[k] ??= []).push(sat)
         console.error(`core:   ${k} ${Math.round(sat.rps)} RPS, ${Math.round(sat.cpuUsPerReq)} µs/req`)
       }
@@ -74,7 +105,7 @@ export async function runCore(stack: Stack, cfg: CoreConfig): Promise<CoreResult
     // A realistic upstream: 20 ms per answer, 16 connections (and one, for the c=1 line).
     for (const n of NAMES) {
       const t = { ...targets[n], model: n === 'tollgate' ? 'bench/chat-20ms' : 'bench-model-20ms' }
-      ;(load[`${n}:20ms`] ??= []).push(await saturate(t, false, 16, cfg.seconds, pids[n]))
+      ;(load[`${n}:20ms`] ??= []).push(tally(await saturate(t, false, 16, cfg.seconds, pids[n])))
       ;(lat[`${n}:20ms`] ??= []).push(await latency(t, false, Math.floor(cfg.latencyN / 10)))
     }
   }
@@ -110,6 +141,38 @@ export async function runCore(stack: Stack, cfg: CoreConfig): Promise<CoreResult
       )
     }
   }
+  const callCost = (mode: 'json' | 'sse'): CallCost => {
+    const k = `tollgate:${mode}`
+    const mid = (f: (c: StoreCost & { gatewayUs: number }) => number) => median(costs[k]!.map(f))
+    // The commands of the round whose count is the median.
+    const byCount = [...costs[k]!].sort((a, b) => a.commandsTotal - b.commandsTotal)
+    return {
+      gatewayUs: mid((c) => c.gatewayUs),
+      bareUs: m(`bare:${mode}`, (r) => r.cpuUsPerReq, load),
+      redisUs: mid((c) => c.redisUs),
+      pgUs: mid((c) => c.pgUs),
+      commands: byCount[byCount.length >> 1]!.commands,
+      commandsTotal: mid((c) => c.commandsTotal),
+    }
+  }
+  const cost = { json: callCost('json'), sse: callCost('sse') }
+  lines.push('')
+  lines.push(
+    '| mode | gateway CPU µs/call | bare proxy CPU µs/call | ratio | Redis CPU µs/call | Postgres CPU µs/call | Redis + Postgres | Redis commands/call |',
+  )
+  lines.push('|---|--:|--:|--:|--:|--:|--:|--:|')
+  for (const mode of ['json', 'sse'] as const) {
+    const c = cost[mode]
+    lines.push(
+      `| ${mode === 'json' ? 'non-stream' : 'stream'} | ${fmt(c.gatewayUs, 1)} | ${fmt(c.bareUs, 1)} | ${fmt(c.gatewayUs / c.bareUs)}× | ${fmt(c.redisUs, 1)} | ${fmt(c.pgUs, 1)} | ${fmt(c.redisUs + c.pgUs, 1)} | ${fmt(c.commandsTotal, 2)} |`,
+    )
+  }
+  lines.push('')
+  for (const mode of ['json', 'sse'] as const) lines.push(`Redis commands per ${mode} call: ${fmtCommands(cost[mode].commands)}`)
+  lines.push(
+    '',
+    `Saturation runs: ${failed.count} answers other than 2xx${failed.first ? ` (first: ${failed.first})` : ''}; ${failed.cut} calls cut in flight at the runs' ends`,
+  )
   const rps = (k: string) => m(k, (r) => r.rps, load)
   const p50 = (k: string) => m(k, (r) => r.p50, lat)
   const p50At16 = (k: string) => m(k, (r) => r.p50, load)
@@ -137,5 +200,7 @@ export async function runCore(stack: Stack, cfg: CoreConfig): Promise<CoreResult
       addedP50c1: p50('tollgate:20ms') - p50('direct:20ms'),
     },
     streamChecks,
+    cost,
+    failed,
   }
 }

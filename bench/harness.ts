@@ -6,9 +6,10 @@ import Redis from 'ioredis'
 import { cpus } from 'node:os'
 import type { Target } from './driver.ts'
 import { outboxDepth } from './sut-metrics.ts'
+import { readStores, type StoreReading } from './store-cost.ts'
 
 const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
-const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379'
+const SHARED_REDIS = 'redis://127.0.0.1:6379'
 const ADMIN = 'bench-admin-token-0123456789abcdef'
 const ROOT = new URL('..', import.meta.url).pathname
 
@@ -30,6 +31,8 @@ let tollgate: Bun.Subprocess | undefined
 let dropDb: (() => Promise<void>) | undefined
 const REDIS_PREFIX = `tgbench${process.pid}:`
 let redis: Redis | undefined
+/** The bench started its own redis-server (killed with the other children, keys and all). */
+let ownRedis = false
 const catalogPath = `/tmp/tollgate-bench-catalog-${process.pid}.json`
 
 let cleaning: Promise<void> | undefined
@@ -44,6 +47,10 @@ async function stopAll(): Promise<void> {
     console.error(`Tollgate CPU profile (markdown) in ${PROFILE_DIR}`)
   }
   tollgate = undefined
+  if (redis && ownRedis) {
+    redis.disconnect()
+    redis = undefined
+  }
   for (const c of children) c.kill('SIGKILL')
   await Promise.all(children.map((c) => c.exited))
   children.length = 0
@@ -123,6 +130,32 @@ export interface Stack {
   pids: { direct: number; bare: number; tollgate: number }
   /** A fresh API key of the seeded user (each part of the run gets its own rate window). */
   newKey(): Promise<string>
+  /** The stores' CPU time and Redis command counts so far (store-cost.ts). */
+  readStores(): Promise<StoreReading>
+  /** Pins the Postgres backends serving Tollgate's database to CPU 1, off Tollgate's core. */
+  pinBackends(): Promise<void>
+}
+
+/** A TCP port free right now on 127.0.0.1. */
+function freePort(): number {
+  const s = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
+  const port = s.port
+  s.stop(true)
+  return port
+}
+
+/**
+ * The Redis the run measures: BENCH_REDIS_URL, else a redis-server of its own pinned to CPU 1
+ * (off Tollgate's core; its CPU time and command counts are the run's alone), else the local one.
+ */
+async function benchRedis(): Promise<string> {
+  const given = process.env.BENCH_REDIS_URL
+  if (given || !Bun.which('redis-server')) return given ?? SHARED_REDIS
+  const port = freePort()
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', '/tmp']
+  await spawnReady(pin(1, ['redis-server', ...args]), {}, /Ready to accept connections/, 'stdout')
+  ownRedis = true
+  return `redis://127.0.0.1:${port}`
 }
 
 /** `slowStream`: the upstream of `bench/chat-slow` sends one delta every `intervalMs`, `deltas` times. */
@@ -131,6 +164,7 @@ export async function startStack(opts: { slowStream: { intervalMs: number; delta
   const upstream = `http://127.0.0.1:${fake.match[1]}`
   const bare = await spawnReady(pin(0, [process.execPath, 'bench/bare-proxy.ts', '0', `${upstream}/v1`]), {}, /READY (\d+)/, 'stdout')
 
+  const redisUrl = await benchRedis()
   const dbName = `tg_bench_${Date.now()}`
   const admin = postgres(PG, { max: 1, onnotice: () => {} })
   await admin.unsafe(`create database ${dbName}`)
@@ -160,7 +194,7 @@ export async function startStack(opts: { slowStream: { intervalMs: number; delta
     PORT: '0',
     HOST: '127.0.0.1',
     DATABASE_URL: dbUrl.toString(),
-    REDIS_URL: REDIS,
+    REDIS_URL: redisUrl,
     REDIS_PREFIX,
     CATALOG_FILE: catalogPath,
     ADMIN_TOKEN: ADMIN,
@@ -170,7 +204,7 @@ export async function startStack(opts: { slowStream: { intervalMs: number; delta
   tollgate = tg.proc
   const tgUrl = tg.url
   const loopUrl = tg.loopUrl
-  const bench = new Redis(REDIS)
+  const bench = new Redis(redisUrl)
   redis = bench
   const adminHeaders = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }
   const adminPost = async (path: string, body: object) => {
@@ -203,7 +237,17 @@ export async function startStack(opts: { slowStream: { intervalMs: number; delta
     },
     pids: { direct: fake.proc.pid, bare: bare.proc.pid, tollgate: tg.proc.pid },
     newKey,
+    readStores: () => readStores(bench),
+    pinBackends: () => pinBackends(dbName),
   }
+}
+
+async function pinBackends(dbName: string): Promise<void> {
+  if (!pinned) return
+  const pg = postgres(PG, { max: 1, onnotice: () => {} })
+  const rows = await pg`select pid from pg_stat_activity where datname = ${dbName} and pid <> pg_backend_pid()`
+  await pg.end()
+  for (const { pid } of rows) await Bun.spawn(['taskset', '-pc', '1', String(pid)], { stdout: 'ignore', stderr: 'ignore' }).exited
 }
 
 /** The environment startStack gave its Tollgate: a variant (startVariant) shares its database. */

@@ -44,11 +44,11 @@ export async function outboxDepth(redis: Redis, prefix: string): Promise<number>
  * Waits until the outbox is empty (the writer caught up with what earlier runs left), so that a
  * part starts from a quiet gateway; gives the seconds waited, or NaN at the time limit.
  */
-export async function outboxDrained(depth: () => Promise<number>, limitMs = 120_000): Promise<number> {
+export async function outboxDrained(depth: () => Promise<number>, limitMs = 120_000, pollMs = 500): Promise<number> {
   const t0 = performance.now()
   while (performance.now() - t0 < limitMs) {
     if ((await depth()) === 0) return (performance.now() - t0) / 1000
-    await Bun.sleep(500)
+    await Bun.sleep(pollMs)
   }
   return NaN
 }
