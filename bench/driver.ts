@@ -115,7 +115,9 @@ export async function saturate(
   await Promise.all(
     Array.from({ length: conns }, async () => {
       while (!stop.signal.aborted) {
-        const r = await call(t, stream, check !== undefined, stop.signal).catch((e: unknown) => (stop.signal.aborted ? undefined : String(e)))
+        const r = await call(t, stream, check !== undefined, stop.signal).catch((e: unknown) =>
+          stop.signal.aborted ? undefined : String(e),
+        )
         if (r === undefined) {
           cut++
           break
