@@ -31,7 +31,8 @@ export function createApp(deps: AppDeps, state: AppState = { draining: false }) 
     new Elysia()
       // Every response carries x-request-id (docs/api.md "Request ids"); handlers that log under their own
       // id set it themselves and theirs wins. The /v1 calls always do, and without CORS they need
-      // nothing else here: left untouched, their Response is not copied (docs/benchmarks.md).
+      // nothing else here: left untouched, their Response is not copied
+      // (docs/benchmarks-log.md "Where the time goes in the /v1 pipeline").
       .onRequest(({ set, request, server }) => {
         const ownId = answersWithOwnId(request)
         if (ownId && !corsOn) return

@@ -28,7 +28,7 @@ export type V1Deps = PipelineDeps & CountTokensDeps & { catalog: Catalog; config
 /**
  * The /v1 routes whose every answer, success or error, carries its own x-request-id: the app's
  * request hook leaves them alone, so Elysia hands their Response to Bun as it is instead of
- * merging hook headers into a copy (docs/benchmarks.md "Where the time goes in the /v1 pipeline").
+ * merging hook headers into a copy (docs/benchmarks-log.md "Where the time goes in the /v1 pipeline").
  */
 const OWN_ID_ROUTES = new Map([
   ['/v1/chat/completions', 'POST'],

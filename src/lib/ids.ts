@@ -3,7 +3,8 @@
 // Ids are minted on every request, so the randomness is drawn in blocks: one getRandomValues call
 // fills a pool that serves many ids, and every byte of it is used once. Characters come from a
 // precomputed table and are written into a byte buffer decoded once, instead of a fresh typed
-// array and a string concatenation per character (docs/benchmarks.md).
+// array and a string concatenation per character
+// (docs/benchmarks-log.md "Where the time goes outside the pipeline").
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 

@@ -1,10 +1,11 @@
 // Calls to Redis that arrive in the same event-loop turn go as one script call: a command costs
 // the client more than the work it carries (about 15 µs of CPU for one settle, 3 µs each in a
-// batch of eight, docs/benchmarks.md). Settlements (lua/settle.lua) are never waited for by their
+// batch of eight, docs/benchmarks-log.md "Settlements in batches"). Settlements (lua/settle.lua)
+// are never waited for by their
 // client, so they always gather until the turn's I/O is done. Admissions (lua/admit.lua) are
 // waited for, so they are eager: one that finds the batcher idle goes out at once, alone, and a
 // lone call never waits for the rest of the turn; those that follow while it is out gather for
-// the end of the turn (docs/benchmarks.md part I).
+// the end of the turn (docs/benchmarks-log.md "Admissions in batches").
 // Each input still gets its own answer; a failed round trip fails each of its inputs, and each
 // then takes its own failure path (billing/settlement.ts, inference/admission.ts).
 

@@ -4,7 +4,7 @@
 //
 // Every streamed frame passes through here, so line breaks are found with indexOf (native) rather
 // than a loop over characters, and a line is read in place in the buffer: only its value is
-// sliced out (docs/benchmarks.md).
+// sliced out (docs/benchmarks-log.md "Where the time goes outside the pipeline").
 
 export interface SseEvent {
   event: string | undefined
