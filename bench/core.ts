@@ -4,7 +4,7 @@
 // over each of its runs.
 import { cpuMicros, latency, saturate, type LatencyResult, type LoadResult } from './driver.ts'
 import { streamOk, type Stack } from './harness.ts'
-import { fmtCommands, storeCost, type StoreCost } from './store-cost.ts'
+import { fmtCommands, fmtSent, storeCost, type StoreCost } from './store-cost.ts'
 import { fmtDelay, outboxDrained, withLoopDelay, type LoopDelay } from './sut-metrics.ts'
 import { median } from './stats.ts'
 
@@ -153,6 +153,7 @@ export async function runCore(stack: Stack, cfg: CoreConfig): Promise<CoreResult
       pgUs: mid((c) => c.pgUs),
       commands: byCount[byCount.length >> 1]!.commands,
       commandsTotal: mid((c) => c.commandsTotal),
+      sent: byCount[byCount.length >> 1]!.sent,
     }
   }
   const cost = { json: callCost('json'), sse: callCost('sse') }
@@ -168,7 +169,10 @@ export async function runCore(stack: Stack, cfg: CoreConfig): Promise<CoreResult
     )
   }
   lines.push('')
-  for (const mode of ['json', 'sse'] as const) lines.push(`Redis commands per ${mode} call: ${fmtCommands(cost[mode].commands)}`)
+  for (const mode of ['json', 'sse'] as const) {
+    lines.push(`Redis commands per ${mode} call: ${fmtCommands(cost[mode].commands)}`)
+    lines.push(`Redis time per ${mode} call in what Tollgate sent: ${fmtSent(cost[mode].sent)} (the rest of its CPU: parsing, replies, the network)`)
+  }
   lines.push(
     '',
     `Saturation runs: ${failed.count} answers other than 2xx${failed.first ? ` (first: ${failed.first})` : ''}; ${failed.cut} calls cut in flight at the runs' ends`,

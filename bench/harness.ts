@@ -189,7 +189,7 @@ export async function startStack(opts: { slowStream: { intervalMs: number; delta
       ],
     }),
   )
-  const profile = PROFILE_DIR ? ['--cpu-prof-md', `--cpu-prof-dir=${PROFILE_DIR}`] : []
+  const profile = PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-md', `--cpu-prof-dir=${PROFILE_DIR}`] : []
   tollgateEnv = {
     PORT: '0',
     HOST: '127.0.0.1',
@@ -199,6 +199,8 @@ export async function startStack(opts: { slowStream: { intervalMs: number; delta
     CATALOG_FILE: catalogPath,
     ADMIN_TOKEN: ADMIN,
     LOG_LEVEL: 'warn',
+    // A setting to compare (docs/benchmarks.md "Running it"): e.g. {"REDIS_URL":""} for the in-process store.
+    ...(JSON.parse(process.env.BENCH_SUT_ENV ?? '{}') as Record<string, string>),
   }
   const tg = await spawnTollgate(ROOT, tollgateEnv, profile)
   tollgate = tg.proc

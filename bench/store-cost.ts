@@ -12,6 +12,8 @@ export interface StoreReading {
   pgCpuUs: number
   /** Calls per Redis command name since the server started. */
   commands: Record<string, number>
+  /** Microseconds Redis spent in each command (a script's include the commands it ran). */
+  usec: Record<string, number>
 }
 
 export interface StoreCost {
@@ -20,17 +22,25 @@ export interface StoreCost {
   /** Redis commands per call, by name, most first; and their sum. */
   commands: [string, number][]
   commandsTotal: number
+  /** Redis's time per call in the commands the client sent (scripts with what they ran), by name, most first. */
+  sent: [string, number][]
 }
 
 const CLK_TCK = 100
+/** Commands Tollgate's scripts run (their time is inside EVALSHA's); the client sends none of these but HMGET (the sweep's) itself. */
+const SCRIPTED: Record<string, true> = { xadd: true, hmget: true }
 
 /** `used_cpu_user` + `used_cpu_sys` (seconds) and the per-command call counts. */
-async function redisReading(redis: Redis): Promise<Pick<StoreReading, 'redisCpuUs' | 'commands'>> {
+async function redisReading(redis: Redis): Promise<Omit<StoreReading, 'pgCpuUs'>> {
   const text = await redis.info('all')
   const num = (name: string) => Number(new RegExp(`^${name}:([0-9.]+)`, 'm').exec(text)?.[1] ?? 0)
   const commands: Record<string, number> = {}
-  for (const m of text.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) commands[m[1]!] = Number(m[2])
-  return { redisCpuUs: (num('used_cpu_user') + num('used_cpu_sys')) * 1e6, commands }
+  const usec: Record<string, number> = {}
+  for (const m of text.matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm)) {
+    commands[m[1]!] = Number(m[2])
+    usec[m[1]!] = Number(m[3])
+  }
+  return { redisCpuUs: (num('used_cpu_user') + num('used_cpu_sys')) * 1e6, commands, usec }
 }
 
 /** utime + stime of every `postgres` process, + cutime + cstime of the postmaster (its exited children). */
@@ -74,13 +84,24 @@ export function storeCost(before: StoreReading, after: StoreReading, calls: numb
     total += d / calls
   }
   commands.sort((a, b) => b[1] - a[1])
+  // Commands a script runs are timed inside the script's own time too: only what was sent counts here.
+  const sent: [string, number][] = []
+  for (const name of ['evalsha', 'eval', 'xreadgroup', 'xack', 'xdel', 'xadd', 'hmget', 'zrangebyscore', 'xautoclaim', 'xlen', 'scan']) {
+    const d = (after.usec[name] ?? 0) - (before.usec[name] ?? 0)
+    if (d > 0 && (name === 'evalsha' || name === 'eval' || !(name in SCRIPTED))) sent.push([name, d / calls])
+  }
+  sent.sort((a, b) => b[1] - a[1])
   return {
+    sent,
     redisUs: (after.redisCpuUs - before.redisCpuUs) / calls,
     pgUs: (after.pgCpuUs - before.pgCpuUs) / calls,
     commands,
     commandsTotal: total,
   }
 }
+
+/** "4.10 evalsha, 1.20 xreadgroup, …" (µs) */
+export const fmtSent = (c: StoreCost['sent']) => c.map(([name, us]) => `${name} ${us.toFixed(2)} µs`).join(', ')
 
 /** "6.0 hincrby, 2.0 hmget, …" */
 export const fmtCommands = (c: StoreCost['commands']) => c.map(([name, n]) => `${n.toFixed(2)} ${name}`).join(', ')
