@@ -6,7 +6,7 @@ import { adminRoutes } from './admin/index.ts'
 import { consoleRoutes } from './console/index.ts'
 import { consoleUi } from './console-ui/index.ts'
 import { consoleErrorHook } from './http/console-error.ts'
-import { answersWithOwnId, v1Routes } from './inference/plugin.ts'
+import { answersWithOwnId, v1Routes, v1ServerRoutes } from './inference/plugin.ts'
 import { boundedDb } from './db/bounded.ts'
 import { surfaceHeaders } from './http/surface-headers.ts'
 import { withDeadline } from './lib/deadline.ts'
@@ -28,7 +28,8 @@ export function createApp(deps: AppDeps, state: AppState = { draining: false }) 
   const apiDeps = { ...deps, db: boundedDb(deps.db, deps.config.dbRequestTimeoutMs), now: () => deps.now() }
   const corsOn = deps.config.corsOrigins.length > 0
   return (
-    new Elysia()
+    // The /v1 calls are also Bun's own routes, served before the app (inference/plugin.ts).
+    new Elysia({ serve: { routes: v1ServerRoutes(deps) } })
       // Every response carries x-request-id (docs/api.md "Request ids"); handlers that log under their own
       // id set it themselves and theirs wins. The /v1 calls always do, and without CORS they need
       // nothing else here: left untouched, their Response is not copied

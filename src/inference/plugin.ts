@@ -45,34 +45,52 @@ export function answersWithOwnId(request: Request): boolean {
 /** Server.timeout(request, 0) once a call became a long-lived stream (Bun's idle timeout lifted). */
 type Lift = { timeout(req: Request, seconds: number): void } | null
 
-export function v1Routes(deps: V1Deps) {
+type CallHandler = (request: Request, server: Lift) => Promise<Response>
+
+/** The /v1 calls: each takes the request and the server it came through, and answers every outcome itself. */
+function callHandlers(deps: V1Deps): Record<string, CallHandler> {
   const spokes = protocolSpokes(deps.config)
-  const cors = { origins: deps.config.corsOrigins }
   const trusted = ipMatcher(deps.config.trustedProxies)
   const socket = (server: Lift, request: Request) => ({
     onStream: () => server?.timeout(request, 0),
     clientIp: () => clientInfo(new URL(request.url), request.headers, peerAddress(server, request), trusted).ip,
   })
-  return new Elysia({ name: 'tollgate.v1' })
-    .options('/v1/*', ({ request }) => {
-      if (cors.origins.length === 0) throw new GatewayError('NOT_FOUND', 'No such endpoint.')
-      return preflight(cors, request.headers)
-    })
-    .post('/v1/chat/completions', ({ request, server }) => protocolCall(deps, spokes.chat, request, socket(server, request)), {
-      parse: 'none',
-    })
-    .post('/v1/messages', ({ request, server }) => protocolCall(deps, spokes.messages, request, socket(server, request)), {
-      parse: 'none',
-    })
-    .post('/v1/messages/count_tokens', ({ request, server }) => countTokens(deps, request, socket(server, request).clientIp), {
-      parse: 'none',
-    })
-    .post('/v1/responses', ({ request, server }) => protocolCall(deps, spokes.responses, request, socket(server, request)), {
-      parse: 'none',
-    })
-    .post('/v1/embeddings', ({ request, server }) => protocolCall(deps, spokes.embeddings, request, socket(server, request)), {
-      parse: 'none',
-    })
+  return {
+    '/v1/chat/completions': (request, server) => protocolCall(deps, spokes.chat, request, socket(server, request)),
+    '/v1/messages': (request, server) => protocolCall(deps, spokes.messages, request, socket(server, request)),
+    '/v1/messages/count_tokens': (request, server) => countTokens(deps, request, socket(server, request).clientIp),
+    '/v1/responses': (request, server) => protocolCall(deps, spokes.responses, request, socket(server, request)),
+    '/v1/embeddings': (request, server) => protocolCall(deps, spokes.embeddings, request, socket(server, request)),
+  }
+}
+
+/**
+ * The /v1 calls for Bun's own router (Bun.serve `routes`), which the server tries before the app:
+ * a call then reaches its pipeline without Elysia's context, hooks and response mapping (docs/
+ * benchmarks.md "Where each microsecond goes"). They answer exactly what the app's routes answer;
+ * with CORS origins configured there are none, and every /v1 request goes through the app's hook
+ * that adds the CORS grant.
+ */
+export function v1ServerRoutes(deps: V1Deps): Record<string, { POST: (request: Request, server: Lift) => Promise<Response> }> {
+  if (deps.config.corsOrigins.length > 0) return {}
+  const routes: Record<string, { POST: CallHandler }> = {}
+  for (const [path, handler] of Object.entries(callHandlers(deps))) routes[path] = { POST: handler }
+  return routes
+}
+
+export function v1Routes(deps: V1Deps) {
+  const cors = { origins: deps.config.corsOrigins }
+  const trusted = ipMatcher(deps.config.trustedProxies)
+  const socket = (server: Lift, request: Request) => ({
+    clientIp: () => clientInfo(new URL(request.url), request.headers, peerAddress(server, request), trusted).ip,
+  })
+  const calls = callHandlers(deps)
+  const app = new Elysia({ name: 'tollgate.v1' }).options('/v1/*', ({ request }) => {
+    if (cors.origins.length === 0) throw new GatewayError('NOT_FOUND', 'No such endpoint.')
+    return preflight(cors, request.headers)
+  })
+  for (const [path, handler] of Object.entries(calls)) app.post(path, ({ request, server }) => handler(request, server), { parse: 'none' })
+  return app
     .get('/v1/models', async ({ request, query, server }) => {
       const requestId = newRequestId('req')
       try {

@@ -20,9 +20,11 @@ describeServices('latency_bucket', () => {
   })
 
   const mismatches = async (values: string) => {
-    const result = await database.db.execute(sql.raw(`
+    const result = await database.db.execute(
+      sql.raw(`
       select ms, latency_bucket(ms) as got, floor(4 * log(2, greatest(ms, 0) + 1))::int as exact
-      from (${values}) v(ms) where latency_bucket(ms) <> floor(4 * log(2, greatest(ms, 0) + 1))::int limit 5`))
+      from (${values}) v(ms) where latency_bucket(ms) <> floor(4 * log(2, greatest(ms, 0) + 1))::int limit 5`),
+    )
     return Array.isArray(result) ? result : (result as { rows: unknown[] }).rows
   }
 
