@@ -71,6 +71,41 @@ describe.if(SERVICES)('Redis store: calls of one turn share a script call', () =
     expect((await store.account('busy'))?.reservedMicros).toBe(10n)
   })
 
+  test('a refused admission and one whose step fails leave the request window as they found it', async () => {
+    await store.loadAccount('counted', 'counted_key', 15n, 0n)
+    const window = async () => {
+      const r = redis.client()
+      const keys = await r.keys(`${keySpace.prefix}*rl:counted_key:*`)
+      const n = keys.length === 0 ? 0 : Number(await r.get(keys[0]!))
+      r.disconnect()
+      return n
+    }
+    expect((await store.admit(admitOf('counted', { rpm: 2 }))).ok).toBe(true)
+    expect(await window()).toBe(1)
+    // Balance short (5 of 15 left), then a broken account: neither counts.
+    expect(await store.admit(admitOf('counted', { rpm: 2 }))).toMatchObject({ ok: false, reason: 'balance' })
+    const r = redis.client()
+    await r.hset(accountKey(keySpace, 0, 'counted'), 'reserved', 'garbage')
+    await expect(store.admit(admitOf('counted', { rpm: 2 }))).rejects.toThrow('admit')
+    await r.hset(accountKey(keySpace, 0, 'counted'), 'reserved', '0')
+    r.disconnect()
+    expect(await window()).toBe(1)
+    // The window's second call is admitted and answers its count; the third is refused at 2.
+    const second = await store.admit(admitOf('counted', { rpm: 2 }))
+    expect(second).toMatchObject({ ok: true, rate: { limit: 2, remaining: 0 } })
+    expect(await store.admit(admitOf('counted', { rpm: 2 }))).toMatchObject({ ok: false, reason: 'rate', rate: { remaining: 0 } })
+    expect(await window()).toBe(2)
+  })
+
+  test('an admission of a key without tpm reads nothing before it counts: INCR, HMGET and its writes', async () => {
+    await store.loadAccount('lean', 'lean_key', 1_000n, 0n)
+    const reads = () => commandCalls('get')
+    const before = await reads()
+    const lease = { id: 'req_lean', deadlineMs: NOW + 60_000, abandonCostMicros: 1n, abandonRecord: '{}' }
+    expect((await store.admit(admitOf('lean', { lease }))).ok).toBe(true)
+    expect((await reads()) - before).toBe(0)
+  })
+
   test('admissions of one turn never over-reserve: the balance covers 10 of 40', async () => {
     await store.loadAccount('tight', 'tight_key', 100n, 0n)
     const before = await scriptCalls()

@@ -1,4 +1,4 @@
--- admit v4: for each call of a batch (one shard), the per-key rate windows (requests and tokens),
+-- admit v5: for each call of a batch (one shard), the per-key rate windows (requests and tokens),
 -- its calls in flight, the credit reservation and its lease, atomically per call. Admissions
 -- issued in the same event-loop turn share one round trip (src/store/turn-batch.ts), checked and
 -- applied in the order they were issued.
@@ -32,23 +32,22 @@ local function inFlight(concKey, now)
   return n
 end
 
-local function admit(acctKey, windowKey, tokenKey, concKey, a)
+-- Everything but the request window: the call's checks, then what an admitted call holds.
+local function decide(acctKey, tokenKey, concKey, a, count)
   local spendKey, reserveArg, lease = ARGV[a - 11], ARGV[a - 9], ARGV[a - 6]
-  local count = tonumber(redis.call('GET', windowKey) or '0')
-  local used = tonumber(redis.call('GET', tokenKey) or '0')
-  if count >= tonumber(ARGV[a - 10]) then return 0, count, used end
   local tpm, tokens = tonumber(ARGV[a - 3]), tonumber(ARGV[a - 2])
-  if tpm >= 0 and used + tokens > tpm then return -4, count, used end
+  local used = 0
+  if tpm >= 0 then used = tonumber(redis.call('GET', tokenKey) or '0') end
+  if count > tonumber(ARGV[a - 10]) then return 0, used end
+  if tpm >= 0 and used + tokens > tpm then return -4, used end
   local maxConcurrent = tonumber(ARGV[a - 1])
-  if maxConcurrent >= 0 and inFlight(concKey, tonumber(ARGV[a])) >= maxConcurrent then return -5, count, used end
+  if maxConcurrent >= 0 and inFlight(concKey, tonumber(ARGV[a])) >= maxConcurrent then return -5, used end
   local acct = redis.call('HMGET', acctKey, 'balance', 'reserved', 'kspent:' .. spendKey, 'kres:' .. spendKey)
-  if not acct[1] or not acct[3] then return -1, count, used end
+  if not acct[1] or not acct[3] then return -1, used end
   local reserve = tonumber(reserveArg)
-  if tonumber(acct[1]) - tonumber(acct[2] or '0') < reserve then return -2, count, used end
+  if tonumber(acct[1]) - tonumber(acct[2] or '0') < reserve then return -2, used end
   local limit = tonumber(ARGV[a - 8])
-  if limit >= 0 and tonumber(acct[3]) + tonumber(acct[4] or '0') + reserve > limit then return -3, count, used end
-  count = redis.call('INCR', windowKey)
-  if count == 1 then redis.call('PEXPIRE', windowKey, ARGV[a - 7]) end
+  if limit >= 0 and tonumber(acct[3]) + tonumber(acct[4] or '0') + reserve > limit then return -3, used end
   if tpm >= 0 and tokens > 0 then
     used = redis.call('INCRBY', tokenKey, tokens)
     if used == tokens then redis.call('PEXPIRE', tokenKey, ARGV[a - 7]) end
@@ -62,7 +61,19 @@ local function admit(acctKey, windowKey, tokenKey, concKey, a)
     redis.call('HSET', KEYS[2], lease, ARGV[a - 4])
     if maxConcurrent >= 0 then redis.call('SADD', concKey, lease) end
   end
-  return 1, count, used
+  return 1, used
+end
+
+-- The request window is counted first, with no read before it (INCR answers the count), and
+-- given back when the call is refused or its step fails.
+local function admit(acctKey, windowKey, tokenKey, concKey, a)
+  local count = redis.call('INCR', windowKey)
+  if count == 1 then redis.call('PEXPIRE', windowKey, ARGV[a - 7]) end
+  local ok, status, used = pcall(decide, acctKey, tokenKey, concKey, a, count)
+  if ok and status == 1 then return 1, count, used end
+  redis.call('DECR', windowKey)
+  if not ok then error(status) end
+  return status, count - 1, used
 end
 
 local out = {}
@@ -71,7 +82,7 @@ for i = 1, #ARGV / 12 do
   if ok then
     out[3 * i - 2], out[3 * i - 1], out[3 * i] = status, count, used
   else
-    out[3 * i - 2], out[3 * i - 1], out[3 * i] = -9, tostring(status), 0
+    out[3 * i - 2], out[3 * i - 1], out[3 * i] = -9, tostring(type(status) == 'table' and status.err or status), 0
   end
 end
 return out
