@@ -171,7 +171,9 @@ export async function runCore(stack: Stack, cfg: CoreConfig): Promise<CoreResult
   lines.push('')
   for (const mode of ['json', 'sse'] as const) {
     lines.push(`Redis commands per ${mode} call: ${fmtCommands(cost[mode].commands)}`)
-    lines.push(`Redis time per ${mode} call in what Tollgate sent: ${fmtSent(cost[mode].sent)} (the rest of its CPU: parsing, replies, the network)`)
+    lines.push(
+      `Redis time per ${mode} call in what Tollgate sent: ${fmtSent(cost[mode].sent)} (the rest of its CPU: parsing, replies, the network)`,
+    )
   }
   lines.push(
     '',

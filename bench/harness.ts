@@ -121,6 +121,9 @@ const model = (id: string, upstreamModel: string) => ({
 
 export interface Stack {
   upstream: string
+  /** The Redis the run uses; each Tollgate's keys start with `keyPrefix` (a variant's with `<keyPrefix><name>:`). */
+  redisUrl: string
+  keyPrefix: string
   tgUrl: string
   /** Tollgate's event-loop delay side channel (bench/loop-delay-preload.ts). */
   loopUrl: string
@@ -224,6 +227,8 @@ export async function startStack(opts: { slowStream: { intervalMs: number; delta
   const json = { 'content-type': 'application/json' }
   return {
     upstream,
+    redisUrl,
+    keyPrefix: REDIS_PREFIX,
     tgUrl,
     loopUrl,
     outboxDepth: () => outboxDepth(bench, REDIS_PREFIX),
