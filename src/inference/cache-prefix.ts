@@ -4,6 +4,7 @@
 // neither have no prefix to keep warm. Works on the client's body as sent, for every protocol:
 // chat (`tools`, `messages`), messages (`tools`, `system`, `messages`), responses (`tools`,
 // `instructions`, `input`).
+import { sha256Hex } from '../lib/ids.ts'
 
 /** The body's prompt in the order providers cache it: tools, then system, then the conversation. */
 function segments(raw: Record<string, unknown>): unknown[] {
@@ -18,15 +19,10 @@ function segments(raw: Record<string, unknown>): unknown[] {
 
 /** A stable key for the call's cache prefix, or undefined when it declares none. */
 export function cachePrefixKey(raw: Record<string, unknown>, keyId: string, model: string): string | undefined {
-  const hasher = new Bun.CryptoHasher('sha256')
-  hasher.update(`${keyId}\n${model}\n`)
-  if (typeof raw.prompt_cache_key === 'string' && raw.prompt_cache_key.length > 0) {
-    hasher.update(`key\n${raw.prompt_cache_key}`)
-    return hasher.digest('hex')
-  }
+  const head = `${keyId}\n${model}\n`
+  if (typeof raw.prompt_cache_key === 'string' && raw.prompt_cache_key.length > 0) return sha256Hex(`${head}key\n${raw.prompt_cache_key}`)
   const parts = segments(raw).map((s) => JSON.stringify(s))
   const last = parts.findLastIndex((p) => p.includes('"cache_control"'))
   if (last === -1) return undefined
-  hasher.update(`prefix\n${parts.slice(0, last + 1).join('\n')}`)
-  return hasher.digest('hex')
+  return sha256Hex(`${head}prefix\n${parts.slice(0, last + 1).join('\n')}`)
 }

@@ -82,7 +82,8 @@ export async function callUpstream<Body>(deps: UpstreamCallDeps, r: UpstreamCall
       throw e
     }
   }
-  const prefix = cachePrefixKey(r.raw, r.keyId, r.model.id)
+  // A model with one route has nowhere else to go: no prefix is worked out, looked up or remembered.
+  const prefix = r.model.routes.length > 1 ? cachePrefixKey(r.raw, r.keyId, r.model.id) : undefined
   const served = await withFailover(
     deps.router,
     await routesFor(deps.router, r.model, prefix),

@@ -5,6 +5,7 @@
 // prefix to another, which is then kept.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { CatalogFile } from '../../src/catalog/file.ts'
+import { cachePrefixKey } from '../../src/inference/cache-prefix.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { bearer, startTestGateway, type GatewayInstance, type TestGateway } from '../helpers/gateway.ts'
 import { describeServices } from '../helpers/services.ts'
@@ -16,6 +17,7 @@ describeServices('sticky routes for warm prompt caches across three instances', 
   let gw: TestGateway
   let instances: GatewayInstance[]
   let key: string
+  let keyId: string
   /** Prefixes each route has cached; routes answering 500 for now. */
   const cached = new Map<string, Set<string>>(ROUTES.map((r) => [r, new Set()]))
   const down = new Set<string>()
@@ -64,12 +66,21 @@ describeServices('sticky routes for warm prompt caches across three instances', 
           pricing: { input: 1, output: 1, cacheRead: 0.1 },
           routes: ROUTES.map((gateway) => ({ gateway, model: 'm', priority: 0 })),
         },
+        {
+          id: 'acme/single',
+          name: 'single',
+          provider: 'acme',
+          contextWindow: 128_000,
+          capabilities: ['text'],
+          pricing: { input: 1, output: 1, cacheRead: 0.1 },
+          routes: [{ gateway: 'r1', model: 'm' }],
+        },
       ],
     }
     gw = await startTestGateway({ db: 'postgres', store: 'redis' }, catalog)
     instances = [gw, await gw.peer(), await gw.peer()]
     for (const i of instances.slice(1)) await i.runtime.deps.catalog.refresh()
-    key = (await gw.user(10, { rpm: 10_000 })).key
+    ;({ key, keyId } = await gw.user(10, { rpm: 10_000 }))
   }, 60_000)
   afterAll(async () => {
     await gw.stop()
@@ -123,4 +134,19 @@ describeServices('sticky routes for warm prompt caches across three instances', 
     expect(after.has(first)).toBe(false)
     down.clear()
   }, 60_000)
+
+  test('a model of one route remembers no prefix (nothing to choose); one of four does', async () => {
+    const body = { messages: [system('single-route system prompt'), question(1)] }
+    for (const model of ['acme/single', 'acme/cached']) {
+      const res = await gw.request('/v1/chat/completions', {
+        method: 'POST',
+        headers: bearer(key),
+        body: JSON.stringify({ model, ...body }),
+      })
+      expect(res.status).toBe(200)
+    }
+    const sticky = gw.runtime.deps.router.sticky
+    expect(await sticky.get(cachePrefixKey(body, keyId, 'acme/single')!)).toBeUndefined()
+    expect(await sticky.get(cachePrefixKey(body, keyId, 'acme/cached')!)).toBeString()
+  })
 })
