@@ -16,7 +16,7 @@ describe('profile shares', () => {
     expect(ownerOf(`file://${ROOT}src/inference/pipeline.ts`)).toBe('src/inference/pipeline.ts')
     expect(ownerOf(`${ROOT}node_modules/ioredis/built/Command.js`)).toBe('ioredis')
     expect(ownerOf(`${ROOT}node_modules/@sinclair/typebox/build/index.mjs`)).toBe('@sinclair/typebox')
-    expect(ownerOf('node:net')).toBeUndefined()
+    expect(ownerOf('node:events')).toBeUndefined()
     expect(ownerOf('')).toBeUndefined()
   })
 
@@ -25,7 +25,7 @@ describe('profile shares', () => {
       nodes: [
         frame(1, '(root)', '', [2, 5, 6]),
         frame(2, 'sendCommand', `${ROOT}node_modules/ioredis/built/Redis.js`, [3]),
-        frame(3, '_write', 'node:net', [4]),
+        frame(3, 'emit', 'node:events', [4]),
         frame(4, 'writeBuffered', ''),
         frame(5, 'protocolCall', `file://${ROOT}src/inference/pipeline.ts`),
         frame(6, '(idle)', ''),
