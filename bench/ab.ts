@@ -9,11 +9,13 @@
 // BENCH_AB_ROUNDS (default 6) rounds; each tree needs its own node_modules. A tree may carry
 // environment for its Tollgate after a `?` (`. '.?BUN_JSC_forceRAMSize=536870912'`: one tree
 // with and without a setting). BENCH_AB_SATURATION=1 adds to each round 64 connections for 5 s,
-// non-stream then stream (RPS and CPU µs per request), the throughput targets of `core`.
-import { latency, saturate, type Target } from './driver.ts'
+// non-stream then stream (RPS, and CPU µs per call until the tree's ledger writer has written what
+// the run left: its batches count for the calls of the run, not for the next tree's).
+import Redis from 'ioredis'
+import { cpuMicros, latency, saturate, type Target } from './driver.ts'
 import { cleanup, MAX_HTTP_REQUESTS, pin, startStack, startVariant } from './harness.ts'
 import { median } from './stats.ts'
-import { fmtDelay, withLoopDelay } from './sut-metrics.ts'
+import { fmtDelay, outboxDepth, outboxDrained, withLoopDelay } from './sut-metrics.ts'
 
 const trees = process.argv.slice(2)
 if (trees.length < 2) {
@@ -43,6 +45,7 @@ interface Variant {
   pid: number
 }
 const samples: Record<string, number[][]> = {}
+let stopRedis = () => {}
 const keep = (k: string, xs: number[]) => (samples[k] ??= []).push(xs)
 const med = (k: string, i: number) => median(samples[k]!.map((x) => x[i]!))
 const f = (x: number) => x.toFixed(3)
@@ -50,6 +53,8 @@ const f = (x: number) => x.toFixed(3)
 try {
   const stack = await startStack({ slowStream: { intervalMs: 1_000, deltas: 10 } })
   const { direct } = stack.targets
+  const redis = new Redis(stack.redisUrl)
+  stopRedis = () => redis.disconnect()
   const variants: Variant[] = []
   for (const [i, spec] of trees.entries()) {
     const name = `${String.fromCharCode(97 + i)}`
@@ -87,9 +92,14 @@ try {
     line = `round ${round + 1}: 64 conns`
     for (const stream of [false, true])
       for (const v of order) {
+        const drained = () => outboxDrained(() => outboxDepth(redis, `${stack.keyPrefix}${v.name}:`), 30_000, 50)
+        await drained()
+        const cpu0 = await cpuMicros(v.pid)
         const x = await saturate(v.target, stream, 64, 5, v.pid)
-        keep(`${v.name}:${stream ? 'stream' : 'json'}`, [x.rps, x.cpuUsPerReq])
-        line += ` | ${v.name} ${stream ? 'stream' : 'non-stream'} ${x.rps.toFixed(0)} RPS, ${x.cpuUsPerReq.toFixed(0)} µs/req`
+        await drained()
+        const cpuUs = ((await cpuMicros(v.pid)) - cpu0) / x.completed
+        keep(`${v.name}:${stream ? 'stream' : 'json'}`, [x.rps, cpuUs])
+        line += ` | ${v.name} ${stream ? 'stream' : 'non-stream'} ${x.rps.toFixed(0)} RPS, ${cpuUs.toFixed(0)} µs/req`
       }
     console.log(line)
   }
@@ -113,5 +123,6 @@ try {
     }
   }
 } finally {
+  stopRedis()
   await cleanup()
 }
