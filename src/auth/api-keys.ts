@@ -54,6 +54,8 @@ export class ApiKeyAuth {
   /** Requests answered from an expired entry because Postgres could not be asked (a counter). */
   staleServed = 0
   private readonly unknown: UnknownKeys
+  /** Lookups under way, by key hash: the calls of a key that arrive before its lookup answers share it. */
+  private readonly loading = new Map<string, Promise<KeyPrincipal | null>>()
 
   constructor(
     private readonly db: Db,
@@ -76,7 +78,7 @@ export class ApiKeyAuth {
     let principal = cached?.fresh ? cached.value : undefined
     if (principal === undefined) {
       try {
-        principal = await withDeadline(this.load(hash), this.lookupTimeoutMs, 'API key lookup')
+        principal = await this.lookup(hash)
         // Misses live in their own cache (unknown-keys.ts): they cannot evict verified keys.
         if (principal === null) this.unknown.add(hash)
         else if (this.ttlMs > 0) this.cache.set(hash, principal, this.ttlMs)
@@ -102,6 +104,18 @@ export class ApiKeyAuth {
   invalidateUser(userId: string): void {
     this.cache.deleteWhere((p) => p === null || p.userId === userId)
     this.unknown.clear()
+  }
+
+  /**
+   * One lookup per key at a time, however many of its calls are waiting (a burst of a new or
+   * expired key is one query, not one per call: docs/operations.md "Bursts on a cold key").
+   */
+  private lookup(hash: string): Promise<KeyPrincipal | null> {
+    const running = this.loading.get(hash)
+    if (running) return running
+    const started = withDeadline(this.load(hash), this.lookupTimeoutMs, 'API key lookup').finally(() => this.loading.delete(hash))
+    this.loading.set(hash, started)
+    return started
   }
 
   private async load(hash: string): Promise<KeyPrincipal | null> {

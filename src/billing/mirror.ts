@@ -68,3 +68,24 @@ export async function loadMirror(db: Db, store: Store, k: MirroredKey, spendKey 
     await store.loadAccount(userId, keyId, balance, (key?.spent ?? 0n) + unwritten.key, through, spendKey)
   })
 }
+
+/** Mirror loads under way, per store and account key: see loadMirrorOnce. */
+const loading = new WeakMap<Store, Map<string, Promise<void>>>()
+
+/**
+ * loadMirror, once at a time per account and key spend: the calls that find them cold together
+ * share one load (docs/operations.md "Bursts on a cold key"). Each load reads the account's
+ * outbox and, for a new balance, every live lease of its shard, so a burst of a new key loading
+ * once per call would be quadratic.
+ */
+export function loadMirrorOnce(db: Db, store: Store, k: MirroredKey, spendKey = k.keyId, nowMs = Date.now()): Promise<void> {
+  let byAccount = loading.get(store)
+  if (!byAccount) loading.set(store, (byAccount = new Map()))
+  const id = `${k.userId}\n${spendKey}`
+  const running = byAccount.get(id)
+  if (running) return running
+  const loads = byAccount
+  const started = loadMirror(db, store, k, spendKey, nowMs).finally(() => loads.delete(id))
+  loads.set(id, started)
+  return started
+}

@@ -2,7 +2,7 @@
 // model, admit (rate window + reservation in one store round trip). Settlement is billing's
 // (billing/settlement.ts).
 import { type ApiKeyAuth, keyFromHeaders, type KeyPrincipal } from '../auth/api-keys.ts'
-import { loadMirror } from '../billing/mirror.ts'
+import { loadMirrorOnce } from '../billing/mirror.ts'
 import { reservationMicros } from '../billing/estimate.ts'
 import { spendKey } from '../billing/spend-period.ts'
 import { usageTokens } from '../core/usage.ts'
@@ -115,7 +115,7 @@ export async function admit(deps: AdmitDeps, c: Admitting): Promise<Call> {
   try {
     result = await storeAdmit()
     if (!result.ok && result.reason === 'cold') {
-      const load = loadMirror(deps.db, deps.store, p, input.spendKey, nowMs)
+      const load = loadMirrorOnce(deps.db, deps.store, p, input.spendKey, nowMs)
       await withDeadline(load, deps.config.dbRequestTimeoutMs, 'account load').catch((e) => Promise.reject(serviceUnavailable(e)))
       result = await storeAdmit()
     }

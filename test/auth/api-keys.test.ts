@@ -33,3 +33,35 @@ describe('unknown keys have their own cache', () => {
     expect(db.lookups).toBe(afterFlood)
   }, 60_000)
 })
+
+describe('one lookup per key at a time', () => {
+  test('the calls of a key that arrive before its lookup answers share it: one query, one principal for all', async () => {
+    const good = generateApiKey()
+    let lookups = 0
+    let answer: (rows: unknown[]) => void = () => {}
+    const key = { id: 'key_2', userId: 'u2', limitMicros: null, rpm: null, serviceMode: 'performance', expiresAt: null, revokedAt: null }
+    const db = {
+      select: () => ({
+        from: () => ({
+          innerJoin: () => ({
+            where: () => ({
+              limit: () => {
+                lookups++
+                return new Promise<unknown[]>((resolve) => (answer = resolve))
+              },
+            }),
+          }),
+        }),
+      }),
+    }
+    const auth = new ApiKeyAuth(db as any, 60_000, 600)
+    const waiting = Array.from({ length: 100 }, () => auth.verify(good.secret))
+    await Bun.sleep(1)
+    expect(lookups).toBe(1)
+    answer([{ key, disabledAt: null }])
+    expect((await Promise.all(waiting)).map((p) => p?.keyId)).toEqual(Array.from({ length: 100 }, () => 'key_2'))
+    // Answered and cached: the next call asks nothing; a lookup that failed would be asked again.
+    expect((await auth.verify(good.secret))?.keyId).toBe('key_2')
+    expect(lookups).toBe(1)
+  })
+})

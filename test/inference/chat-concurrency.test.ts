@@ -138,6 +138,36 @@ for (const backends of ALL_BACKENDS) {
       expect(books.balance).toBe(1_000_000n - RESERVE * BigInt(COVERED))
     })
 
+    test('a burst on a new key: one key lookup and one mirror load for all its calls, every call answered and billed once', async () => {
+      const u = await gw.user(1, { rpm: 10_000 })
+      const { auth, store } = gw.runtime.deps
+      let lookups = 0
+      let loads = 0
+      const spied = auth as unknown as { load: (hash: string) => Promise<unknown> }
+      const load = spied.load.bind(auth)
+      spied.load = (hash) => (lookups++, load(hash))
+      const loadAccount = store.loadAccount.bind(store)
+      store.loadAccount = (...args) => (loads++, loadAccount(...args))
+      try {
+        const BURST = 400
+        const results = await Promise.all(
+          Array.from({ length: BURST }, () =>
+            gw.request('/v1/chat/completions', { method: 'POST', headers: bearer(u.key), body: chatBody({ max_tokens: 100 }) }),
+          ),
+        )
+        expect(results.map((r) => r.status)).toEqual(Array.from({ length: BURST }, () => 200))
+        expect(lookups).toBe(1)
+        expect(loads).toBe(1)
+        await gw.settled()
+        expect(await reservedOf(gw, u.userId)).toBe(0n)
+        const books = await gw.books(u.userId)
+        expect(books).toEqual({ balance: 1_000_000n - RESERVE * BigInt(BURST), ledgerSum: 1_000_000n - RESERVE * BigInt(BURST) })
+      } finally {
+        spied.load = load
+        store.loadAccount = loadAccount
+      }
+    })
+
     if (backends.store === 'redis') {
       test('two instances sharing Postgres and Redis admit exactly what the balance covers between them', async () => {
         const peer = await gw.peer()
