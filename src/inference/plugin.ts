@@ -21,7 +21,7 @@ import { type CountTokensDeps, countTokens } from './count-tokens.ts'
 import { asGatewayError, errorResponse } from './error-response.ts'
 import { checkClientIp } from './key-access.ts'
 import { keyedRead } from './keyed-read.ts'
-import { type PipelineDeps, protocolCall } from './pipeline.ts'
+import { type CallSocket, type PipelineDeps, protocolCall } from './pipeline.ts'
 
 export type V1Deps = PipelineDeps & CountTokensDeps & { catalog: Catalog; config: Config }
 
@@ -47,14 +47,19 @@ type Lift = { timeout(req: Request, seconds: number): void } | null
 
 type CallHandler = (request: Request, server: Lift) => Promise<Response>
 
-/** The /v1 calls: each takes the request and the server it came through, and answers every outcome itself. */
-function callHandlers(deps: V1Deps): Record<string, CallHandler> {
-  const spokes = protocolSpokes(deps.config)
+/** How the server sees a request: its idle timeout lifted for a stream, the client's address. */
+function socketOf(deps: V1Deps): (server: Lift, request: Request) => CallSocket {
   const trusted = ipMatcher(deps.config.trustedProxies)
-  const socket = (server: Lift, request: Request) => ({
+  return (server, request) => ({
     onStream: () => server?.timeout(request, 0),
     clientIp: () => clientInfo(new URL(request.url), request.headers, peerAddress(server, request), trusted).ip,
   })
+}
+
+/** The /v1 calls: each takes the request and the server it came through, and answers every outcome itself. */
+function callHandlers(deps: V1Deps): Record<string, CallHandler> {
+  const spokes = protocolSpokes(deps.config)
+  const socket = socketOf(deps)
   return {
     '/v1/chat/completions': (request, server) => protocolCall(deps, spokes.chat, request, socket(server, request)),
     '/v1/messages': (request, server) => protocolCall(deps, spokes.messages, request, socket(server, request)),
@@ -66,10 +71,10 @@ function callHandlers(deps: V1Deps): Record<string, CallHandler> {
 
 /**
  * The /v1 calls for Bun's own router (Bun.serve `routes`), which the server tries before the app:
- * a call then reaches its pipeline without Elysia's context, hooks and response mapping (docs/
- * benchmarks.md "Where each microsecond goes"). They answer exactly what the app's routes answer;
- * with CORS origins configured there are none, and every /v1 request goes through the app's hook
- * that adds the CORS grant.
+ * a call then reaches its pipeline without Elysia's context, hooks and response mapping
+ * (docs/benchmarks.md "Where each microsecond goes"). They answer exactly what the app's routes
+ * answer; with CORS origins configured there are none, and every /v1 request goes through the
+ * app's hook that adds the CORS grant.
  */
 export function v1ServerRoutes(deps: V1Deps): Record<string, { POST: (request: Request, server: Lift) => Promise<Response> }> {
   if (deps.config.corsOrigins.length > 0) return {}
@@ -80,10 +85,7 @@ export function v1ServerRoutes(deps: V1Deps): Record<string, { POST: (request: R
 
 export function v1Routes(deps: V1Deps) {
   const cors = { origins: deps.config.corsOrigins }
-  const trusted = ipMatcher(deps.config.trustedProxies)
-  const socket = (server: Lift, request: Request) => ({
-    clientIp: () => clientInfo(new URL(request.url), request.headers, peerAddress(server, request), trusted).ip,
-  })
+  const socket = socketOf(deps)
   const calls = callHandlers(deps)
   const app = new Elysia({ name: 'tollgate.v1' }).options('/v1/*', ({ request }) => {
     if (cors.origins.length === 0) throw new GatewayError('NOT_FOUND', 'No such endpoint.')
