@@ -78,3 +78,29 @@ export function validate(fields: Field[], slot: HTMLElement): boolean {
   bad[0]?.input.focus()
   return bad.length === 0
 }
+
+/**
+ * A form's submission, the same on every page: the browser's own checks first (shown under the
+ * fields), then `send` with the button busy; a failure shown by `fail` — by default under the
+ * field its message names, else in the form's slot.
+ */
+export function onSubmit(
+  form: HTMLFormElement,
+  fields: Field[],
+  button: HTMLButtonElement,
+  slot: HTMLElement,
+  send: () => Promise<void>,
+  fail: (err: unknown) => void = (err) => showError(err, fields, slot),
+): void {
+  form.addEventListener('submit', (e) => {
+    e.preventDefault()
+    if (!validate(fields, slot)) return
+    void busy(button, async () => {
+      try {
+        await send()
+      } catch (err) {
+        fail(err)
+      }
+    })()
+  })
+}

@@ -3,7 +3,7 @@
 // link went (docs/console.md "Email verification").
 import { api, ApiError } from '../api.ts'
 import { h } from '../dom.ts'
-import { busy, field, formError, showError, validate } from '../forms.ts'
+import { field, formError, onSubmit, showError } from '../forms.ts'
 import type { Query } from '../router.ts'
 import { navigate } from '../router.ts'
 import { setUser, type Me } from '../session.ts'
@@ -35,29 +35,30 @@ function authForm(view: HTMLElement, query: Query, mode: 'signin' | 'signup') {
     h('div', { class: 'actions' }, submit),
     error,
   )
-  form.addEventListener('submit', (e) => {
-    e.preventDefault()
-    if (!validate(fields, error)) return
-    void busy(submit, async () => {
-      try {
-        const me = await api<Registered>(`/api/auth/${signup ? 'register' : 'login'}`, {
-          method: 'POST',
-          body: { email: email.input.value, password: password.input.value },
-        })
-        if (me.verification)
-          return void form.replaceWith(
-            linkSent(me.verification, 'confirm your email', `We sent a link to ${me.email} to confirm your email.`),
-          )
-        setUser(me)
-        navigate(signup ? '/console/keys?welcome=1' : next, { replace: true })
-      } catch (err) {
-        // A taken email is about the email field; a failed login is about the pair.
-        if (err instanceof ApiError && err.code === 'CONFLICT')
-          showError(null, fields, error), email.setError(err.message), email.input.focus()
-        else showError(err, fields, error)
-      }
-    })()
-  })
+  onSubmit(
+    form,
+    fields,
+    submit,
+    error,
+    async () => {
+      const me = await api<Registered>(`/api/auth/${signup ? 'register' : 'login'}`, {
+        method: 'POST',
+        body: { email: email.input.value, password: password.input.value },
+      })
+      if (me.verification)
+        return void form.replaceWith(
+          linkSent(me.verification, 'confirm your email', `We sent a link to ${me.email} to confirm your email.`),
+        )
+      setUser(me)
+      navigate(signup ? '/console/keys?welcome=1' : next, { replace: true })
+    },
+    (err: unknown) => {
+      // A taken email is about the email field; a failed login is about the pair.
+      if (err instanceof ApiError && err.code === 'CONFLICT')
+        showError(null, fields, error), email.setError(err.message), email.input.focus()
+      else showError(err, fields, error)
+    },
+  )
   const other = signup
     ? h('p', null, 'Already have an account? ', h('a', { href: `/console/signin${location.search}` }, 'Sign in'))
     : [

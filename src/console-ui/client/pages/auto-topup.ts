@@ -4,7 +4,7 @@
 // setup page, where the browser goes next.
 import { api } from '../api.ts'
 import { append, h } from '../dom.ts'
-import { busy, field, formError, showError, validate } from '../forms.ts'
+import { field, formError, onSubmit } from '../forms.ts'
 import { usd } from '../format.ts'
 import type { AutoTopup } from '../types.ts'
 
@@ -62,25 +62,17 @@ export async function autoTopupSection(topup: { min: number; max: number; provid
     h('div', { class: 'actions' }, submit),
     error,
   )
-  form.addEventListener('submit', (e) => {
-    e.preventDefault()
-    if (!validate(fields, error)) return
-    void busy(submit, async () => {
-      try {
-        const body = {
-          enabled: enabled.checked,
-          threshold: Number(threshold.input.value),
-          amount: Number(amount.input.value),
-          provider: provider.input.value,
-        }
-        const saved = await api<AutoTopup>('/api/wallet/auto-topup', { method: 'PUT', body })
-        if (saved.setupUrl) return location.assign(saved.setupUrl)
-        status.replaceChildren()
-        append(status, h('p', { class: 'card success', role: 'status' }, 'Auto top-up saved.'), notices(saved))
-      } catch (err) {
-        showError(err, fields, error)
-      }
-    })()
+  onSubmit(form, fields, submit, error, async () => {
+    const body = {
+      enabled: enabled.checked,
+      threshold: Number(threshold.input.value),
+      amount: Number(amount.input.value),
+      provider: provider.input.value,
+    }
+    const saved = await api<AutoTopup>('/api/wallet/auto-topup', { method: 'PUT', body })
+    if (saved.setupUrl) return location.assign(saved.setupUrl)
+    status.replaceChildren()
+    append(status, h('p', { class: 'card success', role: 'status' }, 'Auto top-up saved.'), notices(saved))
   })
   return h('section', null, status, form)
 }

@@ -4,7 +4,7 @@
 // field clears its setting.
 import { api } from '../api.ts'
 import { h } from '../dom.ts'
-import { busy, type Field, field, formError, showError, validate } from '../forms.ts'
+import { type Field, field, formError, onSubmit } from '../forms.ts'
 import type { Key } from '../types.ts'
 
 /** A date input's day as the end of that day, UTC. */
@@ -122,18 +122,10 @@ export function keyForm<T>(done: (answer: T) => void | Promise<void>, k?: Key) {
     h('div', { class: 'actions' }, submit),
     error,
   )
-  form.addEventListener('submit', (e) => {
-    e.preventDefault()
-    if (!validate(fields, error)) return
-    void busy(submit, async () => {
-      try {
-        const path = k ? `/api/keys/${encodeURIComponent(k.id)}` : '/api/keys'
-        await done(await api<T>(path, { method: k ? 'PATCH' : 'POST', body: bodyOf(fields, Boolean(k)) }))
-        if (!k) form.reset()
-      } catch (err) {
-        showError(err, fields, error)
-      }
-    })()
+  onSubmit(form, fields, submit, error, async () => {
+    const path = k ? `/api/keys/${encodeURIComponent(k.id)}` : '/api/keys'
+    await done(await api<T>(path, { method: k ? 'PATCH' : 'POST', body: bodyOf(fields, Boolean(k)) }))
+    if (!k) form.reset()
   })
   return form
 }

@@ -3,7 +3,7 @@
 // the browser never sends to a server; the page reads it and posts it to the API.
 import { api } from '../api.ts'
 import { h } from '../dom.ts'
-import { busy, field, formError, showError, validate } from '../forms.ts'
+import { field, formError, onSubmit } from '../forms.ts'
 import { navigate } from '../router.ts'
 import { type Me, setUser } from '../session.ts'
 
@@ -33,21 +33,13 @@ export function forgotPage(view: HTMLElement) {
     h('div', { class: 'actions' }, submit),
     error,
   )
-  form.addEventListener('submit', (e) => {
-    e.preventDefault()
-    if (!validate([email], error)) return
-    void busy(submit, async () => {
-      try {
-        const { delivery } = await api<{ delivery: Delivery }>('/api/auth/password/forgot', {
-          method: 'POST',
-          body: { email: email.input.value },
-        })
-        const sent = `If ${email.input.value.trim()} has an account, we sent it a link to choose a new password.`
-        form.replaceWith(linkSent(delivery, 'choose a new password', sent))
-      } catch (err) {
-        showError(err, [email], error)
-      }
-    })()
+  onSubmit(form, [email], submit, error, async () => {
+    const { delivery } = await api<{ delivery: Delivery }>('/api/auth/password/forgot', {
+      method: 'POST',
+      body: { email: email.input.value },
+    })
+    const sent = `If ${email.input.value.trim()} has an account, we sent it a link to choose a new password.`
+    form.replaceWith(linkSent(delivery, 'choose a new password', sent))
   })
   view.append(
     h('h1', { id: 'forgot-title', tabindex: -1 }, 'Reset your password'),
@@ -80,25 +72,17 @@ export function resetPage(view: HTMLElement) {
     h('div', { class: 'actions' }, submit),
     error,
   )
-  form.addEventListener('submit', (e) => {
-    e.preventDefault()
-    if (!validate([password], error)) return
-    void busy(submit, async () => {
-      try {
-        await api('/api/auth/password/reset', { method: 'POST', body: { token, password: password.input.value } })
-        setUser(null)
-        form.replaceWith(
-          h(
-            'div',
-            { class: 'card narrow success', role: 'status' },
-            h('p', null, 'Your password is changed. '),
-            h('a', { href: '/console/signin' }, 'Sign in'),
-          ),
-        )
-      } catch (err) {
-        showError(err, [password], error)
-      }
-    })()
+  onSubmit(form, [password], submit, error, async () => {
+    await api('/api/auth/password/reset', { method: 'POST', body: { token, password: password.input.value } })
+    setUser(null)
+    form.replaceWith(
+      h(
+        'div',
+        { class: 'card narrow success', role: 'status' },
+        h('p', null, 'Your password is changed. '),
+        h('a', { href: '/console/signin' }, 'Sign in'),
+      ),
+    )
   })
   view.append(form)
 }

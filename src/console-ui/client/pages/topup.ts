@@ -4,7 +4,7 @@
 // the auto top-up settings (auto-topup.ts).
 import { api, ApiError } from '../api.ts'
 import { h } from '../dom.ts'
-import { busy, field, formError, showError, validate } from '../forms.ts'
+import { field, formError, onSubmit } from '../forms.ts'
 import { usd } from '../format.ts'
 import type { Query } from '../router.ts'
 import type { Account, Txn } from '../types.ts'
@@ -57,21 +57,13 @@ export async function topupPage(view: HTMLElement) {
     h('div', { class: 'actions' }, submit),
     error,
   )
-  form.addEventListener('submit', (e) => {
-    e.preventDefault()
-    if (!validate([amount], error)) return
-    void busy(submit, async () => {
-      try {
-        const provider = (form.querySelector('input[name=provider]:checked') as HTMLInputElement).value
-        const started = await api<{ checkoutUrl: string }>('/api/wallet/topup', {
-          method: 'POST',
-          body: { amount: Number(amount.input.value), provider },
-        })
-        location.assign(started.checkoutUrl)
-      } catch (err) {
-        showError(err, [amount], error)
-      }
-    })()
+  onSubmit(form, [amount], submit, error, async () => {
+    const provider = (form.querySelector('input[name=provider]:checked') as HTMLInputElement).value
+    const started = await api<{ checkoutUrl: string }>('/api/wallet/topup', {
+      method: 'POST',
+      body: { amount: Number(amount.input.value), provider },
+    })
+    location.assign(started.checkoutUrl)
   })
   view.append(
     form,
