@@ -11,7 +11,7 @@ import { expectBill } from './bill.ts'
 import { agentHarness, CREDIT } from './harness.ts'
 import { runClaude } from './claude-code.ts'
 import { answer, cutAnswer } from './upstream-turns.ts'
-import { toolOutputSent, upstreamKey } from './upstream-view.ts'
+import { expectOneCallSeen, toolOutputSent } from './upstream-view.ts'
 import { CLAUDE_CODE } from './versions.ts'
 
 describeServices(`Claude Code ${CLAUDE_CODE.version} through Tollgate`, () => {
@@ -26,10 +26,7 @@ describeServices(`Claude Code ${CLAUDE_CODE.version} through Tollgate`, () => {
       const { run, result } = await runClaude({ baseUrl: h.base, key: user.key, model: `t/${p}`, prompt: 'Say hello' }, home)
       expect(result).toMatchObject({ type: 'result', is_error: false, result: 'Hello from the scripted upstream.' })
       expect(run.code).toBe(0)
-      expect(ups[p].seen).toHaveLength(1)
-      expect(ups[p].seen[0]!.body.model).toBe('upstream-model-name')
-      expect(JSON.stringify(ups[p].seen[0]!.body)).toContain('Say hello')
-      expect(upstreamKey(ups[p].seen[0]!.headers)).toContain('sk-upstream-secret')
+      expectOneCallSeen(ups[p].seen, 'Say hello')
       await expectBill(h.gw, user.userId, CREDIT, [usage])
     })
 

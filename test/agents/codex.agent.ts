@@ -11,7 +11,7 @@ import { expectBill } from './bill.ts'
 import { agentHarness, CREDIT } from './harness.ts'
 import { runCodex } from './codex.ts'
 import { answer, cutAnswer } from './upstream-turns.ts'
-import { toolOutputSent, upstreamKey } from './upstream-view.ts'
+import { expectOneCallSeen, toolOutputSent } from './upstream-view.ts'
 import { CODEX } from './versions.ts'
 
 describeServices(`Codex CLI ${CODEX.version} through Tollgate`, () => {
@@ -28,10 +28,7 @@ describeServices(`Codex CLI ${CODEX.version} through Tollgate`, () => {
       expect(run.code).toBe(0)
       expect(events.filter((e) => e.item?.type === 'agent_message').map((e) => e.item!.text)).toEqual(['Hello from the scripted upstream.'])
       expect(events.at(-1)).toMatchObject({ type: 'turn.completed', usage: { input_tokens: usage.input, output_tokens: usage.output } })
-      expect(ups[p].seen).toHaveLength(1)
-      expect(ups[p].seen[0]!.body.model).toBe('upstream-model-name')
-      expect(JSON.stringify(ups[p].seen[0]!.body)).toContain('Say hello')
-      expect(upstreamKey(ups[p].seen[0]!.headers)).toContain('sk-upstream-secret')
+      expectOneCallSeen(ups[p].seen, 'Say hello')
       await expectBill(h.gw, user.userId, CREDIT, [usage])
     })
 

@@ -1,6 +1,7 @@
 // What an upstream of each protocol was sent back after a tool call: the output the agent
 // reported for `callId`, read from the protocol's own shape (chat: a `tool` message; messages:
 // a `tool_result` block; responses: a `function_call_output` item).
+import { expect } from 'bun:test'
 import type { UpstreamProtocol } from './upstream-turns.ts'
 
 const textOf = (content: unknown): string =>
@@ -26,3 +27,11 @@ export function toolOutputSent(protocol: UpstreamProtocol, body: any, callId: st
 
 /** The key the upstream was called with: the gateway's own, never the agent's. */
 export const upstreamKey = (headers: Record<string, string>): string | undefined => headers['x-api-key'] ?? headers.authorization
+
+/** The agent's one call as the upstream saw it: the route's model name, the prompt, the gateway's own key. */
+export function expectOneCallSeen(seen: readonly { body: any; headers: Record<string, string> }[], prompt: string): void {
+  expect(seen).toHaveLength(1)
+  expect(seen[0]!.body.model).toBe('upstream-model-name')
+  expect(JSON.stringify(seen[0]!.body)).toContain(prompt)
+  expect(upstreamKey(seen[0]!.headers)).toContain('sk-upstream-secret')
+}
