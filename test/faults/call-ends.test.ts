@@ -260,37 +260,25 @@ for (const backends of ALL_BACKENDS)
           )
         })
 
-        test(`${pair}: every attempt fails before the first byte — nothing billed, breaker open`, async () => {
-          ups[p].script({ kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'status', status: 503 })
-          const c = await send(inbound, `e/fails-${inbound}-${p}`, true)
-          const res = await c.res
-          expect(res.status).toBe(502)
-          await expectBilled(
-            c.u.userId,
-            inbound,
-            c.raw,
-            { kind: 'upstream_failed', afterFirstByte: false },
-            { reported: undefined, started: false, deliveredChars: 0 },
-            502,
-          )
-          expect(phases(`fails-${inbound}-${p}`)[1]).toBe('open')
-        })
-
-        test(`${pair} JSON: every attempt fails before the first byte — nothing billed, breaker open`, async () => {
-          ups[p].script({ kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'status', status: 503 })
-          const c = await send(inbound, `e/json-fails-${inbound}-${p}`, false)
-          const res = await c.res
-          expect(res.status).toBe(502)
-          await expectBilled(
-            c.u.userId,
-            inbound,
-            c.raw,
-            { kind: 'upstream_failed', afterFirstByte: false },
-            { reported: undefined, started: false, deliveredChars: 0 },
-            502,
-          )
-          expect(phases(`json-fails-${inbound}-${p}`)[1]).toBe('open')
-        })
+        for (const stream of [true, false]) {
+          const label = stream ? pair : `${pair} JSON`
+          const model = `${stream ? '' : 'json-'}fails-${inbound}-${p}`
+          test(`${label}: every attempt fails before the first byte — nothing billed, breaker open`, async () => {
+            ups[p].script({ kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'status', status: 503 })
+            const c = await send(inbound, `e/${model}`, stream)
+            const res = await c.res
+            expect(res.status).toBe(502)
+            await expectBilled(
+              c.u.userId,
+              inbound,
+              c.raw,
+              { kind: 'upstream_failed', afterFirstByte: false },
+              { reported: undefined, started: false, deliveredChars: 0 },
+              502,
+            )
+            expect(phases(model)[1]).toBe('open')
+          })
+        }
 
         test(`${pair} JSON: client leaves while the upstream works — prompt estimate; no breaker, no retry`, async () => {
           const seen = ups[p].seen.length
