@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core'
 import { usd } from '../../src/console-ui/client/format.ts'
 import { ADMIN_TOKEN, ALL_BACKENDS, bearer, chatBody, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
+import { failingRouteCatalog } from '../helpers/failover.ts'
 import { fixtureJson } from '../helpers/fixtures.ts'
 import { json, signUp } from '../console/helpers.ts'
 import { launch, screenshots, unlabelledControls, type TestBrowser } from './browser.ts'
@@ -21,35 +22,8 @@ const OPERATOR_PAGES = [
   '/console/admin/audit',
 ]
 
-function catalog(bad: FakeUpstream, good: FakeUpstream) {
-  const gateway = (id: string, u: FakeUpstream, policy: object) => ({
-    id,
-    protocol: 'openai-chat' as const,
-    baseUrl: `${u.url}/v1`,
-    apiKey: 'sk-x',
-    policy,
-  })
-  return {
-    gateways: [
-      gateway('gw-bad', bad, { retries: 0, breaker: { failures: 2, cooldownMs: 600_000 } }),
-      gateway('gw-good', good, { retries: 0, breaker: { enabled: false } }),
-    ],
-    models: [
-      {
-        id: 'acme/chat-1',
-        name: 'Chat 1',
-        provider: 'acme',
-        contextWindow: 128_000,
-        capabilities: ['text'],
-        pricing: { input: 0.15, output: 0.6 },
-        routes: [
-          { gateway: 'gw-bad', model: 'up-bad' },
-          { gateway: 'gw-good', model: 'up-good', cost: { input: 0.1, output: 0.3 } },
-        ],
-      },
-    ],
-  }
-}
+const catalog = (bad: FakeUpstream, good: FakeUpstream) =>
+  failingRouteCatalog(bad, good, { contextWindow: 128_000, pricing: { input: 0.15, output: 0.6 }, goodCost: { input: 0.1, output: 0.3 } })
 
 for (const [i, backends] of ALL_BACKENDS.entries()) {
   describe(`operator pages on ${backends.db}+${backends.store}`, () => {

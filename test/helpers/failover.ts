@@ -31,6 +31,45 @@ export function scenarioCatalog(gateways: Gw[], models: { id: string; routes: st
   }
 }
 
+/**
+ * The operator's view of a failing route: model acme/chat-1 on `gw-bad` (its breaker opens after
+ * two failures and rests ten minutes) and on `gw-good` (no breaker, with its cost prices).
+ */
+export function failingRouteCatalog(
+  bad: { url: string },
+  good: { url: string },
+  m: { contextWindow: number; pricing: { input: number; output: number }; goodCost: { input: number; output: number } },
+): CatalogFile {
+  const gateway = (id: string, u: { url: string }, policy: PolicyFile) => ({
+    id,
+    protocol: 'openai-chat' as const,
+    baseUrl: `${u.url}/v1`,
+    apiKey: 'sk-x',
+    timeoutMs: 5_000,
+    policy,
+  })
+  return {
+    gateways: [
+      gateway('gw-bad', bad, { retries: 0, breaker: { failures: 2, cooldownMs: 600_000 } }),
+      gateway('gw-good', good, { retries: 0, breaker: { enabled: false } }),
+    ],
+    models: [
+      {
+        id: 'acme/chat-1',
+        name: 'Chat 1',
+        provider: 'acme',
+        contextWindow: m.contextWindow,
+        capabilities: ['text'],
+        pricing: m.pricing,
+        routes: [
+          { gateway: 'gw-bad', model: 'up-bad' },
+          { gateway: 'gw-good', model: 'up-good', cost: m.goodCost },
+        ],
+      },
+    ],
+  }
+}
+
 export const NO_RETRY = SINGLE_ATTEMPT
 
 /** Milliseconds between consecutive arrivals of the last `n` requests an upstream saw. */

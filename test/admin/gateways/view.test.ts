@@ -10,41 +10,13 @@ import { until } from '../../helpers/until.ts'
 import { postChat } from '../../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../../helpers/fake-upstream.ts'
 import { fixtureJson } from '../../helpers/fixtures.ts'
-import type { CatalogFile } from '../../../src/catalog/file.ts'
+import { failingRouteCatalog } from '../../helpers/failover.ts'
 
 const token = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }
 const GOOD_ROUTE = { model: 'acme/chat-1', gateway: 'gw-good', upstreamModel: 'up-good' }
 
-function catalogOf(bad: FakeUpstream, good: FakeUpstream): CatalogFile {
-  const gateway = (id: string, u: FakeUpstream, policy: object) => ({
-    id,
-    protocol: 'openai-chat' as const,
-    baseUrl: `${u.url}/v1`,
-    apiKey: 'sk-x',
-    timeoutMs: 5_000,
-    policy,
-  })
-  return {
-    gateways: [
-      gateway('gw-bad', bad, { retries: 0, breaker: { failures: 2, cooldownMs: 600_000 } }),
-      gateway('gw-good', good, { retries: 0, breaker: { enabled: false } }),
-    ],
-    models: [
-      {
-        id: 'acme/chat-1',
-        name: 'Chat 1',
-        provider: 'acme',
-        contextWindow: 10_000,
-        capabilities: ['text'],
-        pricing: { input: 1, output: 2 },
-        routes: [
-          { gateway: 'gw-bad', model: 'up-bad' },
-          { gateway: 'gw-good', model: 'up-good', cost: { input: 0.5, output: 1 } },
-        ],
-      },
-    ],
-  }
-}
+const catalogOf = (bad: FakeUpstream, good: FakeUpstream) =>
+  failingRouteCatalog(bad, good, { contextWindow: 10_000, pricing: { input: 1, output: 2 }, goodCost: { input: 0.5, output: 1 } })
 
 for (const backends of ALL_BACKENDS) {
   describe(`admin gateways on ${backends.db}+${backends.store}`, () => {
