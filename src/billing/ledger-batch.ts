@@ -3,6 +3,7 @@
 // latency_daily: docs/operators.md "Reports") moved only by what was inserted.
 import { sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
+import { executePrepared } from '../db/prepared.ts'
 
 /** A usage entry's ledger reference: unique, so a call is billed once however often it is written. */
 export const USAGE_REFERENCE_PREFIX = 'usage:'
@@ -12,12 +13,15 @@ export const usageReference = (requestId: string) => USAGE_REFERENCE_PREFIX + re
  * One statement (so one implicit transaction) per batch: Postgres unpacks the records from a
  * single JSON parameter, inserts logs and usage entries with ON CONFLICT DO NOTHING, and moves
  * balances and key spend only by the entries it actually inserted. Building the batch in SQL
- * rather than through the query builder keeps the writer's CPU per record small.
+ * rather than through the query builder keeps the writer's CPU per record small; running it
+ * prepared spares Postgres planning it again for every batch (db/prepared.ts).
  */
 export async function writeRecords(db: Db, records: string[]): Promise<number> {
   if (records.length === 0) return 0
   const batch = `[${records.join(',')}]`
-  const result = await db.execute(sql`
+  const rows = await executePrepared<{ inserted: number }>(
+    db,
+    sql`
 with input as (
   select r.*, (r.usage->>'inputTokens')::int as in_t, (r.usage->>'outputTokens')::int as out_t,
          (r.usage->>'cacheReadTokens')::int as cr_t, (r.usage->>'cacheWriteTokens')::int as cw_t,
@@ -66,8 +70,7 @@ with input as (
   left join (select key_id, -sum(amount_micros) as spent from entries group by key_id) d using (key_id)
   where k.id = u.key_id
 )
-select count(*)::int as inserted from entries`)
-  // postgres-js answers an array of rows; PGlite an object with `rows`.
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { inserted: number }[]
+select count(*)::int as inserted from entries`,
+  )
   return Number(rows[0]?.inserted ?? 0)
 }

@@ -21,7 +21,7 @@ export function boundedDb(db: Db, ms: number): Db {
   return drizzle(boundedSql(client, ms), { schema }) as unknown as Db
 }
 
-const isPostgresJs = (c: unknown): c is Sql =>
+export const isPostgresJs = (c: unknown): c is Sql =>
   typeof c === 'function' && typeof (c as Sql).unsafe === 'function' && typeof (c as Sql).begin === 'function'
 
 /** drizzle sends every statement through `unsafe` and every transaction through `begin`. */
