@@ -10,11 +10,13 @@
 // environment for its Tollgate after a `?` (`. '.?BUN_JSC_forceRAMSize=536870912'`: one tree
 // with and without a setting). BENCH_AB_SATURATION=1 adds to each round 64 connections for 5 s,
 // non-stream then stream (RPS, and CPU µs per call until the tree's ledger writer has written what
-// the run left: its batches count for the calls of the run, not for the next tree's).
+// the run left: its batches count for the calls of the run, not for the next tree's; Redis's and
+// Postgres's CPU per call over the same span, as `core` reads them).
 import Redis from 'ioredis'
 import { cpuMicros, latency, saturate, type Target } from './driver.ts'
 import { cleanup, MAX_HTTP_REQUESTS, pin, startStack, startVariant } from './harness.ts'
 import { median } from './stats.ts'
+import { storeCost } from './store-cost.ts'
 import { fmtDelay, outboxDepth, outboxDrained, withLoopDelay } from './sut-metrics.ts'
 
 const trees = process.argv.slice(2)
@@ -94,12 +96,15 @@ try {
       for (const v of order) {
         const drained = () => outboxDrained(() => outboxDepth(redis, `${stack.keyPrefix}${v.name}:`), 30_000, 50)
         await drained()
-        const cpu0 = await cpuMicros(v.pid)
+        await stack.pinBackends()
+        const [s0, cpu0] = await Promise.all([stack.readStores(), cpuMicros(v.pid)])
         const x = await saturate(v.target, stream, 64, 5, v.pid)
         await drained()
-        const cpuUs = ((await cpuMicros(v.pid)) - cpu0) / x.completed
-        keep(`${v.name}:${stream ? 'stream' : 'json'}`, [x.rps, cpuUs])
-        line += ` | ${v.name} ${stream ? 'stream' : 'non-stream'} ${x.rps.toFixed(0)} RPS, ${cpuUs.toFixed(0)} µs/req`
+        const [s1, cpu1] = await Promise.all([stack.readStores(), cpuMicros(v.pid)])
+        const cpuUs = (cpu1 - cpu0) / x.completed
+        const { redisUs, pgUs } = storeCost(s0, s1, x.completed)
+        keep(`${v.name}:${stream ? 'stream' : 'json'}`, [x.rps, cpuUs, redisUs, pgUs])
+        line += ` | ${v.name} ${stream ? 'stream' : 'non-stream'} ${x.rps.toFixed(0)} RPS, ${cpuUs.toFixed(0)} µs/req, Redis ${redisUs.toFixed(1)} + PG ${pgUs.toFixed(1)} µs`
       }
     console.log(line)
   }
@@ -115,12 +120,12 @@ try {
     )
   }
   if (SATURATION) {
-    console.log('\n| tree | non-stream RPS (64 conns) | CPU µs/req | stream RPS | CPU µs/req |')
-    console.log('|---|--:|--:|--:|--:|')
-    for (const v of variants) {
-      const [j, st] = [`${v.name}:json`, `${v.name}:stream`]
-      console.log(`| ${v.name} | ${med(j, 0).toFixed(0)} | ${med(j, 1).toFixed(0)} | ${med(st, 0).toFixed(0)} | ${med(st, 1).toFixed(0)} |`)
-    }
+    console.log(
+      '\n| tree | non-stream RPS (64 conns) | CPU µs/req | Redis µs | Postgres µs | stream RPS | CPU µs/req | Redis µs | Postgres µs |',
+    )
+    console.log('|---|--:|--:|--:|--:|--:|--:|--:|--:|')
+    const cells = (k: string) => [med(k, 0).toFixed(0), med(k, 1).toFixed(0), med(k, 2).toFixed(1), med(k, 3).toFixed(1)].join(' | ')
+    for (const v of variants) console.log(`| ${v.name} | ${cells(`${v.name}:json`)} | ${cells(`${v.name}:stream`)} |`)
   }
 } finally {
   stopRedis()

@@ -24,7 +24,9 @@ describeServices('executePrepared on Postgres', () => {
 
   test('answers the rows, and the connection keeps one prepared statement for every run', async () => {
     for (const n of [1, 2, 3, 4, 5, 6, 7])
-      expect(await executePrepared<{ twice: number }>(db, doubled(n))).toEqual([{ twice: 2 * n, probe: 'prepared-statement-probe' }])
+      expect(await executePrepared<{ twice: number; probe: string }>(db, doubled(n))).toEqual([
+        { twice: 2 * n, probe: 'prepared-statement-probe' },
+      ])
     const rows =
       await client`select count(*)::int as n from pg_prepared_statements where statement like '%prepared-statement-probe%' and statement not like '%pg_prepared_statements%'`
     expect(rows[0]!.n).toBe(1)
@@ -34,7 +36,9 @@ describeServices('executePrepared on Postgres', () => {
 test('executePrepared on PGlite answers the same rows', async () => {
   const database = await openDatabase('memory://')
   try {
-    expect(await executePrepared<{ twice: number }>(database.db, doubled(21))).toEqual([{ twice: 42, probe: 'prepared-statement-probe' }])
+    expect(await executePrepared<{ twice: number; probe: string }>(database.db, doubled(21))).toEqual([
+      { twice: 42, probe: 'prepared-statement-probe' },
+    ])
   } finally {
     await database.close()
   }
