@@ -13,7 +13,7 @@
 // the run left: its batches count for the calls of the run, not for the next tree's; Redis's and
 // Postgres's CPU per call over the same span, as `core` reads them).
 import Redis from 'ioredis'
-import { cpuMicros, latency, saturate, type Target } from './driver.ts'
+import { cpuMicros, latency, type LoadResult, saturate, type Target } from './driver.ts'
 import { cleanup, MAX_HTTP_REQUESTS, pin, startStack, startVariant } from './harness.ts'
 import { median } from './stats.ts'
 import { storeCost } from './store-cost.ts'
@@ -64,6 +64,17 @@ try {
     variants.push({ name, ...(await startVariant(root, name, Object.fromEntries(new URLSearchParams(query)))) })
     console.log(`${name}: ${spec}`)
   }
+  /** A run of tree `v` with the CPU per call of its process, Redis and Postgres, from its start until its writer caught up. */
+  const costed = async (v: Variant, work: () => Promise<LoadResult>) => {
+    const drained = () => outboxDrained(() => outboxDepth(redis, `${stack.keyPrefix}${v.name}:`), 30_000, 50)
+    await drained()
+    await stack.pinBackends()
+    const [s0, cpu0] = await Promise.all([stack.readStores(), cpuMicros(v.pid)])
+    const run = await work()
+    await drained()
+    const [s1, cpu1] = await Promise.all([stack.readStores(), cpuMicros(v.pid)])
+    return { run, cpuUs: (cpu1 - cpu0) / run.completed, ...storeCost(s0, s1, run.completed) }
+  }
   for (const v of variants) await latency(v.target, false, LATENCY_N)
   await latency(direct, false, LATENCY_N)
   for (let round = 0; round < ROUNDS; round++) {
@@ -84,25 +95,17 @@ try {
     line = `round ${round + 1}: 20 ms direct ${ds.rps.toFixed(0)} RPS`
     for (const v of order) {
       const t = { ...v.target, model: 'bench/chat-20ms' }
-      const s = await saturate(t, false, 16, SECONDS, v.pid)
+      const { run: s, pgUs } = await costed(v, () => saturate(t, false, 16, SECONDS, v.pid))
       const l = await latency(t, false, LATENCY_N / 10)
-      keep(`${v.name}:20ms`, [s.rps, l.p50, s.cpuUsPerReq, s.p50])
-      line += ` | ${v.name} ${s.rps.toFixed(0)} (−${((1 - s.rps / ds.rps) * 100).toFixed(1)} %), p50 +${f(s.p50 - ds.p50)} (c=1 +${f(l.p50 - dl.p50)}), ${s.cpuUsPerReq.toFixed(0)} µs/req`
+      keep(`${v.name}:20ms`, [s.rps, l.p50, s.cpuUsPerReq, s.p50, pgUs])
+      line += ` | ${v.name} ${s.rps.toFixed(0)} (−${((1 - s.rps / ds.rps) * 100).toFixed(1)} %), p50 +${f(s.p50 - ds.p50)} (c=1 +${f(l.p50 - dl.p50)}), ${s.cpuUsPerReq.toFixed(0)} µs/req, PG ${pgUs.toFixed(1)} µs`
     }
     console.log(line)
     if (!SATURATION) continue
     line = `round ${round + 1}: 64 conns`
     for (const stream of [false, true])
       for (const v of order) {
-        const drained = () => outboxDrained(() => outboxDepth(redis, `${stack.keyPrefix}${v.name}:`), 30_000, 50)
-        await drained()
-        await stack.pinBackends()
-        const [s0, cpu0] = await Promise.all([stack.readStores(), cpuMicros(v.pid)])
-        const x = await saturate(v.target, stream, 64, 5, v.pid)
-        await drained()
-        const [s1, cpu1] = await Promise.all([stack.readStores(), cpuMicros(v.pid)])
-        const cpuUs = (cpu1 - cpu0) / x.completed
-        const { redisUs, pgUs } = storeCost(s0, s1, x.completed)
+        const { run: x, cpuUs, redisUs, pgUs } = await costed(v, () => saturate(v.target, stream, 64, 5, v.pid))
         keep(`${v.name}:${stream ? 'stream' : 'json'}`, [x.rps, cpuUs, redisUs, pgUs])
         line += ` | ${v.name} ${stream ? 'stream' : 'non-stream'} ${x.rps.toFixed(0)} RPS, ${cpuUs.toFixed(0)} µs/req, Redis ${redisUs.toFixed(1)} + PG ${pgUs.toFixed(1)} µs`
       }
@@ -110,13 +113,13 @@ try {
   }
   console.log(`\nMedians of ${ROUNDS} rounds (added = over direct):\n`)
   console.log(
-    '| tree | c=1 added p50 | c=1 added p99 | 20 ms: fewer RPS than direct | 20 ms: added p50 | 20 ms, c=1: added p50 | 20 ms: CPU µs/req |',
+    '| tree | c=1 added p50 | c=1 added p99 | 20 ms: fewer RPS than direct | 20 ms: added p50 | 20 ms, c=1: added p50 | 20 ms: CPU µs/req | 20 ms: Postgres µs/req |',
   )
-  console.log('|---|--:|--:|--:|--:|--:|--:|')
+  console.log('|---|--:|--:|--:|--:|--:|--:|--:|')
   for (const v of variants) {
     const k = `${v.name}:20ms`
     console.log(
-      `| ${v.name} | +${f(med(v.name, 0) - med('direct', 0))} | +${f(med(v.name, 1) - med('direct', 1))} | ${((1 - med(k, 0) / med('direct:20ms', 0)) * 100).toFixed(1)} % | +${f(med(k, 3) - med('direct:20ms', 3))} | +${f(med(k, 1) - med('direct:20ms', 1))} | ${med(k, 2).toFixed(0)} |`,
+      `| ${v.name} | +${f(med(v.name, 0) - med('direct', 0))} | +${f(med(v.name, 1) - med('direct', 1))} | ${((1 - med(k, 0) / med('direct:20ms', 0)) * 100).toFixed(1)} % | +${f(med(k, 3) - med('direct:20ms', 3))} | +${f(med(k, 1) - med('direct:20ms', 1))} | ${med(k, 2).toFixed(0)} | ${med(k, 4).toFixed(1)} |`,
     )
   }
   if (SATURATION) {
