@@ -60,7 +60,7 @@ describe('defaults', () => {
       clientIdleMs: 30_000,
       upstreamStreamClient: 'paced',
       memorySoftLimitBytes: undefined,
-      settleFlushMs: 50,
+      settleFlushMs: 250,
       settleBatch: 500,
       requestLogRetentionDays: undefined,
       topupMinUsd: 5,

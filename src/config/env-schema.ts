@@ -54,7 +54,7 @@ export const EnvSchema = t.Object({
         'Resident size above which full garbage collections run (at most 10 % of the time); unset = half the container memory limit, none without one; 0 = off.',
     }),
   ),
-  SETTLE_FLUSH_MS: whole(50, 0, 10_000, 'Ledger writer: how long a partial batch gathers before it is written.'),
+  SETTLE_FLUSH_MS: whole(250, 0, 10_000, 'Ledger writer: how long a partial batch gathers before it is written.'),
   SETTLE_BATCH: whole(500, 1, 10_000, 'Ledger writer: batch size.'),
   TOPUP_MIN_USD: t.Number({ default: 5, minimum: 0.01, maximum: 10_000, description: 'Smallest top-up in USD.' }),
   TOPUP_MAX_USD: t.Number({ default: 10_000, minimum: 0.01, maximum: 10_000, description: 'Largest top-up in USD.' }),
