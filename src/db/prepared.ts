@@ -1,7 +1,7 @@
 // A statement run the same way many times (the ledger writer's batch): on Postgres it goes as a
 // named prepared statement, which postgres.js keeps per connection, so Postgres parses it once
 // and, after a few runs, keeps one plan for it instead of planning the whole statement again for
-// every batch (docs/benchmarks.md "Postgres"). PGlite runs it as an ordinary statement.
+// every batch (docs/operations.md "Ledger writer"). PGlite runs it as an ordinary statement.
 import type { SQL } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { isPostgresJs } from './bounded.ts'
