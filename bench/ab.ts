@@ -2,7 +2,8 @@
 // from several checkouts side by side in one stack (same Postgres, Redis, fake upstream, bare
 // proxy; each pinned to CPU 0 as in `bun run bench`), measured in interleaved rounds whose
 // order alternates: latency at concurrency 1 and a 20 ms upstream at 16 connections (RPS and
-// p50 of those runs, and p50 at concurrency 1), the low-load targets of `core`. On a shared
+// p50 of those runs, Postgres's CPU per call over them, and p50 at concurrency 1), the low-load
+// targets of `core`. On a shared
 // machine, noise moves every target alike within a round, so medians of the rounds compare the
 // trees where two separate runs could not.
 //
