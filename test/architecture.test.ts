@@ -1,9 +1,10 @@
 // Keeps the shape of src/ (docs/architecture.md) true without a linter config: protocols and
-// providers import no storage, billing, pipeline or each other; a protocol spoke imports only
-// core, lib, protocols/common and the spoke interface; inference/ is the only area that joins
-// protocols and providers; billing does not import inference; src/lib imports nothing else in
-// src and src/core nothing but lib; every upstream kind is the same six files; only config.ts
-// reads env.
+// providers import no storage, billing, pipeline or each other (a spoke reads its native
+// upstream's wire module, which imports nothing above core and lib); a protocol spoke imports
+// only core, lib, protocols/common and the spoke interface; inference/ is the only area that
+// joins protocols and providers; billing imports neither inference nor observability; src/lib
+// imports nothing else in src and src/core nothing but lib; every upstream kind is the same six
+// files; no vendor JSON is parsed outside a wire module; only config.ts reads env.
 import { describe, expect, test } from 'bun:test'
 import { Glob } from 'bun'
 import { readFileSync } from 'node:fs'
@@ -28,6 +29,8 @@ function localImports(file: string): string[] {
 
 const area = (path: string) => path.split('/')[0]!
 const sub = (path: string) => path.split('/').slice(0, 2).join('/')
+/** A vendor wire module (docs/architecture.md "Dependency rules"): below protocols and providers both. */
+const isWire = (path: string) => /^providers\/[^/]+\/wire\.ts$/.test(path)
 
 describe('architecture', () => {
   const files = sourceFiles().map((f) => ({ path: relative(SRC, f), imports: localImports(f) }))
@@ -46,19 +49,24 @@ describe('architecture', () => {
       for (const imp of f.imports) {
         const other = area(imp)
         if (forbidden.includes(other)) bad.push(`${f.path} → ${imp}`)
-        if ((other === 'protocols' || other === 'providers') && other !== a) bad.push(`${f.path} → ${imp}`)
+        if ((other === 'protocols' || other === 'providers') && other !== a && !isWire(imp)) bad.push(`${f.path} → ${imp}`)
       }
     }
     expect(bad).toEqual([])
   })
 
-  test('a protocol spoke imports only core, lib, protocols/common, the spoke interface and its own folder', () => {
+  test('a protocol spoke imports only core, lib, protocols/common, the spoke interface, wire modules and its own folder', () => {
     const spokes = files.filter((f) => area(f.path) === 'protocols' && f.path.split('/').length === 3 && sub(f.path) !== 'protocols/common')
     expect(new Set(spokes.map((f) => sub(f.path)))).toEqual(
       new Set(['protocols/chat', 'protocols/messages', 'protocols/responses', 'protocols/embeddings']),
     )
     const allowed = (imp: string, own: string) =>
-      area(imp) === 'core' || area(imp) === 'lib' || sub(imp) === 'protocols/common' || imp === 'protocols/spoke.ts' || sub(imp) === own
+      area(imp) === 'core' ||
+      area(imp) === 'lib' ||
+      sub(imp) === 'protocols/common' ||
+      imp === 'protocols/spoke.ts' ||
+      isWire(imp) ||
+      sub(imp) === own
     const bad = spokes.flatMap((f) => f.imports.filter((i) => !allowed(i, sub(f.path))).map((i) => `${f.path} → ${i}`))
     expect(bad).toEqual([])
   })
@@ -106,11 +114,33 @@ describe('architecture', () => {
     for (const f of files) {
       const a = area(f.path)
       const set = byArea.get(a) ?? new Set<string>()
-      for (const i of f.imports) set.add(area(i))
+      for (const i of f.imports) set.add(isWire(i) ? 'wire' : area(i))
       byArea.set(a, set)
     }
     const joiners = [...byArea].filter(([, imported]) => imported.has('protocols') && imported.has('providers')).map(([a]) => a)
     expect(joiners).toEqual(['inference'])
+  })
+
+  test('a wire module imports nothing above it: only src/core and src/lib', () => {
+    const wires = files.filter((f) => isWire(f.path) || f.path === 'lib/wire.ts')
+    expect(wires.length).toBeGreaterThanOrEqual(4)
+    const bad = wires.flatMap((f) => f.imports.filter((i) => area(i) !== 'core' && area(i) !== 'lib').map((i) => `${f.path} → ${i}`))
+    expect(bad).toEqual([])
+  })
+
+  test('billing does not import observability (the pipeline tells the observer what settlement returned)', () => {
+    const bad = files
+      .filter((f) => area(f.path) === 'billing')
+      .flatMap((f) => f.imports.filter((i) => area(i) === 'observability').map((i) => `${f.path} → ${i}`))
+    expect(bad).toEqual([])
+  })
+
+  test('vendor JSON is parsed only in wire modules: no `JSON.parse(…) as …Wire` elsewhere', () => {
+    const cast = /JSON\.parse\([^)]*\)\s+as\s+[\w&\s<>,]*Wire\b|:\s*\w*Wire\s*=\s*JSON\.parse\(/
+    const bad = sourceFiles()
+      .map((f) => relative(SRC, f))
+      .filter((p) => !isWire(p) && cast.test(readFileSync(join(SRC, p), 'utf8')))
+    expect(bad).toEqual([])
   })
 
   test('billing does not import inference', () => {

@@ -54,10 +54,11 @@ const STATUS: Record<ErrorCode, number> = {
 /**
  * `connect`: no HTTP answer (refused, reset, not HTTP); `timeout`: no headers in time;
  * `first-token`: headers but no content event in time; `status`: an HTTP error answer;
- * `body`: an answer that could not be read.
+ * `body`: an answer that could not be read; `malformed`: a stream of events that could not be
+ * read (providers/<u>/wire.ts).
  */
 export interface UpstreamFailure {
-  kind: 'connect' | 'timeout' | 'first-token' | 'status' | 'body'
+  kind: 'connect' | 'timeout' | 'first-token' | 'status' | 'body' | 'malformed'
   status?: number
   /** Retry-After / retry-after-ms of the answer, in milliseconds. */
   retryAfterMs?: number
@@ -113,8 +114,6 @@ const NO_CLIENT_RETRY: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 /** `x-should-retry: false` (honoured by the official SDKs) where a retry cannot help; 429/5xx upstream failures keep the SDK's own policy. */
 export const clientRetryHeaders = (err: GatewayError): Record<string, string> =>
   NO_CLIENT_RETRY.has(err.code) ? { 'x-should-retry': 'false' } : {}
-
-export const isGatewayError = (e: unknown): e is GatewayError => e instanceof GatewayError
 
 /** The one answer while a backing service is down: fast, retryable, no detail for the client. */
 export const serviceUnavailable = (cause: unknown): GatewayError =>

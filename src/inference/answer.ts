@@ -17,7 +17,7 @@ import type { InFlight } from './inflight.ts'
 import { holdLease, streamLeaseMs } from './lease.ts'
 import type { ServedJson, ServedStream } from './upstream-call.ts'
 import { pipeStream, type StreamTally } from './stream.ts'
-import { translateTransform } from './stream-translate.ts'
+import { teeTransform, translateTransform } from './stream-translate.ts'
 
 export interface AnswerDeps extends SettlementDeps {
   store: SettlementDeps['store'] & Pick<Store, 'renewLease'>
@@ -110,7 +110,8 @@ export function streamAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: Serve
     )
   }
   const opts = { life: call.life, idleTimeoutMs: gw.timeoutMs, clientIdleMs: deps.config.clientIdleMs, finish }
-  const transform = served.native ? spoke.tee(ctx) : translateTransform(served.adapter.streamDecoder(), spoke.streamEncoder(ctx))
+  const decoder = served.adapter.streamDecoder()
+  const transform = served.native ? teeTransform(decoder, spoke.tee(ctx)) : translateTransform(decoder, spoke.streamEncoder(ctx))
   const body = pipeStream(served.stream.body, call.obs.watchFirstFrame(transform), opts)
   return new Response(body, { status: 200, headers: Object.assign(a.headers, SSE_HEADERS) })
 }

@@ -2,8 +2,8 @@
 // a FrameTransform (translation or same-protocol tee) → client frames, with exactly one
 // terminal: the transform's closing frames (carrying svc) or one error frame. One upstream read
 // becomes at most one client write (no coalescing).
-// An event that cannot be read (not JSON, cut JSON) is skipped and counted, never forwarded
-// (docs/failover.md "Failure → behaviour"); a stream of little else fails once MAX_UNREADABLE pass.
+// An event that cannot be read (not JSON, cut JSON) is skipped and counted by the stream stage,
+// never forwarded (docs/failover.md "Failure → behaviour"; inference/stream-translate.ts).
 // The client's body is a direct stream (Bun's `type: 'direct'`): each read's frames are written
 // to the response as one string and flushed, with no queue of chunks in between.
 // Backpressure (docs/drain.md): while the response's buffer is full the write is awaited before
@@ -39,7 +39,6 @@ export interface PipeOptions {
   finish: (end: EndCause, tally: StreamTally) => string
 }
 
-const MAX_UNREADABLE = 16
 /** Bun's constructor takes a direct source; the DOM typings the project loads do not say so. */
 const DirectStream = ReadableStream as unknown as new (source: Bun.DirectUnderlyingSource<Uint8Array>) => ReadableStream<Uint8Array>
 
@@ -50,6 +49,13 @@ const DirectStream = ReadableStream as unknown as new (source: Bun.DirectUnderly
 function failedMidStream(code: 'UPSTREAM_ERROR' | 'UPSTREAM_TIMEOUT', message: string, cause?: unknown): EndCause {
   const upstream = { kind: code === 'UPSTREAM_TIMEOUT' ? ('timeout' as const) : ('body' as const) }
   return { kind: 'upstream_failed', error: new GatewayError(code, message, { cause, retryable: true, upstream }), afterFirstByte: true }
+}
+
+/** What the stream stage threw: an upstream error event, a malformed stream (already an upstream failure), or a fault of the stage itself. */
+function thrownMidStream(e: unknown): EndCause {
+  if (!(e instanceof GatewayError)) return failedMidStream('UPSTREAM_ERROR', 'The upstream sent an unreadable stream.', e)
+  if (e.extra.upstream) return { kind: 'upstream_failed', error: e, afterFirstByte: true }
+  return failedMidStream('UPSTREAM_ERROR', e.message, e.extra.cause)
 }
 /** The one error frame of a stream that did not complete (the client is still there to read it). */
 function terminalError(end: Exclude<EndCause, { kind: 'completed' | 'client_left' | 'deadline' }>): GatewayError {
@@ -62,7 +68,6 @@ export function pipeStream(reader: BodyReader, t: FrameTransform, opts: PipeOpti
   const { life } = opts
   const parser = new SseParser()
   let started = false
-  let unreadable = 0
   /** Frames of the read that ended the stream, written before its terminal. */
   let pending = ''
   /** The body's last frames when the stream ended before the client first pulled. */
@@ -80,8 +85,8 @@ export function pipeStream(reader: BodyReader, t: FrameTransform, opts: PipeOpti
     reported: t.usage(),
     started,
     deliveredChars: t.deliveredChars(),
-    unreadable,
-    upstreamId: t.upstreamId?.(),
+    unreadable: t.unreadable(),
+    upstreamId: t.upstreamId(),
   })
   /** The pipe's own report: `frames` of the deciding read go out before the terminal. */
   const conclude = (end: EndCause, frames = '') => {
@@ -133,10 +138,8 @@ export function pipeStream(reader: BodyReader, t: FrameTransform, opts: PipeOpti
       try {
         out += t.push(ev)
       } catch (e) {
-        // An error event the upstream sent (its detail stays in the cause, for the log).
-        if (e instanceof GatewayError) return void conclude(failedMidStream('UPSTREAM_ERROR', e.message, e.cause), out)
-        if (++unreadable > MAX_UNREADABLE)
-          return void conclude(failedMidStream('UPSTREAM_ERROR', 'The upstream sent an unreadable stream.', e), out)
+        // An error event the upstream sent, or a stream too unreadable to go on (its detail stays in the cause, for the log).
+        return void conclude(thrownMidStream(e), out)
       }
     }
     if (!result.done) return out

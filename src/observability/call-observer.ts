@@ -132,18 +132,14 @@ export class CallObserver {
 
   /** The stream's first frame with content is its first byte. */
   watchFirstFrame(t: FrameTransform): FrameTransform {
+    // A stage's members are closures of their own (no `this`): all but push pass as they are.
     return {
+      ...t,
       push: (ev) => {
         const out = t.push(ev)
         if (out.length > 0 && !this.firstByteSeen) this.firstByte()
         return out
       },
-      complete: () => t.complete(),
-      close: (svc) => t.close(svc),
-      error: (err) => t.error(err),
-      usage: () => t.usage(),
-      deliveredChars: () => t.deliveredChars(),
-      upstreamId: t.upstreamId && (() => t.upstreamId!()),
     }
   }
 

@@ -3,7 +3,7 @@
 // and how its own upstream kind is served by pass-through.
 import type { CRequest, CResponse } from '../core/canonical.ts'
 import type { GatewayError } from '../core/errors.ts'
-import type { FrameTransform, StreamEncoder } from '../core/frames.ts'
+import type { FrameTee, StreamEncoder } from '../core/frames.ts'
 import type { GatewayProtocol, ModelKind } from '../core/gateway.ts'
 import type { Usage } from '../core/usage.ts'
 
@@ -64,6 +64,6 @@ export interface Spoke<Body> {
   /** The svc member's JSON. */
   svc(facts: SvcFacts): string
   streamEncoder(ctx: CallContext): StreamEncoder
-  /** The same-protocol stream stage: frames pass through, usage is read on the side. */
-  tee(ctx: CallContext): FrameTransform
+  /** The same-protocol stream stage: frames pass through, each chunk as its upstream's decoder parsed it. */
+  tee(ctx: CallContext): FrameTee<unknown>
 }

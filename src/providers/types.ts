@@ -2,12 +2,28 @@
 // canonical response, upstream SSE events → canonical events. Each provider folder assembles one
 // in its adapter.ts; registry.ts has them by gateway protocol.
 import type { CEvent, CRequest, CResponse } from '../core/canonical.ts'
-import type { SseEvent } from '../lib/sse/parse.ts'
+import type { ReportedUsage } from '../core/usage.ts'
+import type { Done, WireResult } from '../lib/wire.ts'
 
-export interface StreamDecoder {
-  push(ev: SseEvent): CEvent[]
-  /** The upstream stream ended; returns the final events (finish) or throws if it was cut short. */
+/**
+ * One upstream stream, read event by event. Each event's JSON is parsed once (`parse`, the
+ * provider's wire.ts: a typed result, never an exception); the parsed chunk is then `read` into
+ * canonical events, and the same value goes to a pass-through tee. The decoder alone says what
+ * a stream billed and delivered: its usage and whether that is final, whether the answer is
+ * complete, the output characters the client received and the upstream's id.
+ */
+export interface StreamDecoder<Chunk = unknown> {
+  parse(data: string): WireResult<Chunk | Done>
+  /** The canonical events of one parsed event (an `error` event fails the stream). */
+  read(chunk: Chunk | Done): CEvent[]
+  /** Whether the upstream signalled a complete answer (and no error). */
+  complete(): boolean
+  /** The events that close a complete answer (chat gives its finish here, after the usage chunk). */
   end(): CEvent[]
+  /** The latest usage the upstream reported, and whether it is final (docs/api.md "What a call is billed"). */
+  usage(): ReportedUsage | undefined
+  /** Output characters of the events read: text, refusal, reasoning and tool input, every choice. */
+  deliveredChars(): number
   /** The upstream's own id of the answer (chat chunk id, Anthropic message id, response id), once seen. */
   upstreamId(): string | undefined
 }

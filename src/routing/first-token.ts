@@ -16,11 +16,9 @@ const isContent = (ev: CEvent) => ev.type !== 'usage' && ev.type !== 'reasoning_
 
 function seesContent(parser: SseParser, decoder: StreamDecoder, chunk: Uint8Array): boolean {
   for (const ev of parser.push(chunk)) {
-    try {
-      if (decoder.push(ev).some(isContent)) return true
-    } catch {
-      // unreadable: the pipeline skips and counts it
-    }
+    const read = decoder.parse(ev.data)
+    // An unreadable event is no content: the pipeline skips and counts it.
+    if (read.ok && decoder.read(read.value).some(isContent)) return true
   }
   return false
 }

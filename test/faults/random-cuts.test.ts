@@ -9,7 +9,7 @@ import { billFor } from '../../src/billing/bill.ts'
 import { estimateDeliveredTokens } from '../../src/billing/estimate.ts'
 import type { FrameTransform } from '../../src/core/frames.ts'
 import type { Usage } from '../../src/core/usage.ts'
-import { translateTransform } from '../../src/inference/stream-translate.ts'
+import { teeTransform, translateTransform } from '../../src/inference/stream-translate.ts'
 import { SseParser } from '../../src/lib/sse/parse.ts'
 import type { CallContext } from '../../src/protocols/spoke.ts'
 import { protocolSpokes } from '../../src/protocols/registry.ts'
@@ -62,7 +62,8 @@ function clientChars(inbound: Inbound, body: string): number {
 
 function transformFor(inbound: Inbound, upstream: FixtureProtocol): FrameTransform {
   const spoke = spokes[inbound]
-  return upstream === NATIVE[inbound] ? spoke.tee(ctx) : translateTransform(adapterFor(upstream).streamDecoder(), spoke.streamEncoder(ctx))
+  const decoder = adapterFor(upstream).streamDecoder()
+  return upstream === NATIVE[inbound] ? teeTransform(decoder, spoke.tee(ctx)) : translateTransform(decoder, spoke.streamEncoder(ctx))
 }
 
 /** The upstream's bytes up to `at`, then a reset connection. */

@@ -3,7 +3,9 @@
 // frames or one error frame, or nothing to a client that left), and hands settlement the end and
 // what was delivered.
 import { describe, expect, test } from 'bun:test'
+import { teeTransform } from '../../src/inference/stream-translate.ts'
 import { chatTee } from '../../src/protocols/chat/passthrough.ts'
+import { chatStreamDecoder } from '../../src/providers/openai-chat/stream-decoder.ts'
 import { pipeHarness } from '../helpers/pipe.ts'
 
 const SVC = '{"cost":0.000001}'
@@ -29,7 +31,7 @@ function upstream() {
 const pipe = (o: { idleTimeoutMs?: number; clientIdleMs?: number } = {}) => {
   const up = upstream()
   // Object.assign keeps the harness's `outcome` getter live (a spread would read it once).
-  return Object.assign(pipeHarness(up.reader, chatTee('acme/m'), { svc: SVC, ...o }), { up })
+  return Object.assign(pipeHarness(up.reader, teeTransform(chatStreamDecoder(), chatTee('acme/m')), { svc: SVC, ...o }), { up })
 }
 
 async function readText(r: ReadableStreamDefaultReader<Uint8Array>, until: (t: string) => boolean): Promise<string> {

@@ -2,8 +2,21 @@
 // events as short lines, adjacent text / reasoning / argument deltas joined, so a test states
 // the whole sequence (kinds, indexes, ids, names, usage, stop reason) in a few lines.
 import type { CEvent } from '../../src/core/canonical.ts'
-import { SseParser } from '../../src/lib/sse/parse.ts'
+import { SseParser, type SseEvent } from '../../src/lib/sse/parse.ts'
 import type { StreamDecoder } from '../../src/providers/types.ts'
+
+/** One upstream event through a decoder as the stream stage takes it: parsed once, then read; an unreadable event throws here. */
+export function push(decoder: StreamDecoder, ev: SseEvent): CEvent[] {
+  const read = decoder.parse(ev.data)
+  if (!read.ok) throw new Error(`unreadable event: ${read.failure.reason}`)
+  return decoder.read(read.value)
+}
+
+/** The decoder's closing events; a stream that neither completed nor failed with an error event throws `message`. */
+export function end(decoder: StreamDecoder, message: string, failed: boolean): CEvent[] {
+  if (!decoder.complete() && !failed) throw new Error(message)
+  return decoder.end()
+}
 
 export interface Decoded {
   lines: string[]
@@ -49,8 +62,9 @@ function join(out: CEvent[], e: CEvent): void {
 
 export function decode(decoder: StreamDecoder, sse: string): Decoded {
   const events: CEvent[] = []
-  for (const ev of new SseParser().push(sse)) for (const e of decoder.push(ev)) join(events, e)
-  for (const e of decoder.end()) join(events, e)
+  for (const ev of new SseParser().push(sse)) for (const e of push(decoder, ev)) join(events, e)
+  const failed = events.some((e) => e.type === 'error')
+  for (const e of end(decoder, 'stream ended before its answer was complete', failed)) join(events, e)
   return {
     lines: events.map(line),
     text: events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join(''),

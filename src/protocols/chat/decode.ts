@@ -6,7 +6,7 @@ import { argsText, type CPart, type CRequest, type CTool, type CToolChoice, type
 import { conversation } from '../../core/conversation.ts'
 import { cacheFrom, effortFrom } from '../../core/effort.ts'
 import { fromUrl } from '../../core/media.ts'
-import type { ChatMessageWire, ChatPartWire, ChatRequest, ChatRequestExtras } from './schema.ts'
+import type { ChatInputMessageWire, ChatPartWire, ChatRequest, ChatRequestExtras } from './schema.ts'
 
 const withCache = <P extends CPart | CTool>(p: P, c: unknown): P => {
   const cache = cacheFrom(c)
@@ -70,7 +70,7 @@ function reasoning(body: ChatRequestExtras): CRequest['reasoning'] {
 export function decodeChat(body: ChatRequest): CRequest {
   const c = conversation()
   const push = c.turn
-  for (const m of body.messages as ChatMessageWire[]) {
+  for (const m of body.messages as ChatInputMessageWire[]) {
     if (m.role === 'system' || m.role === 'developer') c.instruct(parts(m.content).filter((p): p is TextPart => p.type === 'text'))
     else if (m.role === 'tool') {
       const content = parts(m.content).filter((p): p is TextPart => p.type === 'text')

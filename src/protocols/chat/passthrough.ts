@@ -1,5 +1,6 @@
 // Chat stream served by an OpenAI-chat upstream: upstream frames are forwarded as they arrive,
-// the model member rewritten to the public slug, while the same pass parses usage on the side.
+// the model member rewritten to the public slug. Each chunk comes parsed once by the upstream's
+// decoder (providers/openai-chat/wire.ts), which also says what the stream used and delivered.
 // The client's stream ends with the upstream's usage chunk, one chunk carrying `svc`, then
 // `data: [DONE]` (docs/api.md "Chat completions"). A failure ends it with exactly one error frame
 // and no [DONE] (docs/api.md "Streams that fail").
@@ -10,11 +11,9 @@
 // upstream adds — OpenRouter's `provider`, Groq's `x_groq` with its request id, Azure's
 // `prompt_filter_results`/`content_filter_results`, `native_finish_reason` — is dropped.
 // The message/delta inside a choice is the model's output and passes as sent.
-import { GatewayError } from '../../core/errors.ts'
-import type { FrameTransform } from '../../core/frames.ts'
-import { fromOpenAiChatUsage, type ReportedUsage, type Usage } from '../../core/usage.ts'
+import type { FrameTee } from '../../core/frames.ts'
+import type { ChatChunkWire } from '../../providers/openai-chat/wire.ts'
 import { chatStreamError } from './error.ts'
-import type { ChatChunkWire } from './schema.ts'
 
 const TOP_MEMBERS = new Set(['id', 'object', 'created', 'model', 'choices', 'usage', 'service_tier', 'system_fingerprint', 'obfuscation'])
 const CHOICE_MEMBERS = new Set(['index', 'delta', 'message', 'finish_reason', 'logprobs'])
@@ -70,57 +69,20 @@ export function publicJson(raw: string, parsed: Record<string, unknown>, slug: s
   return JSON.stringify(copy)
 }
 
-function deltaChars(chunk: ChatChunkWire): number {
-  let n = 0
-  const choices = chunk.choices
-  if (!Array.isArray(choices)) return 0
-  for (const c of choices) {
-    const d = c?.delta
-    if (!d) continue
-    if (typeof d.content === 'string') n += d.content.length
-    if (typeof d.reasoning_content === 'string') n += d.reasoning_content.length
-    else if (typeof d.reasoning === 'string') n += d.reasoning.length
-    if (typeof d.refusal === 'string') n += d.refusal.length
-    if (Array.isArray(d.tool_calls)) for (const tc of d.tool_calls) n += tc?.function?.arguments?.length ?? 0
-  }
-  return n
-}
-
-export function chatTee(slug: string): FrameTransform {
-  let usage: Usage | undefined
-  let chars = 0
-  let sawFinish = false
-  let sawDone = false
+export function chatTee(slug: string): FrameTee<ChatChunkWire> {
   let lastId = ''
   let lastCreated = 0
   const tokens = newTokens()
   return {
-    push(ev) {
-      if (ev.data === '[DONE]') {
-        sawDone = true
-        return ''
-      }
-      const chunk = JSON.parse(ev.data) as ChatChunkWire & Record<string, unknown>
-      if (chunk.error) {
-        usage = fromOpenAiChatUsage(chunk.usage) ?? usage
-        throw new GatewayError('UPSTREAM_ERROR', 'The upstream model failed mid-stream.', { cause: chunk.error })
-      }
-      if (chunk.usage) usage = fromOpenAiChatUsage(chunk.usage) ?? usage
-      if (Array.isArray(chunk.choices) && chunk.choices.some((c) => c?.finish_reason)) sawFinish = true
-      chars += deltaChars(chunk)
+    push(ev, chunk) {
       if (typeof chunk.id === 'string') {
         lastId = chunk.id
         lastCreated = chunk.created ?? lastCreated
       }
-      return `data: ${publicJson(ev.data, chunk, slug, tokens)}\n\n`
+      return `data: ${publicJson(ev.data, chunk as Record<string, unknown>, slug, tokens)}\n\n`
     },
-    complete: () => sawFinish || sawDone,
     close: (svc) =>
       `data: {"id":${JSON.stringify(lastId)},"object":"chat.completion.chunk","created":${lastCreated},"model":${JSON.stringify(slug)},"choices":[],"svc":${svc}}\n\ndata: [DONE]\n\n`,
     error: (err) => `data: ${chatStreamError(err)}\n\n`,
-    // Chat sends one usage chunk, at the end: final.
-    usage: (): ReportedUsage | undefined => usage && { usage, final: true },
-    deliveredChars: () => chars,
-    upstreamId: () => lastId,
   }
 }

@@ -52,7 +52,7 @@ export function promptChars(req: ChatRequest): number {
 
 export const requestedMaxTokens = (req: ChatRequest): number | undefined => req.max_completion_tokens ?? req.max_tokens ?? undefined
 
-// Wire shapes the decoder and pass-through read beyond the schema above (OpenAI's documented
+// Wire shapes the decoder reads beyond the schema above (OpenAI's documented
 // members). They are not validated, so every member is optional and read defensively.
 
 export interface ChatPartWire {
@@ -64,7 +64,8 @@ export interface ChatPartWire {
   cache_control?: unknown
 }
 
-export interface ChatMessageWire {
+/** One message of a request's `messages` (the answer's message is providers/openai-chat/wire.ts). */
+export interface ChatInputMessageWire {
   role: string
   content?: unknown
   refusal?: unknown
@@ -88,23 +89,4 @@ export interface ChatRequestExtras {
   parallel_tool_calls?: unknown
   top_k?: unknown
   safety_identifier?: unknown
-}
-
-/** A chunk or completion as an OpenAI-chat upstream sends it (pass-through reads these members). */
-export interface ChatChunkWire {
-  id?: unknown
-  created?: number
-  usage?: unknown
-  error?: unknown
-  choices?: {
-    finish_reason?: unknown
-    delta?: {
-      content?: unknown
-      /** DeepSeek's reasoning text; OpenRouter's is `reasoning`. */
-      reasoning_content?: unknown
-      reasoning?: unknown
-      refusal?: unknown
-      tool_calls?: { function?: { arguments?: string } }[]
-    }
-  }[]
 }

@@ -8,12 +8,12 @@ import { effortFrom } from '../../core/effort.ts'
 import { fromUrl } from '../../core/media.ts'
 import { promptChars } from '../../core/prompt-size.ts'
 import { fromEncryptedContent } from '../../core/reasoning-carrier.ts'
-import type { ResponsesItemWire, ResponsesPartWire, ResponsesRequest, ResponsesRequestExtras } from './schema.ts'
+import type { ResponsesInputItemWire, ResponsesPartWire, ResponsesRequest, ResponsesRequestExtras } from './schema.ts'
 
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
 
 /** Summary parts join with a newline, as in a response's JSON. */
-const reasoningText = (item: ResponsesItemWire): string =>
+const reasoningText = (item: ResponsesInputItemWire): string =>
   list(item.summary)
     .map((s) => String((s as { text?: unknown } | null)?.text ?? ''))
     .join('\n')
@@ -74,8 +74,8 @@ export function decodeResponses(body: ResponsesRequest): CRequest {
   const c = conversation()
   if (body.instructions) c.instruct([{ type: 'text', text: body.instructions }])
   const push = c.turn
-  const items: ResponsesItemWire[] =
-    typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : (body.input as ResponsesItemWire[])
+  const items: ResponsesInputItemWire[] =
+    typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : (body.input as ResponsesInputItemWire[])
   for (const item of items) {
     const type = item.type ?? (item.role ? 'message' : undefined)
     if (type === 'message') {

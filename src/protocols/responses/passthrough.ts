@@ -1,20 +1,12 @@
 // Responses served by a responses upstream: frames pass through as they arrive with the
 // response id and model rewritten to the service's own; the terminal response.completed /
-// response.incomplete is held so its response can carry svc.
-import { GatewayError } from '../../core/errors.ts'
-import type { FrameTransform } from '../../core/frames.ts'
-import { fromResponsesUsage, type ReportedUsage, type Usage } from '../../core/usage.ts'
+// response.incomplete is held so its response can carry svc. Each event comes parsed once by the
+// upstream's decoder (providers/openai-responses/wire.ts), which also says what the stream used
+// and delivered.
+import type { FrameTee } from '../../core/frames.ts'
 import { appendMemberJson } from '../../lib/json-tokens.ts'
+import type { ResponsesEventWire } from '../../providers/openai-responses/wire.ts'
 import { responsesStreamError } from './error.ts'
-
-/** An upstream stream event: the members this stage reads, the rest passed on as sent. */
-type ResponsesEventWire = {
-  type?: string
-  delta?: unknown
-  sequence_number?: unknown
-  response?: Record<string, unknown> & { usage?: unknown }
-  [member: string]: unknown
-}
 
 /** A response object with the service's own id and model (docs/api.md "Upstream identity"). */
 export const publicResponse = (response: Record<string, unknown>, ours: { id: string; model: string }) => ({
@@ -23,27 +15,14 @@ export const publicResponse = (response: Record<string, unknown>, ours: { id: st
   model: ours.model,
 })
 
-export function responsesTee(ours: { id: string; model: string }): FrameTransform {
-  let usage: Usage | undefined
-  let chars = 0
+export function responsesTee(ours: { id: string; model: string }): FrameTee<ResponsesEventWire> {
   let held: { event: string; data: ResponsesEventWire } | undefined
   let seq = 0
   return {
-    push(ev) {
-      if (ev.data === '[DONE]') return '' // a compatible server's chat sentinel: not part of this protocol
-      const data = JSON.parse(ev.data) as ResponsesEventWire
-      // Every text the client receives counts as delivered output: answer, refusal, reasoning, tool input.
-      if (typeof data.delta === 'string' && data.type?.endsWith('.delta') && data.type !== 'response.audio.delta')
-        chars += data.delta.length
-      switch (data.type) {
-        case 'response.completed':
-        case 'response.incomplete':
-          usage = fromResponsesUsage(data.response?.usage) ?? usage
-          held = { event: data.type, data }
-          return ''
-        case 'response.failed':
-        case 'error':
-          throw new GatewayError('UPSTREAM_ERROR', 'The upstream model failed mid-stream.', { cause: data })
+    push(ev, data) {
+      if (data.type === 'response.completed' || data.type === 'response.incomplete') {
+        held = { event: data.type, data }
+        return ''
       }
       // The error event that may replace a later one takes the next number in the client's stream.
       if (typeof data.sequence_number === 'number') seq = data.sequence_number + 1
@@ -51,7 +30,6 @@ export function responsesTee(ours: { id: string; model: string }): FrameTransfor
       const out = data.response ? JSON.stringify({ ...data, response: publicResponse(data.response, ours) }) : ev.data
       return `event: ${ev.event ?? data.type}\ndata: ${out}\n\n`
     },
-    complete: () => held !== undefined,
     close(svc) {
       // The held event as sent (early streams have no sequence_number), its response ours + svc.
       const { response, ...rest } = held!.data
@@ -59,8 +37,5 @@ export function responsesTee(ours: { id: string; model: string }): FrameTransfor
       return `event: ${held!.event}\ndata: ${appendMemberJson(JSON.stringify(rest), 'response', mine)}\n\n`
     },
     error: (err) => responsesStreamError(err, seq),
-    // Only the terminal event's response carries the count (response.created's is a placeholder).
-    usage: (): ReportedUsage | undefined => usage && { usage, final: true },
-    deliveredChars: () => chars,
   }
 }

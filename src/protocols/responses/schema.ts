@@ -34,7 +34,7 @@ export interface ResponsesPartWire {
 }
 
 /** One `input` item: a message, an earlier output item, or a function call's output. */
-export interface ResponsesItemWire {
+export interface ResponsesInputItemWire {
   type?: string
   role?: string
   content?: unknown

@@ -1,8 +1,12 @@
-// What Tollgate reads of an Anthropic messages upstream's answers: the message JSON, its content
-// blocks and the stream events. Unchecked JSON read tolerantly: only the fields used are named,
-// all optional; blocks and events of other types (server tools, ping, content_block_stop) are
-// skipped.
+/**
+ * The Anthropic messages wire: every shape Tollgate reads of an Anthropic upstream (the message
+ * JSON, its content blocks, the stream events), declared once, and the checked read of one
+ * stream event. It follows the shape src/providers/openai-chat/wire.ts describes: minimal
+ * tolerant types, one parse per event that never throws, imports of src/core and src/lib only.
+ * Blocks and events of other types (server tools, ping, content_block_stop) are read and skipped.
+ */
 import type { AnthropicUsageWire } from '../../core/usage.ts'
+import { DONE, type Done, memberIs, readEventObject, type WireResult, wireFailure } from '../../lib/wire.ts'
 
 /** A content block: the JSON answer's, or content_block_start's (then text and thinking are empty). */
 export interface AnthropicBlockWire {
@@ -19,6 +23,7 @@ export interface AnthropicBlockWire {
 
 export interface AnthropicMessageWire {
   id?: unknown
+  model?: unknown
   content?: AnthropicBlockWire[]
   stop_reason?: unknown
   stop_sequence?: string | null
@@ -46,3 +51,30 @@ export type AnthropicEventWire =
   | { type: 'content_block_stop'; index: number }
   /** A failure after the stream started (e.g. overloaded_error). */
   | { type: 'error'; error?: { message?: unknown } }
+
+/** The text a content_block_delta carries, by its delta type. */
+const DELTA_TEXT: Record<string, string> = {
+  text_delta: 'text',
+  thinking_delta: 'thinking',
+  signature_delta: 'signature',
+  input_json_delta: 'partial_json',
+}
+
+/** One stream event of an Anthropic upstream: an event, [DONE] (a compatible server's chat sentinel), or a typed failure. */
+export function parseAnthropicEvent(data: string): WireResult<AnthropicEventWire | Done> {
+  const read = readEventObject(data)
+  if (!read.ok) return read
+  const o = read.value
+  if (o === DONE) return { ok: true, value: DONE }
+  if (typeof o.type !== 'string') return wireFailure('bad_shape', 'no event type')
+  if (!memberIs(o, 'message', 'object') || !memberIs(o, 'usage', 'object') || !memberIs(o, 'delta', 'object'))
+    return wireFailure('bad_shape', `${o.type}: message, usage or delta`)
+  if (o.type === 'content_block_delta' || o.type === 'content_block_start') {
+    if (typeof o.index !== 'number') return wireFailure('bad_shape', `${o.type}: index`)
+    const d = o.delta as Record<string, unknown> | undefined
+    const member = d && typeof d.type === 'string' ? DELTA_TEXT[d.type] : undefined
+    if (d && member && typeof d[member] !== 'string') return wireFailure('bad_shape', `${d.type}: ${member}`)
+    if (!memberIs(o, 'content_block', 'object')) return wireFailure('bad_shape', 'content_block')
+  }
+  return { ok: true, value: o as AnthropicEventWire }
+}

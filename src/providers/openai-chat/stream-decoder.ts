@@ -3,30 +3,52 @@
 // nothing follows an error (OpenRouter still sends [DONE] after its error chunk).
 import type { CEvent } from '../../core/canonical.ts'
 import { fromChatFinish } from '../../core/stop-reasons.ts'
-import { fromOpenAiChatUsage } from '../../core/usage.ts'
+import { fromOpenAiChatUsage, type ReportedUsage } from '../../core/usage.ts'
 import { asList } from '../../lib/json.ts'
+import { DONE } from '../../lib/wire.ts'
 import type { StreamDecoder } from '../types.ts'
 import { reasoningOf } from './response.ts'
-import type { ChatChunkWire } from './wire.ts'
+import { type ChatChoiceWire, type ChatChunkWire, parseChatEvent } from './wire.ts'
 
-export function chatStreamDecoder(): StreamDecoder {
+/** What a chunk shows the client, every choice included (a pass-through forwards them all). */
+function chunkChars(choices: ChatChoiceWire[]): number {
+  let n = 0
+  for (const c of choices) {
+    const d = c.delta
+    if (!d) continue
+    if (typeof d.content === 'string') n += d.content.length
+    n += reasoningOf(d)?.length ?? 0
+    if (typeof d.refusal === 'string') n += d.refusal.length
+    for (const tc of asList(d.tool_calls)) n += tc.function?.arguments?.length ?? 0
+  }
+  return n
+}
+
+export function chatStreamDecoder(): StreamDecoder<ChatChunkWire> {
   let finish: unknown
+  let finished = false
   let refusal = false
   let done = false
   let failed = false
+  let reported: ReportedUsage | undefined
+  let chars = 0
   const tools = new Set<number>()
   let id: string | undefined
   return {
+    parse: parseChatEvent,
     upstreamId: () => id,
-    push(ev) {
+    usage: () => reported,
+    deliveredChars: () => chars,
+    read(chunk) {
       if (failed) return []
-      if (ev.data === '[DONE]') {
+      if (chunk === DONE) {
         done = true
         return []
       }
-      const chunk: ChatChunkWire = JSON.parse(ev.data)
       if (id === undefined && typeof chunk.id === 'string' && chunk.id) id = chunk.id
       const usage = fromOpenAiChatUsage(chunk.usage)
+      // Chat sends one usage chunk, at the end: final.
+      if (usage) reported = { usage, final: true }
       // An error chunk may still report what the failed answer used (OpenRouter does): it is billed.
       if (chunk.error) {
         failed = true
@@ -35,9 +57,13 @@ export function chatStreamDecoder(): StreamDecoder {
           { type: 'error', message: String(chunk.error.message ?? 'upstream error') },
         ]
       }
+      const choices = asList(chunk.choices)
+      chars += chunkChars(choices)
       const out: CEvent[] = []
-      // Only the first choice is an answer (n > 1 cannot cross protocols).
-      for (const c of asList(chunk.choices).filter((c) => (c?.index ?? 0) === 0)) {
+      for (const c of choices) {
+        if (c.finish_reason) finished = true
+        // Only the first choice is an answer (n > 1 cannot cross protocols).
+        if ((c.index ?? 0) !== 0) continue
         const d = c.delta ?? {}
         const reasoning = reasoningOf(d)
         if (reasoning) out.push({ type: 'reasoning', text: reasoning })
@@ -59,9 +85,9 @@ export function chatStreamDecoder(): StreamDecoder {
       if (usage) out.push({ type: 'usage', usage, final: true })
       return out
     },
+    complete: () => !failed && (finished || done),
     end() {
-      if (failed) return []
-      if (finish === undefined && !done) throw new Error('stream ended before finish_reason')
+      if (failed || (finish === undefined && !done)) return []
       return [{ type: 'finish', stopReason: refusal ? 'refusal' : fromChatFinish(finish, tools.size > 0) }]
     },
   }

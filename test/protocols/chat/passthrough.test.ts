@@ -2,11 +2,13 @@
 // forwarded in order with only `model` rewritten, [DONE] is re-issued after one svc chunk, and a
 // failure ends with exactly one error frame.
 import { describe, expect, test } from 'bun:test'
+import { teeTransform } from '../../../src/inference/stream-translate.ts'
 import { chatTee, publicJson } from '../../../src/protocols/chat/passthrough.ts'
+import { chatStreamDecoder } from '../../../src/providers/openai-chat/stream-decoder.ts'
 import { pipeHarness } from '../../helpers/pipe.ts'
 
 const chatPassthrough = (upstream: ReadableStream<Uint8Array>, o: { idleTimeoutMs?: number } = {}) =>
-  pipeHarness(upstream.getReader(), chatTee(SLUG), { svc: SVC, ...o })
+  pipeHarness(upstream.getReader(), teeTransform(chatStreamDecoder(), chatTee(SLUG)), { svc: SVC, ...o })
 import { SseParser } from '../../../src/lib/sse/parse.ts'
 import { fixtureSse } from '../../helpers/fixtures.ts'
 

@@ -4,13 +4,15 @@
 import { describe, expect, test } from 'bun:test'
 import { fromAnthropicUsage } from '../../../src/core/usage.ts'
 import { SseParser } from '../../../src/lib/sse/parse.ts'
+import { teeTransform } from '../../../src/inference/stream-translate.ts'
 import { messagesTee } from '../../../src/protocols/messages/passthrough.ts'
+import { anthropicStreamDecoder } from '../../../src/providers/anthropic-messages/stream-decoder.ts'
 import { fixtureSse } from '../../helpers/fixtures.ts'
 import { recordedStreams, runTee } from '../../helpers/tee.ts'
 
 const SVC = '{"cost":0.001,"currency":"credits","serviceMode":"performance","latencyMs":1}'
 const OURS = { model: 'acme/model' }
-const run = (sse: string, tee: ReturnType<typeof messagesTee>) => runTee(sse, tee, SVC)
+const run = (sse: string, tee: ReturnType<typeof messagesTee>) => runTee(sse, teeTransform(anthropicStreamDecoder(), tee), SVC)
 const upstreamEvents = (sse: string) => new SseParser().push(sse)
 
 describe('messages tee on recorded Anthropic streams', () => {

@@ -5,13 +5,15 @@
 import { describe, expect, test } from 'bun:test'
 import { fromResponsesUsage } from '../../../src/core/usage.ts'
 import { SseParser } from '../../../src/lib/sse/parse.ts'
+import { teeTransform } from '../../../src/inference/stream-translate.ts'
 import { responsesTee } from '../../../src/protocols/responses/passthrough.ts'
+import { responsesStreamDecoder } from '../../../src/providers/openai-responses/stream-decoder.ts'
 import { fixtureSse } from '../../helpers/fixtures.ts'
 import { recordedStreams, runTee } from '../../helpers/tee.ts'
 
 const SVC = '{"cost":0.001,"currency":"credits","serviceMode":"performance","latencyMs":1}'
 const OURS = { id: 'resp_OURS', model: 'acme/model' }
-const run = (sse: string, tee: ReturnType<typeof responsesTee>) => runTee(sse, tee, SVC)
+const run = (sse: string, tee: ReturnType<typeof responsesTee>) => runTee(sse, teeTransform(responsesStreamDecoder(), tee), SVC)
 const upstreamEvents = (sse: string) => new SseParser().push(sse)
 
 describe('responses tee on recorded OpenAI streams', () => {

@@ -54,6 +54,8 @@ describe('anthropic-messages stream decoder', () => {
   })
 
   test('a stream cut before message_stop is refused at the end', () => {
-    expect(() => decode(anthropicStreamDecoder(), cut(sse('stream-tool-use-two.sse'), 1))).toThrow('stream ended before message_stop')
+    expect(() => decode(anthropicStreamDecoder(), cut(sse('stream-tool-use-two.sse'), 1))).toThrow(
+      'stream ended before its answer was complete',
+    )
   })
 })

@@ -43,6 +43,8 @@ describe('openai-chat stream decoder', () => {
   })
 
   test('a stream cut before its finish_reason is refused at the end', () => {
-    expect(() => decode(chatStreamDecoder(), cut(sse('stream-tool-call-single.sse'), 3))).toThrow('stream ended before finish_reason')
+    expect(() => decode(chatStreamDecoder(), cut(sse('stream-tool-call-single.sse'), 3))).toThrow(
+      'stream ended before its answer was complete',
+    )
   })
 })

@@ -5,7 +5,7 @@ import { SseParser } from '../../../src/lib/sse/parse.ts'
 import { responsesStreamDecoder } from '../../../src/providers/openai-responses/stream-decoder.ts'
 import { fixtureSse } from '../../helpers/fixtures.ts'
 import { upstreamStreamView } from '../../translation/fixture-views.ts'
-import { cut, decode } from '../decoded.ts'
+import { cut, decode, push } from '../decoded.ts'
 
 const sse = (file: string) => fixtureSse('openai-responses', file)
 
@@ -40,16 +40,16 @@ describe('openai-responses stream decoder', () => {
 
   test('an error event and response.failed are errors with their messages; the stream is then not complete', () => {
     const decoder = responsesStreamDecoder()
-    const events = new SseParser().push(sse('stream-error-event-insufficient-quota.chunks.jsonl')).flatMap((ev) => decoder.push(ev))
+    const events = new SseParser().push(sse('stream-error-event-insufficient-quota.chunks.jsonl')).flatMap((ev) => push(decoder, ev))
     expect(events.map((e) => e.type)).toEqual(['error', 'error'])
     // The `error` event nests its message (error.message), response.failed under response.error.
     for (const e of events) expect(e.type === 'error' && e.message).toStartWith('You exceeded your current quota')
-    expect(() => decoder.end()).toThrow('stream ended before response.completed')
+    expect(decoder.complete()).toBe(false)
   })
 
   test('a stream cut before response.completed is refused at the end', () => {
     expect(() => decode(responsesStreamDecoder(), cut(sse('stream-function-call-single.sse'), 1))).toThrow(
-      'stream ended before response.completed',
+      'stream ended before its answer was complete',
     )
   })
 })
