@@ -10,7 +10,6 @@
 import type { Db } from '../db/client.ts'
 import { base62 } from '../lib/ids.ts'
 import type { Logger } from '../lib/log.ts'
-import type { MetricSet } from '../observability/metrics.ts'
 import type { OutboxEntry, Store } from '../store/types.ts'
 import { errorText, insertDeadLetter, isRecordError } from './dead-letters.ts'
 import { writeRecords } from './ledger-batch.ts'
@@ -28,7 +27,16 @@ export interface LedgerWriterOptions {
   lingerMs: number
   consumer?: string
   /** Batch sizes, durations, failures and dead letters (docs/observability.md). */
-  metrics?: MetricSet
+  metrics?: WriterMetrics
+}
+
+/** The writer's metrics (docs/observability.md), as observability/metrics.ts builds them: billing names only what it counts. */
+export interface WriterMetrics {
+  writerBatch: { observe(n: number): void }
+  writerRecords: { inc(n?: number): void }
+  writerBatchSeconds: { observe(s: number): void }
+  writerFailures: { inc(): void }
+  deadLetters: { inc(labels: { reason: 'unreadable' | 'rejected' }): void }
 }
 
 /** Plain counters for metrics (read them; never reset). */

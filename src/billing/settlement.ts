@@ -1,12 +1,12 @@
 // Settlement of a gateway call: how it ended → the usage billed (bill.ts) → cost, reservation
 // released, the call's record appended — once per call, in one store round trip the client does
-// not wait for (tracked for shutdown). A call refused after authentication still gets its record.
-import type { EndCause } from '../core/call-end.ts'
+// not wait for (tracked for shutdown). It returns what it settled (cost, usage and its source,
+// and the round trip's outcome); the answer's svc and the call's observer read that, nothing
+// recomputes it. A call refused after authentication still gets its record.
+import { type AbandonedEnd, type EndCause, endStatus } from '../core/call-end.ts'
 import type { GatewayError } from '../core/errors.ts'
 import { type Usage, usageTokens } from '../core/usage.ts'
 import type { Logger } from '../lib/log.ts'
-import type { CallObserver } from '../observability/call-observer.ts'
-import type { Metrics } from '../observability/telemetry.ts'
 import type { Store } from '../store/types.ts'
 import { billFor, type CallTally, ZERO_USAGE } from './bill.ts'
 import { callRecord, type RecordedCall, recorded, type UsageSource } from './outbox-record.ts'
@@ -19,7 +19,6 @@ export interface SettlementDeps {
   /** Where a settlement goes when the store's round trip fails (docs/operations.md). */
   rescue: Pick<SettleRescue, 'rescue'>
   log: Logger
-  metrics: Pick<Metrics, 'm'>
   inflight: { callEnded(): void; track(p: Promise<unknown>): void }
   /** Auto top-up and the low-balance notice, after a settlement that charged (docs/console.md "Auto top-up"). */
   autoTopup?: { afterSettle(userId: string): Promise<void> }
@@ -40,7 +39,6 @@ export interface SettlingCall {
   /** epoch ms at receipt */
   at: number
   settled: boolean
-  obs: Pick<CallObserver, 'settling' | 'storeTrip'>
   /** The candidate models, when the call had more than one (its request log records them). */
   chain?: string[]
   /** What the key's spend counted under at admission (billing/spend-period.ts); absent = the key id. */
@@ -57,9 +55,28 @@ export interface Outcome {
   usageSource: UsageSource
 }
 
-/** Settles once; later calls do nothing and return 0. Returns the cost in micro-USD. */
-export function settle(deps: SettlementDeps, call: SettlingCall, o: Outcome): bigint {
-  if (call.settled) return 0n
+/**
+ * How the store's round trip went: applied; `expired` — the lease had expired, so the abandoned
+ * record stands (docs/drain.md); `rescued` — the store failed and the record went through the
+ * settlement fallback (docs/operations.md "Settlement fallback").
+ */
+export interface StoreTrip {
+  outcome: 'applied' | 'expired' | 'rescued'
+  /** performance.now() when the store answered (or failed). */
+  answeredAt: number
+}
+
+/** What one settlement settled. */
+export interface Settled extends Outcome {
+  costMicros: bigint
+  /** performance.now() when the store's round trip started, and how it went. */
+  tripStarted: number
+  trip: Promise<StoreTrip>
+}
+
+/** Settles once; a later call does nothing and returns undefined. */
+export function settle(deps: SettlementDeps, call: SettlingCall, o: Outcome): Settled | undefined {
+  if (call.settled) return undefined
   call.settled = true
   deps.inflight.callEnded()
   const cost = costMicros(o.usage, call.model.pricing)
@@ -73,38 +90,32 @@ export function settle(deps: SettlementDeps, call: SettlingCall, o: Outcome): bi
     latencyMs: performance.now() - call.t0,
   })
   const { userId, keyId } = call.principal
-  const span = call.obs.settling(o.usage, cost, o.gateway)
-  const t = performance.now()
+  const tripStarted = performance.now()
   // The token window is corrected to the billed tokens (docs/api.md "Key settings").
   const tokens = call.tokensAt == null ? undefined : { nowMs: call.tokensAt, giveBack: usageTokens(call.estimate) - usageTokens(o.usage) }
   const settling = { userId, keyId, reservedMicros: call.reservedMicros, costMicros: cost, record, leaseId: call.requestId }
-  const p = deps.store
-    .settle({ ...settling, spendKey: call.spendKey, tokens })
-    .then(
-      (applied) => {
-        call.obs.storeTrip('settle', t, true)
-        if (!applied)
-          deps.log.warn('settled after its lease expired; the abandoned record stands', {
-            requestId: call.requestId,
-            cost: cost.toString(),
-          })
-        else if (cost > 0n && deps.autoTopup) afterCharge(deps, userId)
-      },
-      (err) => {
-        call.obs.storeTrip('settle', t, false)
-        deps.metrics.m.settleFailures.inc()
-        span.fail('SETTLE_FAILED')
-        deps.log.error('settlement failed; recording it through the fallback', {
-          requestId: call.requestId,
-          cost: cost.toString(),
-          err: String(err),
-        })
-        return deps.rescue.rescue(userId, record, true, call.requestId)
-      },
-    )
-    .finally(() => span.end())
-  deps.inflight.track(p)
-  return cost
+  const trip = deps.store.settle({ ...settling, spendKey: call.spendKey, tokens }).then(
+    (applied): StoreTrip => {
+      const answeredAt = performance.now()
+      if (!applied) {
+        deps.log.warn('settled after its lease expired; the abandoned record stands', { requestId: call.requestId, cost: cost.toString() })
+        return { outcome: 'expired', answeredAt }
+      }
+      if (cost > 0n && deps.autoTopup) afterCharge(deps, userId)
+      return { outcome: 'applied', answeredAt }
+    },
+    (err): Promise<StoreTrip> => {
+      const answeredAt = performance.now()
+      deps.log.error('settlement failed; recording it through the fallback', {
+        requestId: call.requestId,
+        cost: cost.toString(),
+        err: String(err),
+      })
+      return deps.rescue.rescue(userId, record, true, call.requestId).then(() => ({ outcome: 'rescued', answeredAt }))
+    },
+  )
+  deps.inflight.track(trip)
+  return { ...o, costMicros: cost, tripStarted, trip }
 }
 
 /** Auto top-up's check, tracked like the settlement (a drain waits for it); its failure is logged. */
@@ -113,32 +124,16 @@ function afterCharge(deps: SettlementDeps, userId: string): void {
   deps.inflight.track(p)
 }
 
-/**
- * Settles a call as it ended: the billing rule's usage, and the log's status and code for the end.
- * Returns the cost in micro-USD (0 when it was already settled).
- */
-export function settleEnd(deps: SettlementDeps, call: SettlingCall, end: EndCause, tally: CallTally, gateway: string | null): bigint {
+/** Settles a call as it ended: the billing rule's usage, and the log's status and code for the end (core/call-end.ts). */
+export function settleEnd(
+  deps: SettlementDeps,
+  call: SettlingCall,
+  end: EndCause | AbandonedEnd,
+  tally: CallTally,
+  gateway: string | null,
+): Settled | undefined {
   const billed = billFor(call.estimate, end, tally)
   return settle(deps, call, { ...endStatus(end), gateway, usage: billed.usage, usageSource: billed.source })
-}
-
-/** The request log's status and error code for an end (docs/api.md "What a call is billed"). */
-export function endStatus(end: EndCause): { status: number; errorCode: string | null } {
-  switch (end.kind) {
-    case 'completed':
-      return { status: 200, errorCode: null }
-    case 'upstream_failed':
-      // After the first byte the client had a 200; the log says the stream failed.
-      return { status: end.afterFirstByte ? 502 : end.error.status, errorCode: end.error.code }
-    case 'refused':
-      return { status: end.error.status, errorCode: end.error.code }
-    case 'client_left':
-      return { status: 499, errorCode: 'CLIENT_CLOSED' }
-    case 'deadline':
-      return { status: 499, errorCode: 'CLIENT_IDLE' }
-    case 'drain':
-      return { status: 503, errorCode: 'SHUTTING_DOWN' }
-  }
 }
 
 /** A call refused after authentication, before admission (as far as it got). */
@@ -148,7 +143,7 @@ export interface RejectedCall extends RecordedCall {
 }
 
 /** A call refused after authentication (validation, model, 402, 429) still gets its log row. */
-export function logRejected(deps: Omit<SettlementDeps, 'metrics'>, r: RejectedCall, err: GatewayError): void {
+export function logRejected(deps: SettlementDeps, r: RejectedCall, err: GatewayError): void {
   const record = callRecord(r, {
     gateway: null,
     status: err.status,

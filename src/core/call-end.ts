@@ -1,7 +1,10 @@
 // How a call ended (docs/api.md "What a call is billed", docs/failover.md "Who ended the call"):
 // one value per call, decided once by the call's lifecycle (inference/call-life.ts) and read by
 // transport, routing, the stream pipe, billing and metrics — never guessed from an exception.
-import type { GatewayError } from './errors.ts'
+// This module is the one place that turns an end into what is said of it: a thrown error
+// classified into an end, an end into the error a client is answered with (one message per
+// cause) and into the status and code its request log records, an abandoned call's included.
+import { GatewayError } from './errors.ts'
 
 export type EndCause =
   | { kind: 'completed' }
@@ -18,8 +21,8 @@ export type EndCause =
 
 export type EndKind = EndCause['kind']
 
-/** Ends the call's side decided: a breaker, a retry or a retry counter never sees them. */
-export const endedByCaller = (c: EndCause): boolean => c.kind === 'client_left' || c.kind === 'deadline' || c.kind === 'drain'
+/** A call whose instance died or lost the store: its lease expired before it settled (docs/drain.md). */
+export type AbandonedEnd = { kind: 'abandoned' }
 
 /**
  * The reason a call's own abort carries into an upstream attempt, so transport tells it apart
@@ -28,5 +31,67 @@ export const endedByCaller = (c: EndCause): boolean => c.kind === 'client_left' 
 export class CallEnded extends Error {
   constructor(readonly end: EndCause) {
     super(`the call ended: ${end.kind}`)
+  }
+}
+
+/**
+ * Whether the call's own end — not an upstream's or Tollgate's failure — stopped the work that
+ * threw `e` (or aborted with `e` as its reason). A breaker, a retry or a fallback never counts it.
+ */
+export const endedByCaller = (e: unknown): e is CallEnded => e instanceof CallEnded
+
+/** What was thrown, as a GatewayError: anything unexpected is INTERNAL, the original kept as its cause. */
+export const asGatewayError = (e: unknown): GatewayError =>
+  e instanceof GatewayError ? e : new GatewayError('INTERNAL', 'Internal error.', { cause: e })
+
+/** The one answer while the instance drains (docs/drain.md), before or during a call. */
+export const shuttingDown = (): GatewayError =>
+  new GatewayError('SHUTTING_DOWN', 'This instance is shutting down; retry the request.', { headers: { 'retry-after': '1' } })
+
+const UPSTREAM_FAILURES = new Set(['UPSTREAM_ERROR', 'UPSTREAM_TIMEOUT', 'UPSTREAM_UNAVAILABLE'])
+
+/** How a call that threw `e` before its answer ended: failed upstream (before any byte), or refused. */
+export function endOfThrown(e: unknown): EndCause {
+  if (endedByCaller(e)) return e.end
+  const error = asGatewayError(e)
+  return UPSTREAM_FAILURES.has(error.code) ? { kind: 'upstream_failed', error, afterFirstByte: false } : { kind: 'refused', error }
+}
+
+/** The error a call that threw `e` is answered with: its own end's when that end cut the work, else what was thrown. */
+export const answerError = (end: EndCause, e: unknown): GatewayError =>
+  endedByCaller(e) && end.kind !== 'completed' ? endError(end) : asGatewayError(e)
+
+/** The error a client still there is answered with for an end that is not a completion (a stream's one error frame, a JSON error). */
+export function endError(end: Exclude<EndCause, { kind: 'completed' }>): GatewayError {
+  switch (end.kind) {
+    case 'upstream_failed':
+    case 'refused':
+      return end.error
+    case 'drain':
+      return shuttingDown()
+    case 'client_left':
+    case 'deadline':
+      return new GatewayError('CLIENT_CLOSED', 'The client closed the request.')
+  }
+}
+
+/** The request log's status and error code for an end (docs/api.md "What a call is billed"; docs/drain.md for abandoned calls). */
+export function endStatus(end: EndCause | AbandonedEnd): { status: number; errorCode: string | null } {
+  switch (end.kind) {
+    case 'completed':
+      return { status: 200, errorCode: null }
+    case 'upstream_failed':
+      // After the first byte the client had a 200; the log says the stream failed.
+      return { status: end.afterFirstByte ? 502 : end.error.status, errorCode: end.error.code }
+    case 'refused':
+      return { status: end.error.status, errorCode: end.error.code }
+    case 'client_left':
+      return { status: 499, errorCode: 'CLIENT_CLOSED' }
+    case 'deadline':
+      return { status: 499, errorCode: 'CLIENT_IDLE' }
+    case 'drain':
+      return { status: 503, errorCode: 'SHUTTING_DOWN' }
+    case 'abandoned':
+      return { status: 500, errorCode: 'ABANDONED' }
   }
 }

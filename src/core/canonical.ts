@@ -125,8 +125,5 @@ export const textOf = (parts: CPart[]): string =>
 export const systemText = (req: Pick<CRequest, 'system'>): string | undefined =>
   req.system?.length ? req.system.map((p) => p.text).join('\n\n') : undefined
 
-/** A tool result as plain text (for protocols whose tool results are strings). */
-export const resultText = (p: ToolResultPart): string => textOf(p.content)
-
 /** Tool arguments as JSON text: an empty stream of argument deltas means "no arguments". */
 export const argsText = (args: string): string => (args.trim() === '' ? '{}' : args)

@@ -2,6 +2,7 @@
 // model, admit (rate window + reservation in one store round trip). Settlement is billing's
 // (billing/settlement.ts).
 import { type ApiKeyAuth, keyFromHeaders, type KeyPrincipal } from '../auth/api-keys.ts'
+import { leaseFor } from '../billing/lease.ts'
 import { loadMirrorOnce } from '../billing/mirror.ts'
 import { reservationMicros } from '../billing/estimate.ts'
 import { spendKey } from '../billing/spend-period.ts'
@@ -12,6 +13,7 @@ import type { CallLife } from './call-life.ts'
 import type { Catalog, CatalogModel } from '../catalog/catalog.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/client.ts'
+import { shuttingDown } from '../core/call-end.ts'
 import { GatewayError, serviceUnavailable } from '../core/errors.ts'
 import type { ModelKind } from '../core/gateway.ts'
 import type { Usage } from '../core/usage.ts'
@@ -20,7 +22,6 @@ import { withDeadline } from '../lib/deadline.ts'
 import type { CallObserver } from '../observability/call-observer.ts'
 import type { AdmitResult, RateInfo, Store } from '../store/types.ts'
 import type { InFlight } from './inflight.ts'
-import { leaseFor } from './lease.ts'
 
 export async function authenticate(auth: Pick<ApiKeyAuth, 'verify'>, headers: Headers): Promise<KeyPrincipal> {
   // Postgres unreachable and the key not cached (not even stale): 503, never a 500 or a hang.
@@ -100,8 +101,7 @@ export async function admit(deps: AdmitDeps, c: Admitting): Promise<Call> {
   const input = admitInput(c, nowMs)
   const { reserveMicros } = input
   // Counted before the first await, so a drain that starts now waits for this call (docs/drain.md).
-  if (deps.inflight.draining)
-    throw new GatewayError('SHUTTING_DOWN', 'This instance is shutting down; retry the request.', { headers: { 'retry-after': '1' } })
+  if (deps.inflight.draining) throw shuttingDown()
   deps.inflight.calls++
   // Redis or (for a cold account) Postgres unreachable: a fast 503 with Retry-After. An admit
   // without an answer may still reserve later, so its lease is ended and the account's mirror

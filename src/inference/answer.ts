@@ -1,12 +1,16 @@
 // The answer step of a call: the served upstream's answer in the client's protocol, with svc,
 // settled once through the billing rule. A JSON answer ends the call and settles before it is
 // sent; a stream settles when its call ends (inference/stream.ts), its lease held while it runs.
+// `closeCall` is the one way an admitted call closes: settled, and the observer told what
+// settlement returned and how the call ended.
 import type { Usage } from '../core/usage.ts'
 import { withFallbackSvc } from '../protocols/common/fallback-svc.ts'
 import { settleQuota } from '../routing/failover.ts'
-import { endStatus, type SettlementDeps, settleEnd } from '../billing/settlement.ts'
+import type { CallTally } from '../billing/bill.ts'
+import { holdLease, streamLeaseMs } from '../billing/lease.ts'
+import { type SettlementDeps, type Settled, settleEnd } from '../billing/settlement.ts'
 import type { Config } from '../config.ts'
-import type { EndCause } from '../core/call-end.ts'
+import { type EndCause, endStatus } from '../core/call-end.ts'
 import { appendMemberJson } from '../lib/json-tokens.ts'
 import { SSE_HEADERS } from '../lib/sse/encode.ts'
 import type { CallContext, Spoke } from '../protocols/spoke.ts'
@@ -14,7 +18,6 @@ import type { Router } from '../routing/router.ts'
 import type { Store } from '../store/types.ts'
 import type { Call } from './admission.ts'
 import type { InFlight } from './inflight.ts'
-import { holdLease, streamLeaseMs } from './lease.ts'
 import type { ServedJson, ServedStream } from './upstream-call.ts'
 import { pipeStream, type StreamTally } from './stream.ts'
 import { teeTransform, translateTransform } from './stream-translate.ts'
@@ -38,6 +41,19 @@ export interface Answering<Body> {
 
 const COMPLETED: EndCause = { kind: 'completed' }
 
+/** Settles an admitted call as it ended and tells its observer what was settled and how it ended. */
+export function closeCall(deps: SettlementDeps, call: Call, end: EndCause, tally: CallTally, gateway: string | null): Settled | undefined {
+  const settled = settleEnd(deps, call, end, tally, gateway)
+  if (settled) call.obs.settled(settled)
+  const { status, errorCode } = endStatus(end)
+  call.obs.end(status, errorCode)
+  return settled
+}
+
+/** The svc facts of a settled call (a second settlement settles nothing: cost 0). */
+const settledFacts = (s: Settled | undefined) => ({ costMicros: s?.costMicros ?? 0n, usageSource: svcSource(s) })
+const svcSource = (s: Settled | undefined): 'upstream' | 'none' => (s?.usageSource === 'upstream' ? 'upstream' : 'none')
+
 export function jsonAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: ServedJson): Response {
   const { spoke, call, ctx } = a
   const { text, parsed, upstreamRequestId } = served.json
@@ -46,12 +62,12 @@ export function jsonAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: ServedJ
   // The client may have gone while the answer was read: the upstream's count still stands.
   const end: EndCause = call.life.end(COMPLETED) ? COMPLETED : call.life.ended!
   const reported = answer.usage && { usage: answer.usage, final: true }
-  const costMicros = settleEnd(deps, call, end, { reported, started: false, deliveredChars: 0 }, gateway)
+  call.obs.firstByte()
+  const settled = closeCall(deps, call, end, { reported, started: false, deliveredChars: 0 }, gateway)
   if (reported) settleQuota(deps.router, served.quota, usedTokens(reported.usage))
   const svc = withFallbackSvc(
     spoke.svc({
-      costMicros,
-      usageSource: reported ? 'upstream' : 'none',
+      ...settledFacts(settled),
       latencyMs: performance.now() - call.t0,
       gateway,
       upstreamRequestId: upstreamRequestId ?? String(parsed.id ?? ''),
@@ -59,9 +75,6 @@ export function jsonAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: ServedJ
     }),
     ctx,
   )
-  call.obs.firstByte()
-  const { status, errorCode } = endStatus(end)
-  call.obs.end(status, errorCode)
   const headers = a.headers
   headers['content-type'] = 'application/json'
   headers['x-model'] = call.model.id
@@ -93,14 +106,11 @@ export function streamAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: Serve
       call.obs.streamFailed(gw.id, end.error.code)
       deps.router.breakers.record(served.route, end.error)
     }
-    const costMicros = settleEnd(deps, call, end, tally, gw.id)
+    const settled = closeCall(deps, call, end, tally, gw.id)
     if (tally.reported?.final) settleQuota(deps.router, served.quota, usedTokens(tally.reported.usage))
-    const { status, errorCode } = endStatus(end)
-    call.obs.end(status, errorCode)
     return withFallbackSvc(
       spoke.svc({
-        costMicros,
-        usageSource: tally.reported?.final ? 'upstream' : 'none',
+        ...settledFacts(settled),
         latencyMs: performance.now() - call.t0,
         gateway: gw.id,
         upstreamRequestId: upstreamRequestId || (tally.upstreamId ?? ''),

@@ -25,7 +25,8 @@ import { upstreamJson } from '../providers/transport/http.ts'
 import type { Store } from '../store/types.ts'
 import { authenticate, resolveModel } from './admission.ts'
 import { checkClientIp, checkModel } from './key-access.ts'
-import { asGatewayError, errorResponse } from './error-response.ts'
+import { asGatewayError } from '../core/call-end.ts'
+import { errorResponse } from './error-response.ts'
 
 export interface CountTokensDeps {
   auth: Pick<ApiKeyAuth, 'verify'>

@@ -1,15 +1,11 @@
 // The one error mapping of /v1 (docs/api.md): any failure of a /v1 route becomes the
 // protocol's own envelope and status, with x-request-id, retry headers (Retry-After and rate
 // headers), and a log line under the request id when the error was not expected.
-import { clientRetryHeaders, GatewayError } from '../core/errors.ts'
+import { clientRetryHeaders, type GatewayError } from '../core/errors.ts'
 import type { Logger } from '../lib/log.ts'
 
 /** A protocol's error envelope (protocols/<p>/error.ts). */
 export type ErrorEnvelope = (err: GatewayError) => { status: number; body: string }
-
-/** What was thrown, as a GatewayError: anything unexpected is INTERNAL, the original kept as its cause. */
-export const asGatewayError = (e: unknown): GatewayError =>
-  e instanceof GatewayError ? e : new GatewayError('INTERNAL', 'Internal error.', { cause: e })
 
 /**
  * The response to a failed /v1 call. `what` names the route in the log line of an INTERNAL

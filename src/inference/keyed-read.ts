@@ -7,7 +7,8 @@ import { newRequestId } from '../lib/ids.ts'
 import { chatErrorBody } from '../protocols/chat/error.ts'
 import { authenticate } from './admission.ts'
 import { checkClientIp } from './key-access.ts'
-import { asGatewayError, errorResponse } from './error-response.ts'
+import { asGatewayError } from '../core/call-end.ts'
+import { errorResponse } from './error-response.ts'
 
 export interface KeyedReadDeps {
   auth: Pick<ApiKeyAuth, 'verify'>

@@ -4,11 +4,10 @@
 // got, and answered in the protocol's envelope (error-response.ts).
 import type { ApiKeyAuth } from '../auth/api-keys.ts'
 import { NOTHING_DELIVERED } from '../billing/bill.ts'
-import { logRejected, type RejectedCall, settleEnd } from '../billing/settlement.ts'
+import { logRejected, type RejectedCall } from '../billing/settlement.ts'
 import type { Catalog } from '../catalog/catalog.ts'
 import type { Config } from '../config.ts'
-import { CallEnded, type EndCause } from '../core/call-end.ts'
-import { GatewayError } from '../core/errors.ts'
+import { answerError, endOfThrown } from '../core/call-end.ts'
 import { readJsonBody } from '../http/body.ts'
 import { rateHeaders } from '../http/rate-headers.ts'
 import { newRequestId } from '../lib/ids.ts'
@@ -17,9 +16,9 @@ import type { Metrics } from '../observability/telemetry.ts'
 import type { Tracer } from '../observability/tracing.ts'
 import type { CallContext, Spoke } from '../protocols/spoke.ts'
 import { type AdmitDeps, admit, authenticate, type Call } from './admission.ts'
-import { type AnswerDeps, jsonAnswer, streamAnswer } from './answer.ts'
+import { type AnswerDeps, closeCall, jsonAnswer, streamAnswer } from './answer.ts'
 import { CallLife } from './call-life.ts'
-import { asGatewayError, errorResponse } from './error-response.ts'
+import { errorResponse } from './error-response.ts'
 import { planCall } from './call-plan.ts'
 import { candidates, fitting, takeModels } from './candidates.ts'
 import { serveChain } from './serve-chain.ts'
@@ -105,33 +104,14 @@ export async function protocolCall<Body>(
     }
     return jsonAnswer(deps, answering, served)
   } catch (e) {
-    const end = endOf(life, e)
-    const err = answerFor(end, e)
-    if (call) settleEnd(deps, call, end, NOTHING_DELIVERED, null)
+    // As the call's lifecycle says, else as the error thrown says (core/call-end.ts).
+    if (!life.ended) life.end(endOfThrown(e))
+    const end = life.ended!
+    const err = answerError(end, e)
+    if (call) closeCall(deps, call, end, NOTHING_DELIVERED, null)
     else if (rejected) logRejected(deps, rejected, err)
     const res = errorResponse(spoke.errorBody, err, requestId, deps.log, `${spoke.name} request`, spoke.idHeaders)
     obs.end(res.status, err.code)
     return res
   }
-}
-
-const UPSTREAM_FAILURES = new Set(['UPSTREAM_ERROR', 'UPSTREAM_TIMEOUT', 'UPSTREAM_UNAVAILABLE'])
-
-/** How a call that threw ended: as its lifecycle says, else failed upstream (before any byte) or refused. */
-function endOf(life: CallLife, e: unknown): EndCause {
-  if (life.ended) return life.ended
-  const error = asGatewayError(e)
-  const end: EndCause = UPSTREAM_FAILURES.has(error.code)
-    ? { kind: 'upstream_failed', error, afterFirstByte: false }
-    : { kind: 'refused', error }
-  life.end(end)
-  return end
-}
-
-/** The error answered: the thrown one, or, when the call's own end cut its work, that end's. */
-function answerFor(end: EndCause, e: unknown): GatewayError {
-  if (!(e instanceof CallEnded)) return asGatewayError(e)
-  if (end.kind === 'drain')
-    return new GatewayError('SHUTTING_DOWN', 'This instance is shutting down; retry the request.', { headers: { 'retry-after': '1' } })
-  return new GatewayError('CLIENT_CLOSED', 'The client closed the request.')
 }

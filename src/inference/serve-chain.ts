@@ -3,7 +3,7 @@
 // upstream said the prompt is too long, the next candidate is tried — for "too long" only one
 // with a larger window. What answered is returned with the model that answered it.
 import type { CatalogModel } from '../catalog/catalog.ts'
-import { CallEnded } from '../core/call-end.ts'
+import { endedByCaller } from '../core/call-end.ts'
 import { worthTrying } from './candidates.ts'
 import { callUpstream, type Served, type UpstreamCallDeps, type UpstreamCallRequest } from './upstream-call.ts'
 
@@ -25,7 +25,7 @@ export async function serveChain<Body>(
     try {
       return { served: await callUpstream(deps, { ...r, model: c.model, tokens: c.tokens }), model: c.model }
     } catch (err) {
-      if (err instanceof CallEnded || r.life.ended) throw err
+      if (endedByCaller(err) || r.life.ended) throw err
       failed = { model: c.model, err }
     }
   }

@@ -15,7 +15,7 @@
 // `ended`, for whichever end stands, its own or one from outside (the drain's grace, the client's
 // signal).
 import type { CallTally } from '../billing/bill.ts'
-import type { EndCause } from '../core/call-end.ts'
+import { type EndCause, endError, endedByCaller } from '../core/call-end.ts'
 import { GatewayError } from '../core/errors.ts'
 import type { FrameTransform } from '../core/frames.ts'
 import { SseParser } from '../lib/sse/parse.ts'
@@ -56,12 +56,6 @@ function thrownMidStream(e: unknown): EndCause {
   if (!(e instanceof GatewayError)) return failedMidStream('UPSTREAM_ERROR', 'The upstream sent an unreadable stream.', e)
   if (e.extra.upstream) return { kind: 'upstream_failed', error: e, afterFirstByte: true }
   return failedMidStream('UPSTREAM_ERROR', e.message, e.extra.cause)
-}
-/** The one error frame of a stream that did not complete (the client is still there to read it). */
-function terminalError(end: Exclude<EndCause, { kind: 'completed' | 'client_left' | 'deadline' }>): GatewayError {
-  if (end.kind === 'drain')
-    return new GatewayError('SHUTTING_DOWN', 'The gateway is restarting; the answer was cut short. Retry the request.')
-  return end.error
 }
 
 export function pipeStream(reader: BodyReader, t: FrameTransform, opts: PipeOptions): ReadableStream<Uint8Array> {
@@ -105,7 +99,7 @@ export function pipeStream(reader: BodyReader, t: FrameTransform, opts: PipeOpti
     const svc = opts.finish(end, tally())
     if (end.kind === 'client_left') return
     if (end.kind === 'deadline') return sink?.close(new Error('client idle'))
-    const last = frames + (end.kind === 'completed' ? t.close(svc) : t.error(terminalError(end)))
+    const last = frames + (end.kind === 'completed' ? t.close(svc) : t.error(endError(end)))
     if (!sink) parked = last
     else writeLast(sink, last)
   }
@@ -154,7 +148,8 @@ export function pipeStream(reader: BodyReader, t: FrameTransform, opts: PipeOpti
         result = await readUpstream()
       } catch (cause) {
         // A read cut by the call's own end (client gone, drain, idle limit) is not the upstream's failure.
-        if (!life.ended) conclude(failedMidStream('UPSTREAM_ERROR', 'The upstream connection failed mid-stream.', cause))
+        if (!life.ended && !endedByCaller(cause))
+          conclude(failedMidStream('UPSTREAM_ERROR', 'The upstream connection failed mid-stream.', cause))
         return
       } finally {
         awaitingUpstream = false

@@ -17,6 +17,16 @@ const PROVIDER: Record<GatewayProtocol, string> = {
   'openai-responses': 'openai',
 }
 
+/** What one settlement settled, as billing/settlement.ts returns it (its `Settled`). */
+export interface Settlement {
+  usage: Usage
+  costMicros: bigint
+  gateway: string | null
+  /** performance.now() when the store's round trip started. */
+  tripStarted: number
+  trip: Promise<{ outcome: 'applied' | 'expired' | 'rescued'; answeredAt: number }>
+}
+
 export type RefusalReason = 'rate_limit' | 'balance' | 'key_limit' | 'tpm' | 'concurrency'
 
 export class CallObserver {
@@ -85,7 +95,7 @@ export class CallObserver {
   }
 
   /** A hot-store round trip that started at `t` (performance.now()). */
-  storeTrip(op: 'admit' | 'settle', t: number, ok: boolean): void {
+  storeTrip(op: 'admit', t: number, ok: boolean): void {
     this.metrics.m.store.observe({ op }, (performance.now() - t) / 1000)
     if (!ok) this.metrics.m.storeErrors.inc({ op })
   }
@@ -143,8 +153,13 @@ export class CallObserver {
     }
   }
 
-  /** Settlement starts: usage and cost are counted, the reservation leaves the gauge. Returns its span. */
-  settling(usage: Usage, costMicros: bigint, gateway: string | null): Span {
+  /**
+   * What settlement settled (billing/settlement.ts): usage and cost are counted, the reservation
+   * leaves the gauge, and the store's round trip is timed in its own span (failed when the
+   * record went through the settlement fallback).
+   */
+  settled(s: Settlement): void {
+    const { usage, costMicros, gateway } = s
     const { m } = this.metrics
     this.metrics.reservedMicros -= this.reserved
     this.reserved = 0
@@ -162,7 +177,17 @@ export class CallObserver {
       'tollgate.cost_micros': Number(costMicros),
       'tollgate.gateway': gateway ?? undefined,
     })
-    return this.span.child('tollgate.settlement')
+    const span = this.span.child('tollgate.settlement')
+    s.trip.then(({ outcome, answeredAt }) => {
+      const ok = outcome !== 'rescued'
+      this.metrics.m.store.observe({ op: 'settle' }, (answeredAt - s.tripStarted) / 1000)
+      if (!ok) {
+        this.metrics.m.storeErrors.inc({ op: 'settle' })
+        m.settleFailures.inc()
+        span.fail('SETTLE_FAILED')
+      }
+      span.end()
+    })
   }
 
   /** The call is over (JSON answered, stream ended, or refused): counted exactly once. */

@@ -8,5 +8,3 @@ import type { CreditDisplay } from './common/credit-svc.ts'
 export function protocolSpokes(display: CreditDisplay) {
   return { chat: chatSpoke, messages: messagesSpoke(display), responses: responsesSpoke(display), embeddings: embeddingsSpoke(chatSpoke) }
 }
-
-export type ProtocolSpokes = ReturnType<typeof protocolSpokes>

@@ -5,7 +5,7 @@
 // failure that is the request's own (400, context length) ends the call at once. All routes
 // failed → 502 UPSTREAM_ERROR; all skipped → 503 UPSTREAM_UNAVAILABLE with Retry-After. An attempt whose call ended on the caller's side (client gone, drain) is no
 // upstream failure: no breaker, retry or counter sees it (docs/failover.md "Who ended the call").
-import { CallEnded, type EndCause } from '../core/call-end.ts'
+import { CallEnded, type EndCause, endedByCaller } from '../core/call-end.ts'
 import { GatewayError } from '../core/errors.ts'
 import type { Route } from '../core/gateway.ts'
 import { afterFailure } from './retry-policy.ts'
@@ -74,7 +74,7 @@ export async function withFailover<T>(
     const ctx = { hasNext: i < routes.length - 1 }
     const r = await tryRoute(router, route, () => attempt(route, ctx), started, requestId, call).catch((e) => {
       // A refusal used no tokens; a call ended meanwhile keeps its estimate (nobody knows).
-      if (!(e instanceof CallEnded)) settleQuota(router, entry.quota, 0)
+      if (!endedByCaller(e)) settleQuota(router, entry.quota, 0)
       throw e
     })
     if (r.ok) return { value: r.value, route, quota: entry.quota }
@@ -146,7 +146,7 @@ async function tryRoute<T>(
       router.breakers.record(route)
       return { ok: true, value }
     } catch (e) {
-      if (call.ended || e instanceof CallEnded) {
+      if (call.ended || endedByCaller(e)) {
         router.breakers.release(route, requestId)
         throw call.ended ? new CallEnded(call.ended) : e
       }

@@ -3,7 +3,7 @@
 // and then nothing can still fail over. What was read meanwhile is replayed to the pipeline
 // unchanged. A stream that ends, or sends an error event, before any content is handed on as is
 // (the pipeline reports it); a connection lost before content is a retryable failure.
-import { CallEnded } from '../core/call-end.ts'
+import { endedByCaller } from '../core/call-end.ts'
 import type { CEvent } from '../core/canonical.ts'
 import { GatewayError } from '../core/errors.ts'
 import { SseParser } from '../lib/sse/parse.ts'
@@ -55,7 +55,7 @@ export async function awaitFirstContent(
       if (seesContent(parser, decoder, r.value)) break
     }
   } catch (cause) {
-    if (call.signal.reason instanceof CallEnded) throw call.signal.reason
+    if (endedByCaller(call.signal.reason)) throw call.signal.reason
     throw new GatewayError(
       timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR',
       timedOut ? 'The upstream model sent no answer in time.' : 'The upstream connection failed before the answer began.',

@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { type BilledEnd, billFor, type CallTally, NOTHING_DELIVERED, ZERO_USAGE } from '../../src/billing/bill.ts'
-import { endStatus } from '../../src/billing/settlement.ts'
+import { endStatus } from '../../src/core/call-end.ts'
 import type { EndCause } from '../../src/core/call-end.ts'
 import { GatewayError } from '../../src/core/errors.ts'
 import type { ReportedUsage, Usage } from '../../src/core/usage.ts'

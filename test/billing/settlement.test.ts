@@ -32,9 +32,13 @@ function fakeDeps(settleFails = false) {
       },
       appendOutbox: async (_userId, record) => void appended.push(record),
     },
-    rescue: { rescue: async (_userId, record) => void rescued.push(record) },
+    rescue: {
+      rescue: async (_userId, record) => {
+        failures++
+        rescued.push(record)
+      },
+    },
     log: { debug() {}, info() {}, warn() {}, error() {} } as unknown as SettlementDeps['log'],
-    metrics: { m: { settleFailures: { inc: () => void failures++ } } } as unknown as SettlementDeps['metrics'],
     inflight: { callEnded: () => void ended++, track: (p) => void tracked.push(p) },
   }
   return {
@@ -48,7 +52,6 @@ function fakeDeps(settleFails = false) {
   }
 }
 
-const span = { fail() {}, end() {} }
 const call = (): SettlingCall => ({
   requestId: 'req_1',
   protocol: 'chat',
@@ -61,7 +64,6 @@ const call = (): SettlingCall => ({
   t0: performance.now(),
   at: 1_700_000_000_000,
   settled: false,
-  obs: { settling: () => span as never, storeTrip() {} },
 })
 
 describe('settlement', () => {
@@ -69,8 +71,10 @@ describe('settlement', () => {
     const f = fakeDeps()
     const c = call()
     const o = { status: 200, errorCode: null, gateway: 'gw-a', usage: usage(100, 50), usageSource: 'upstream' as const }
-    expect(settle(f.deps, c, o)).toBe(200n)
-    expect(settle(f.deps, c, o)).toBe(0n)
+    const first = settle(f.deps, c, o)!
+    expect([first.costMicros, first.usageSource]).toEqual([200n, 'upstream'])
+    expect(settle(f.deps, c, o)).toBeUndefined()
+    expect((await first.trip).outcome).toBe('applied')
     await f.done()
     expect(f.ended()).toBe(1)
     expect(f.settled).toHaveLength(1)
@@ -90,7 +94,8 @@ describe('settlement', () => {
   test('a failed store trip goes to the rescue with the same record, counted', async () => {
     const f = fakeDeps(true)
     const error = new GatewayError('UPSTREAM_ERROR', 'x')
-    settleEnd(f.deps, call(), { kind: 'upstream_failed', error, afterFirstByte: false }, NOTHING_DELIVERED, null)
+    const settled = settleEnd(f.deps, call(), { kind: 'upstream_failed', error, afterFirstByte: false }, NOTHING_DELIVERED, null)!
+    expect((await settled.trip).outcome).toBe('rescued')
     await f.done()
     expect(f.failures()).toBe(1)
     expect(f.rescued).toHaveLength(1)

@@ -2,7 +2,8 @@
 // the error's own headers; only an unexpected error is logged, under the request id.
 import { describe, expect, test } from 'bun:test'
 import { GatewayError } from '../../src/core/errors.ts'
-import { asGatewayError, errorResponse } from '../../src/inference/error-response.ts'
+import { asGatewayError } from '../../src/core/call-end.ts'
+import { errorResponse } from '../../src/inference/error-response.ts'
 import { createLogger } from '../../src/lib/log.ts'
 import { chatErrorBody } from '../../src/protocols/chat/error.ts'
 import { messagesErrorBody } from '../../src/protocols/messages/error.ts'

@@ -6,7 +6,7 @@
 // An attempt aborted by its call (client gone, drain: a CallEnded reason) rejects with that
 // CallEnded, never with an upstream failure (docs/failover.md "Who ended the call").
 import { upstreamUrl, withGatewayHeaders } from './gateway-extras.ts'
-import { CallEnded } from '../../core/call-end.ts'
+import { endedByCaller } from '../../core/call-end.ts'
 import { isContextLengthAnswer } from '../../core/context-window.ts'
 import { GatewayError } from '../../core/errors.ts'
 import type { Gateway } from '../../core/gateway.ts'
@@ -34,7 +34,7 @@ const TIMED_OUT = new Error('upstream deadline')
 
 /** Why an attempt's request failed: the call's own end, the attempt's deadline, or the network. */
 function attemptFailure(gw: Gateway, signal: AbortSignal, cause: unknown): Error {
-  if (signal.reason instanceof CallEnded) return signal.reason
+  if (endedByCaller(signal.reason)) return signal.reason
   const timedOut = signal.aborted && signal.reason === TIMED_OUT
   return new GatewayError(
     timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR',
@@ -146,7 +146,7 @@ export async function upstreamJson(
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('answer is not a JSON object')
     return { text, parsed: parsed as Record<string, unknown>, upstreamRequestId: call.response.headers.get('x-request-id') ?? undefined }
   } catch (cause) {
-    if (controller?.signal.reason instanceof CallEnded) throw controller.signal.reason
+    if (endedByCaller(controller?.signal.reason)) throw controller!.signal.reason
     throw new GatewayError('UPSTREAM_ERROR', 'The upstream model sent an incomplete or unreadable answer.', {
       cause: { gateway: gw.id, error: String(cause) },
       retryable: true,

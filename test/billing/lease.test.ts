@@ -2,7 +2,7 @@
 // the first renewal only once the admission's lease has two thirds of it left.
 import { describe, expect, test } from 'bun:test'
 import type { Call } from '../../src/inference/admission.ts'
-import { holdLease } from '../../src/inference/lease.ts'
+import { holdLease } from '../../src/billing/lease.ts'
 import { createLogger } from '../../src/lib/log.ts'
 
 function harness(leaseLeftMs: number) {

@@ -1,13 +1,15 @@
 // Reservations are leases (docs/drain.md): how long an admitted request may hold its reservation
 // without settling, and what it is billed if that deadline passes (its instance died or lost the
-// store). The store releases an expired lease and appends the abandoned record below.
-import { billFor, NOTHING_DELIVERED } from '../billing/bill.ts'
-import { callRecord, recorded } from '../billing/outbox-record.ts'
-import { costMicros } from '../billing/pricing.ts'
+// store) — the abandoned call's bill, by the one billing rule. The store releases an expired
+// lease and appends the abandoned record below; a live stream keeps its lease renewed.
+import { endStatus } from '../core/call-end.ts'
 import type { Route } from '../core/gateway.ts'
+import type { Usage } from '../core/usage.ts'
 import type { Logger } from '../lib/log.ts'
 import type { Lease, Store } from '../store/types.ts'
-import type { Call } from './admission.ts'
+import { billFor, NOTHING_DELIVERED } from './bill.ts'
+import { callRecord, type RecordedCall, recorded } from './outbox-record.ts'
+import { costMicros, type Pricing } from './pricing.ts'
 
 /** Slack for the work around the upstream calls (admission, settlement, a loaded machine). */
 export const LEASE_MARGIN_MS = 5_000
@@ -24,18 +26,24 @@ export const firstByteLeaseMs = (routes: readonly Route[]): number =>
 export const streamLeaseMs = (gatewayTimeoutMs: number, clientIdleMs: number): number =>
   Math.max(gatewayTimeoutMs, clientIdleMs) + LEASE_MARGIN_MS
 
-export function leaseFor(c: Omit<Call, 'reservedMicros' | 'rate' | 'settled' | 'leaseDeadlineMs' | 'life'>, nowMs: number): Lease {
+/** A call being admitted, as its lease sees it. */
+export interface LeasedCall extends Omit<RecordedCall, 'model'> {
+  model: { id: string; pricing: Pricing; routes: readonly Route[] }
+  estimate: Usage
+}
+
+export function leaseFor(c: LeasedCall, nowMs: number): Lease {
   // Nothing is known of what was delivered: billed as a call cut before its first byte (docs/drain.md).
-  const { usage } = billFor(c.estimate, { kind: 'abandoned' }, NOTHING_DELIVERED)
+  const abandoned = { kind: 'abandoned' } as const
+  const { usage, source } = billFor(c.estimate, abandoned, NOTHING_DELIVERED)
   const cost = costMicros(usage, c.model.pricing)
   const deadlineMs = nowMs + firstByteLeaseMs(c.model.routes)
   const abandonRecord = callRecord(recorded(c), {
+    ...endStatus(abandoned),
     gateway: null,
-    status: 500,
-    errorCode: 'ABANDONED',
     usage,
     costMicros: cost,
-    usageSource: 'estimate',
+    usageSource: source,
     latencyMs: deadlineMs - c.at,
   })
   return { id: c.requestId, deadlineMs, abandonCostMicros: cost, abandonRecord }
@@ -49,7 +57,7 @@ export function leaseFor(c: Omit<Call, 'reservedMicros' | 'rate' | 'settled' | '
  */
 export function holdLease(
   deps: { store: Pick<Store, 'renewLease'>; log: Logger; now: () => number },
-  call: Call,
+  call: { requestId: string; principal: { userId: string }; settled: boolean; leaseDeadlineMs: number },
   leaseMs: number,
 ): () => void {
   const every = Math.max(1, Math.floor(leaseMs / 3))
