@@ -3,6 +3,7 @@
 import { ApiKeyAuth } from './auth/api-keys.ts'
 import { LedgerWriter } from './billing/ledger-writer.ts'
 import { SettleRescue } from './billing/settle-rescue.ts'
+import { type AccountMirror, accountMirror } from './billing/mirror.ts'
 import { startLeaseSweep } from './billing/lease-sweep.ts'
 import { Catalog } from './catalog/catalog.ts'
 import { readCatalogFile, upsertCatalog } from './catalog/file.ts'
@@ -43,6 +44,8 @@ export interface AppDeps {
   inflight: InFlight
   /** Where a settlement goes when the store's round trip fails (docs/operations.md). */
   rescue: SettleRescue
+  /** The account mirror as admission warms and forgets it (docs/operations.md "Reloading a mirror"). */
+  accounts: AccountMirror
   /** Breakers and failover counters (docs/failover.md). */
   router: Router
   /** Auto top-up after settlements; the console's PUT drops its cached settings. */
@@ -125,6 +128,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     refreshMs > 0
       ? setInterval(() => catalog.refresh().catch((e) => log.error('catalog refresh failed', { err: String(e) })), refreshMs)
       : undefined
+  const rescue = new SettleRescue(database.db, store, log, config.dbRequestTimeoutMs)
   const deps: AppDeps = {
     db: database.db,
     store,
@@ -133,7 +137,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     config,
     log,
     inflight: new InFlight(),
-    rescue: new SettleRescue(database.db, store, log, config.dbRequestTimeoutMs),
+    rescue,
+    accounts: accountMirror(database.db, store, rescue, config.dbRequestTimeoutMs),
     router,
     now: Date.now,
     metrics: new Metrics(),

@@ -1,7 +1,7 @@
 // The one billing rule (docs/api.md "What a call is billed"): how a call ended, the usage the
 // upstream reported and whether it was final, and what reached the client decide the usage
 // billed and its source. Pure; every end of every call is settled through it.
-import type { EndKind } from '../core/call-end.ts'
+import { type AbandonedEnd, type EndCause, type EndKind, endStatus } from '../core/call-end.ts'
 import type { ReportedUsage, Usage } from '../core/usage.ts'
 import { estimateDeliveredTokens } from './estimate.ts'
 import type { UsageSource } from './outbox-record.ts'
@@ -28,6 +28,21 @@ export function billFor(estimate: Usage, end: BilledEnd, t: CallTally): { usage:
   if (end.kind === 'completed') return { usage: estimate, source: 'none' }
   if (end.kind === 'refused' || (end.kind === 'upstream_failed' && !end.afterFirstByte)) return { usage: ZERO_USAGE, source: 'none' }
   return { usage: cutUsage(estimate, t), source: 'estimate' }
+}
+
+/** How a call is settled: its usage billed and their source, and its request log's status, code and gateway. */
+export interface Outcome {
+  status: number
+  errorCode: string | null
+  gateway: string | null
+  usage: Usage
+  usageSource: UsageSource
+}
+
+/** The outcome of a call that ended so: the billing rule's usage, the log's status and code for the end (core/call-end.ts). */
+export function outcomeFor(estimate: Usage, end: EndCause | AbandonedEnd, t: CallTally, gateway: string | null): Outcome {
+  const billed = billFor(estimate, end, t)
+  return { ...endStatus(end), gateway, usage: billed.usage, usageSource: billed.source }
 }
 
 /**

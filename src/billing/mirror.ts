@@ -8,8 +8,10 @@
 import { and, eq, inArray } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { accounts, apiKeys, ledgerEntries } from '../db/schema/index.ts'
+import { withDeadline } from '../lib/deadline.ts'
 import type { OutboxCall, Store } from '../store/types.ts'
 import { periodSpent } from './period-spend.ts'
+import type { SettleRescue } from './settle-rescue.ts'
 import { usageReference } from './ledger-batch.ts'
 import { type LimitReset, spendPeriod } from './spend-period.ts'
 
@@ -88,4 +90,19 @@ export function loadMirrorOnce(db: Db, store: Store, k: MirroredKey, spendKey = 
   const started = loadMirror(db, store, k, spendKey, nowMs).finally(() => loads.delete(id))
   loads.set(id, started)
   return started
+}
+
+/** The account mirror as admission uses it (docs/operations.md "Reloading a mirror"); built once in runtime.ts. */
+export interface AccountMirror {
+  /** Loads a cold account into the store (one load for concurrent callers), within the database deadline. */
+  warm(k: MirroredKey, spendKey: string, nowMs: number): Promise<void>
+  /** After an admit without an answer (which may still reserve later): the call's lease is ended and the mirror dropped after it. */
+  forget(userId: string, leaseId: string): void
+}
+
+export function accountMirror(db: Db, store: Store, rescue: Pick<SettleRescue, 'dropMirror'>, timeoutMs: number): AccountMirror {
+  return {
+    warm: (k, spendKey, nowMs) => withDeadline(loadMirrorOnce(db, store, k, spendKey, nowMs), timeoutMs, 'account load'),
+    forget: (userId, leaseId) => rescue.dropMirror(userId, leaseId),
+  }
 }

@@ -3,13 +3,12 @@
 // not wait for (tracked for shutdown). It returns what it settled (cost, usage and its source,
 // and the round trip's outcome); the answer's svc and the call's observer read that, nothing
 // recomputes it. A call refused after authentication still gets its record.
-import { type AbandonedEnd, type EndCause, endStatus } from '../core/call-end.ts'
 import type { GatewayError } from '../core/errors.ts'
 import { type Usage, usageTokens } from '../core/usage.ts'
 import type { Logger } from '../lib/log.ts'
 import type { Store } from '../store/types.ts'
-import { billFor, type CallTally, ZERO_USAGE } from './bill.ts'
-import { callRecord, type RecordedCall, recorded, type UsageSource } from './outbox-record.ts'
+import { type Outcome, ZERO_USAGE } from './bill.ts'
+import { callRecord, type RecordedCall, recorded } from './outbox-record.ts'
 import { costMicros, type Pricing } from './pricing.ts'
 import type { SettleRescue } from './settle-rescue.ts'
 
@@ -45,14 +44,6 @@ export interface SettlingCall {
   spendKey?: string
   /** When a key with a tpm counted the estimate's tokens (epoch ms); null or absent = no tpm. */
   tokensAt?: number | null
-}
-
-export interface Outcome {
-  status: number
-  errorCode: string | null
-  gateway: string | null
-  usage: Usage
-  usageSource: UsageSource
 }
 
 /**
@@ -122,18 +113,6 @@ export function settle(deps: SettlementDeps, call: SettlingCall, o: Outcome): Se
 function afterCharge(deps: SettlementDeps, userId: string): void {
   const p = deps.autoTopup!.afterSettle(userId).catch((err) => deps.log.warn('auto top-up check failed', { userId, err: String(err) }))
   deps.inflight.track(p)
-}
-
-/** Settles a call as it ended: the billing rule's usage, and the log's status and code for the end (core/call-end.ts). */
-export function settleEnd(
-  deps: SettlementDeps,
-  call: SettlingCall,
-  end: EndCause | AbandonedEnd,
-  tally: CallTally,
-  gateway: string | null,
-): Settled | undefined {
-  const billed = billFor(call.estimate, end, tally)
-  return settle(deps, call, { ...endStatus(end), gateway, usage: billed.usage, usageSource: billed.source })
 }
 
 /** A call refused after authentication, before admission (as far as it got). */

@@ -4,6 +4,7 @@ import { asc } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { gateways, modelRoutes, models, routeSwitches } from '../db/schema/index.ts'
 import { isPriced, type Pricing } from '../billing/pricing.ts'
+import { GatewayError } from '../core/errors.ts'
 import type { Gateway, GatewayProtocol, ModelKind, Route } from '../core/gateway.ts'
 import { resolvePolicy, type PolicyFile } from '../routing/policy.ts'
 
@@ -48,6 +49,27 @@ export type Lookup =
   | { ok: false; reason: 'unknown' }
   /** The model exists but cannot serve; its catalog fallbacks still may (docs/failover.md "Model fallbacks"). */
   | { ok: false; reason: 'unavailable'; model: CatalogModel }
+
+/** Why `slug` cannot serve a call of `kind`, as the catalog found it: unknown, unavailable or of another kind (docs/api.md "Embeddings"). */
+export function refusalOf(slug: string, found: Lookup, kind: ModelKind): GatewayError {
+  if (found.ok && found.model.kind !== kind) {
+    const message =
+      kind === 'embedding'
+        ? `Model '${slug}' is a chat model, not an embedding model; it cannot be used with POST /v1/embeddings.`
+        : `Model '${slug}' is an embedding model; call POST /v1/embeddings with it.`
+    return new GatewayError('BAD_REQUEST', message, { param: 'model' })
+  }
+  if (!found.ok && found.reason === 'unknown')
+    return new GatewayError('MODEL_NOT_FOUND', `Model '${slug}' does not exist.`, { param: 'model' })
+  return new GatewayError('MODEL_UNAVAILABLE', `Model '${slug}' is currently unavailable.`, { param: 'model' })
+}
+
+/** The catalog model of `slug`, refused when unknown, unavailable or of another kind than the route serves. */
+export function resolveModel(catalog: Pick<Catalog, 'lookup'>, slug: string, kind: ModelKind = 'chat'): CatalogModel {
+  const found = catalog.lookup(slug)
+  if (found.ok && found.model.kind === kind) return found.model
+  throw refusalOf(slug, found, kind)
+}
 
 export class Catalog {
   private byId = new Map<string, CatalogModel>()

@@ -1,24 +1,19 @@
-// The start of every gateway call, shared by every protocol: authenticate the key, resolve the
-// model, admit (rate window + reservation in one store round trip). Settlement is billing's
+// The start of every gateway call, shared by every protocol: authenticate the key, then, once
+// the call's candidates are known (candidates.ts), admit it (rate window + reservation in one
+// store round trip). Settlement is billing's
 // (billing/settlement.ts).
 import { type ApiKeyAuth, keyFromHeaders, type KeyPrincipal } from '../auth/api-keys.ts'
 import { leaseFor } from '../billing/lease.ts'
-import { loadMirrorOnce } from '../billing/mirror.ts'
-import { reservationMicros } from '../billing/estimate.ts'
+import type { AccountMirror } from '../billing/mirror.ts'
 import { spendKey } from '../billing/spend-period.ts'
 import { usageTokens } from '../core/usage.ts'
-import type { SettleRescue } from '../billing/settle-rescue.ts'
 import type { SettlingCall } from '../billing/settlement.ts'
 import type { CallLife } from './call-life.ts'
-import type { Catalog, CatalogModel } from '../catalog/catalog.ts'
-import type { Config } from '../config.ts'
-import type { Db } from '../db/client.ts'
+import type { CatalogModel } from '../catalog/catalog.ts'
 import { shuttingDown } from '../core/call-end.ts'
 import { GatewayError, serviceUnavailable } from '../core/errors.ts'
-import type { ModelKind } from '../core/gateway.ts'
 import type { Usage } from '../core/usage.ts'
 import { rateHeaders } from '../http/rate-headers.ts'
-import { withDeadline } from '../lib/deadline.ts'
 import type { CallObserver } from '../observability/call-observer.ts'
 import type { AdmitResult, RateInfo, Store } from '../store/types.ts'
 import type { InFlight } from './inflight.ts'
@@ -28,23 +23,6 @@ export async function authenticate(auth: Pick<ApiKeyAuth, 'verify'>, headers: He
   const principal = await auth.verify(keyFromHeaders(headers)).catch((e) => Promise.reject(serviceUnavailable(e)))
   if (!principal) throw new GatewayError('UNAUTHORIZED', 'Invalid, revoked or expired API key.')
   return principal
-}
-
-/** The catalog model of `slug`, refused when unknown, unavailable or of another kind than the route serves (docs/api.md "Embeddings"). */
-export function resolveModel(catalog: Pick<Catalog, 'lookup'>, slug: string, kind: ModelKind = 'chat'): CatalogModel {
-  const found = catalog.lookup(slug)
-  if (found.ok && found.model.kind === kind) return found.model
-  if (found.ok) throw kindMismatch(slug, kind)
-  if (found.reason === 'unknown') throw new GatewayError('MODEL_NOT_FOUND', `Model '${slug}' does not exist.`, { param: 'model' })
-  throw new GatewayError('MODEL_UNAVAILABLE', `Model '${slug}' is currently unavailable.`, { param: 'model' })
-}
-
-function kindMismatch(slug: string, wanted: ModelKind): GatewayError {
-  const message =
-    wanted === 'embedding'
-      ? `Model '${slug}' is a chat model, not an embedding model; it cannot be used with POST /v1/embeddings.`
-      : `Model '${slug}' is an embedding model; call POST /v1/embeddings with it.`
-  return new GatewayError('BAD_REQUEST', message, { param: 'model' })
 }
 
 /** An admitted call: what settlement needs, plus its rate window and estimate. */
@@ -64,16 +42,15 @@ export interface Call extends SettlingCall {
 }
 
 export interface AdmitDeps {
-  db: Db
   store: Store
-  /** Its account mirror is dropped when an admit has no answer (docs/operations.md). */
-  rescue: Pick<SettleRescue, 'dropMirror'>
+  /** A cold account is loaded; an admit without an answer drops its mirror (docs/operations.md "Reloading a mirror"). */
+  accounts: AccountMirror
   inflight: InFlight
   now: () => number
-  config: Pick<Config, 'dbRequestTimeoutMs'>
 }
 
-type Admitting = Omit<Call, 'reservedMicros' | 'rate' | 'settled' | 'leaseDeadlineMs' | 'spendKey' | 'tokensAt'>
+/** A call to admit: what it reserves was planned with its candidates (call-plan.ts). */
+type Admitting = Omit<Call, 'reservedMicros' | 'rate' | 'settled' | 'leaseDeadlineMs' | 'spendKey' | 'tokensAt'> & { reserveMicros: bigint }
 
 /** What the store checks and counts for the call: its key's windows and limits, its reservation and lease. */
 function admitInput(c: Admitting, nowMs: number) {
@@ -83,7 +60,7 @@ function admitInput(c: Admitting, nowMs: number) {
     keyId: p.keyId,
     rpm: p.rpm,
     nowMs,
-    reserveMicros: reservationMicros(c.estimate, c.model.pricing),
+    reserveMicros: c.reserveMicros,
     keyLimitMicros: p.limitMicros,
     // A limit that resets counts under its period (billing/spend-period.ts).
     spendKey: spendKey(p.keyId, p.limitMicros === null ? null : p.limitReset, nowMs),
@@ -108,15 +85,14 @@ export async function admit(deps: AdmitDeps, c: Admitting): Promise<Call> {
   // dropped after it.
   const storeAdmit = () =>
     timedAdmit(deps, c.obs, input).catch((e) => {
-      deps.rescue.dropMirror(input.userId, input.lease.id)
+      deps.accounts.forget(input.userId, input.lease.id)
       return Promise.reject(serviceUnavailable(e))
     })
   let result
   try {
     result = await storeAdmit()
     if (!result.ok && result.reason === 'cold') {
-      const load = loadMirrorOnce(deps.db, deps.store, p, input.spendKey, nowMs)
-      await withDeadline(load, deps.config.dbRequestTimeoutMs, 'account load').catch((e) => Promise.reject(serviceUnavailable(e)))
+      await deps.accounts.warm(p, input.spendKey, nowMs).catch((e) => Promise.reject(serviceUnavailable(e)))
       result = await storeAdmit()
     }
   } catch (e) {

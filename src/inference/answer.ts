@@ -6,9 +6,9 @@
 import type { Usage } from '../core/usage.ts'
 import { withFallbackSvc } from '../protocols/common/fallback-svc.ts'
 import { settleQuota } from '../routing/failover.ts'
-import type { CallTally } from '../billing/bill.ts'
+import { type CallTally, outcomeFor } from '../billing/bill.ts'
 import { holdLease, streamLeaseMs } from '../billing/lease.ts'
-import { type SettlementDeps, type Settled, settleEnd } from '../billing/settlement.ts'
+import { type SettlementDeps, type Settled, settle } from '../billing/settlement.ts'
 import type { Config } from '../config.ts'
 import { type EndCause, endStatus } from '../core/call-end.ts'
 import { appendMemberJson } from '../lib/json-tokens.ts'
@@ -43,7 +43,7 @@ const COMPLETED: EndCause = { kind: 'completed' }
 
 /** Settles an admitted call as it ended and tells its observer what was settled and how it ended. */
 export function closeCall(deps: SettlementDeps, call: Call, end: EndCause, tally: CallTally, gateway: string | null): Settled | undefined {
-  const settled = settleEnd(deps, call, end, tally, gateway)
+  const settled = settle(deps, call, outcomeFor(call.estimate, end, tally, gateway))
   if (settled) call.obs.settled(settled)
   const { status, errorCode } = endStatus(end)
   call.obs.end(status, errorCode)

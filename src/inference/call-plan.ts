@@ -16,7 +16,7 @@ export interface CallPlan {
    * What admission reserves for: the first candidate's id (its log row if nothing answers) at the
    * dearest candidate's prices and estimate, holding every candidate's routes (the lease waits for all).
    */
-  admitted: { model: CatalogModel; estimate: Usage }
+  admitted: { model: CatalogModel; estimate: Usage; reserveMicros: bigint }
 }
 
 export interface PromptEstimate {
@@ -35,10 +35,12 @@ export function planCall(chain: CatalogModel[], est: PromptEstimate, defaultCap:
     })
     return { model, estimate, tokens: estimate.inputTokens + estimate.outputTokens }
   })
-  let dearest = planned[0]!
-  for (const p of planned)
-    if (reservationMicros(p.estimate, p.model.pricing) > reservationMicros(dearest.estimate, dearest.model.pricing)) dearest = p
+  let dearest = { ...planned[0]!, reserveMicros: -1n }
+  for (const p of planned) {
+    const reserveMicros = reservationMicros(p.estimate, p.model.pricing)
+    if (reserveMicros > dearest.reserveMicros) dearest = { ...p, reserveMicros }
+  }
   const first = planned[0]!.model
   const model = planned.length === 1 ? first : { ...first, pricing: dearest.model.pricing, routes: planned.flatMap((p) => p.model.routes) }
-  return { chain: planned, admitted: { model, estimate: dearest.estimate } }
+  return { chain: planned, admitted: { model, estimate: dearest.estimate, reserveMicros: dearest.reserveMicros } }
 }

@@ -3,12 +3,11 @@
 // none, the model's catalog `fallbacks`. Unknown slugs the client named are its mistake (the
 // protocol's not-found answer); an unavailable one, or any the catalog names that cannot serve,
 // is passed over. A prompt that cannot fit a candidate's window leaves that candidate out.
-import type { Catalog, CatalogModel } from '../catalog/catalog.ts'
+import { type Catalog, type CatalogModel, refusalOf } from '../catalog/catalog.ts'
 import type { ModelKind } from '../core/gateway.ts'
 import { contextLengthError, promptCannotFit } from '../core/context-window.ts'
 import { GatewayError } from '../core/errors.ts'
 import { invalidBody } from '../protocols/common/parse.ts'
-import { resolveModel } from './admission.ts'
 
 /** At most this many slugs in a request's `models`. */
 export const MAX_REQUESTED_MODELS = 8
@@ -45,9 +44,9 @@ export function candidates(
     // A model of another kind (an embedding model on a chat protocol, or the reverse) is named
     // only when the client asked for it; a catalog fallback of another kind is passed over.
     if (found.ok && found.model.kind === kind) out.push(found.model)
-    else if ((found.ok || found.reason === 'unknown') && (slug === model || requested)) resolveModel(catalog, slug, kind)
+    else if ((found.ok || found.reason === 'unknown') && (slug === model || requested)) throw refusalOf(slug, found, kind)
   }
-  if (out.length === 0) resolveModel(catalog, model, kind)
+  if (out.length === 0) throw refusalOf(model, first, kind)
   return out
 }
 
@@ -56,6 +55,23 @@ export function fitting(chain: CatalogModel[], promptChars: number): CatalogMode
   const fit = chain.filter((m) => !promptCannotFit(promptChars, m.contextWindow))
   if (fit.length === 0) throw contextLengthError(chain[0]!.contextWindow)
   return fit
+}
+
+/** What a call asks of the catalog: its model, the request's `models`, the kind its protocol serves. */
+export interface ChainAsk {
+  model: string
+  models: string[] | undefined
+  kind: ModelKind
+  /** What must fit the context window. */
+  fitChars: number
+  /** The key's model allowlist (docs/api.md "Key settings"): fallbacks included. */
+  allows: (modelId: string) => boolean
+}
+
+/** The call's candidates: available, allowed to the key, and fitting its prompt; throws the first model's error when none is. */
+export function servingChain(catalog: Pick<Catalog, 'lookup'>, ask: ChainAsk): CatalogModel[] {
+  const allowed = candidates(catalog, ask.model, ask.models, ask.kind).filter((m) => ask.allows(m.id))
+  return fitting(allowed, ask.fitChars)
 }
 
 /** After a candidate failed, whether `next` is worth trying: a "too long" answer needs a larger window. */

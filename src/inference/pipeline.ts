@@ -20,7 +20,7 @@ import { type AnswerDeps, closeCall, jsonAnswer, streamAnswer } from './answer.t
 import { CallLife } from './call-life.ts'
 import { errorResponse } from './error-response.ts'
 import { planCall } from './call-plan.ts'
-import { candidates, fitting, takeModels } from './candidates.ts'
+import { servingChain, takeModels } from './candidates.ts'
 import { serveChain } from './serve-chain.ts'
 import type { UpstreamCallDeps } from './upstream-call.ts'
 import { checkClientIp, checkModel } from './key-access.ts'
@@ -67,15 +67,19 @@ export async function protocolCall<Body>(
     rejected.stream = stream
     checkModel(principal, spoke.model(body))
     const est = spoke.estimateInput(body)
-    // A key limited to some models is served only by those, fallbacks included (docs/api.md "Key settings").
-    const allowed = candidates(deps.catalog, spoke.model(body), taken.models, spoke.kind).filter((m) => principal.allowsModel(m.id))
-    const chain = fitting(allowed, est.fitChars ?? est.promptChars)
+    const chain = servingChain(deps.catalog, {
+      model: spoke.model(body),
+      models: taken.models,
+      kind: spoke.kind,
+      fitChars: est.fitChars ?? est.promptChars,
+      allows: (id) => principal.allowsModel(id),
+    })
     obs.resolved(chain[0]!.id, chain[0]!.provider, stream)
     const plan = planCall(chain, est, deps.config.defaultMaxOutputTokens)
-    const { model, estimate } = plan.admitted
+    const { model, estimate, reserveMicros } = plan.admitted
     const tried = chain.length > 1 ? { chain: chain.map((m) => m.id) } : {}
     call = await obs.admission(
-      admit(deps, { requestId, protocol: spoke.name, stream, principal, model, estimate, t0, at, obs, life, ...tried }),
+      admit(deps, { requestId, protocol: spoke.name, stream, principal, model, estimate, reserveMicros, t0, at, obs, life, ...tried }),
     )
     const passHeaders = spoke.passHeaders(req.headers)
     const answered = await serveChain(

@@ -2,6 +2,7 @@
 // count_tokens, the model list, one model, the key's own state (keyed-read.ts) and the CORS
 // preflight. Each answers its errors through error-response.ts in its protocol's envelope (the
 // preflight's 404 is the app's).
+import type { Db } from '../db/client.ts'
 import { Elysia } from 'elysia'
 import { pathOf } from '../http/surface-headers.ts'
 import type { Catalog } from '../catalog/catalog.ts'
@@ -24,7 +25,7 @@ import { checkClientIp } from './key-access.ts'
 import { keyedRead } from './keyed-read.ts'
 import { type CallSocket, type PipelineDeps, protocolCall } from './pipeline.ts'
 
-export type V1Deps = PipelineDeps & CountTokensDeps & { catalog: Catalog; config: Config }
+export type V1Deps = PipelineDeps & CountTokensDeps & { catalog: Catalog; config: Config; db: Db }
 
 /**
  * The /v1 routes whose every answer, success or error, carries its own x-request-id: the app's

@@ -1,9 +1,9 @@
 // Settlement as billing owns it: once per call, one outbox record per call (the same builder for
 // settled, refused and abandoned calls), and what a stream is billed when it ends.
 import { describe, expect, test } from 'bun:test'
-import { NOTHING_DELIVERED } from '../../src/billing/bill.ts'
+import { NOTHING_DELIVERED, outcomeFor } from '../../src/billing/bill.ts'
 import { callRecord, decodeRecord } from '../../src/billing/outbox-record.ts'
-import { logRejected, type SettlementDeps, type SettlingCall, settle, settleEnd } from '../../src/billing/settlement.ts'
+import { logRejected, type SettlementDeps, type SettlingCall, settle } from '../../src/billing/settlement.ts'
 import { GatewayError } from '../../src/core/errors.ts'
 import type { Usage } from '../../src/core/usage.ts'
 import type { SettleInput } from '../../src/store/types.ts'
@@ -94,7 +94,12 @@ describe('settlement', () => {
   test('a failed store trip goes to the rescue with the same record, counted', async () => {
     const f = fakeDeps(true)
     const error = new GatewayError('UPSTREAM_ERROR', 'x')
-    const settled = settleEnd(f.deps, call(), { kind: 'upstream_failed', error, afterFirstByte: false }, NOTHING_DELIVERED, null)!
+    const c = call()
+    const settled = settle(
+      f.deps,
+      c,
+      outcomeFor(c.estimate, { kind: 'upstream_failed', error, afterFirstByte: false }, NOTHING_DELIVERED, null),
+    )!
     expect((await settled.trip).outcome).toBe('rescued')
     await f.done()
     expect(f.failures()).toBe(1)
