@@ -62,11 +62,11 @@ describe('stream stage', () => {
       () => translateTransform(chatStreamDecoder(), chatStreamEncoder('c', 'm', 1)),
     ]) {
       const t = make()
-      for (let i = 0; i < MAX_UNREADABLE; i++) expect(t.push({ data: '{"cut' })).toBe('')
+      for (let i = 0; i < MAX_UNREADABLE; i++) expect(t.push({ event: undefined, data: '{"cut' })).toBe('')
       expect(t.unreadable()).toBe(MAX_UNREADABLE)
       let thrown: any
       try {
-        t.push({ data: 'garbage' })
+        t.push({ event: undefined, data: 'garbage' })
       } catch (e) {
         thrown = e
       }
@@ -77,9 +77,9 @@ describe('stream stage', () => {
   test('an upstream error event fails the stream before the tee sees it', () => {
     let teed = 0
     const t = teeTransform(chatStreamDecoder(), { push: () => (teed++, 'x'), close: () => '', error: () => '' })
-    expect(() => t.push({ data: '{"error":{"message":"limit"},"usage":{"prompt_tokens":3,"completion_tokens":2}}' })).toThrow(
-      'failed mid-stream',
-    )
+    expect(() =>
+      t.push({ event: undefined, data: '{"error":{"message":"limit"},"usage":{"prompt_tokens":3,"completion_tokens":2}}' }),
+    ).toThrow('failed mid-stream')
     expect(teed).toBe(0)
     // The usage the error chunk reported is still what the call is billed.
     expect(t.usage()).toEqual({ usage: expect.objectContaining({ inputTokens: 3, outputTokens: 2 }), final: true })
