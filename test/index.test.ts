@@ -40,7 +40,15 @@ describeServices('tollgate process', () => {
     drops.push(db.drop)
     const metricsPort = freePort()
     const proc = Bun.spawn(['bun', ENTRY], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: db.url, REDIS_URL: '', METRICS_PORT: String(metricsPort), LOG_LEVEL: 'error' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: db.url,
+        REDIS_URL: '',
+        METRICS_PORT: String(metricsPort),
+        LOG_LEVEL: 'error',
+      },
       stdout: 'pipe',
       stderr: 'pipe',
     })

@@ -68,9 +68,10 @@ describeServices('createRuntime', () => {
     const gone = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
     const port = gone.port
     gone.stop(true)
-    const err = await createRuntime(loadConfig({ DATABASE_URL: db.url, REDIS_URL: `redis://127.0.0.1:${port}`, LOG_LEVEL: 'error' }), opts).catch(
-      (e: unknown) => e,
-    )
+    const err = await createRuntime(
+      loadConfig({ DATABASE_URL: db.url, REDIS_URL: `redis://127.0.0.1:${port}`, LOG_LEVEL: 'error' }),
+      opts,
+    ).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(StartupError)
     expect((err as Error).message).toStartWith(`Redis unreachable at 127.0.0.1:${port}`)
   }, 60_000)
@@ -78,9 +79,10 @@ describeServices('createRuntime', () => {
 
 describe('createRuntime start-up failures', () => {
   test('a missing catalog file is a StartupError naming the file, before any database is opened', async () => {
-    const err = await createRuntime(loadConfig({ CATALOG_FILE: join(dir, 'nope.json'), DATABASE_URL: 'postgres://127.0.0.1:9/x' }), opts).catch(
-      (e: unknown) => e,
-    )
+    const err = await createRuntime(
+      loadConfig({ CATALOG_FILE: join(dir, 'nope.json'), DATABASE_URL: 'postgres://127.0.0.1:9/x' }),
+      opts,
+    ).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(StartupError)
     expect((err as Error).message).toBe(`CATALOG_FILE ${join(dir, 'nope.json')} does not exist: fix the path or unset CATALOG_FILE`)
   })

@@ -14,18 +14,22 @@ test('/ redirects to /console', async () => {
   expect(res.headers.get('location')).toBe('/console')
 })
 
-test.each(['/console', '/console/keys', '/console/admin/users/usr_1'])('%s is the shell, uncached, same-origin only', async (path) => {
-  const res = await get(path)
-  expect(res.status).toBe(200)
-  expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
-  expect(res.headers.get('cache-control')).toBe('no-cache')
-  const csp = res.headers.get('content-security-policy') ?? ''
-  expect(csp).toContain("script-src 'self'")
-  expect(csp).toContain("frame-ancestors 'none'")
-  expect(res.headers.get('x-content-type-options')).toBe('nosniff')
-  const { script } = await consoleBundle()
-  expect(await res.text()).toContain(`src="${script.path}"`)
-}, 60_000)
+test.each(['/console', '/console/keys', '/console/admin/users/usr_1'])(
+  '%s is the shell, uncached, same-origin only',
+  async (path) => {
+    const res = await get(path)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(res.headers.get('cache-control')).toBe('no-cache')
+    const csp = res.headers.get('content-security-policy') ?? ''
+    expect(csp).toContain("script-src 'self'")
+    expect(csp).toContain("frame-ancestors 'none'")
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+    const { script } = await consoleBundle()
+    expect(await res.text()).toContain(`src="${script.path}"`)
+  },
+  60_000,
+)
 
 test('the hashed assets are served immutable with their type', async () => {
   const { script, style } = await consoleBundle()

@@ -21,7 +21,9 @@ describeServices('openDatabase (Postgres)', () => {
     const dbs: Database[] = await Promise.all([0, 1, 2].map(() => openDatabase(fresh.url)))
     cleanups.push(async () => void (await Promise.all(dbs.map((d) => d.close()))))
     expect(dbs.map((d) => d.kind)).toEqual(['postgres', 'postgres', 'postgres'])
-    const applied = (await dbs[0]!.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)) as unknown as { n: number }[]
+    const applied = (await dbs[0]!.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)) as unknown as {
+      n: number
+    }[]
     expect(applied[0]!.n).toBe(journal.entries.length)
     for (const d of dbs) await d.ping()
     // a later start finds nothing to apply

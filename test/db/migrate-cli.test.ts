@@ -7,7 +7,11 @@ import { describeServices, freshDatabase } from '../helpers/services.ts'
 const CLI = new URL('../../src/db/migrate-cli.ts', import.meta.url).pathname
 
 const run = async (env: Record<string, string>) => {
-  const proc = Bun.spawn(['bun', CLI], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdout: 'pipe', stderr: 'pipe' })
+  const proc = Bun.spawn(['bun', CLI], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
   return { out, err, code }
 }
@@ -25,7 +29,8 @@ describeServices('db:migrate', () => {
     expect(first).toMatchObject({ code: 0, out: 'migrations applied (postgres)\n' })
     const sql = postgres(fresh.url, { max: 1, onnotice: () => {} })
     try {
-      const tables = await sql`select count(*)::int as n from information_schema.tables where table_schema = 'public' and table_name in ('users', 'ledger_entries', 'api_keys')`
+      const tables =
+        await sql`select count(*)::int as n from information_schema.tables where table_schema = 'public' and table_name in ('users', 'ledger_entries', 'api_keys')`
       expect(tables[0]!.n).toBe(3)
       const before = await sql`select count(*)::int as n from drizzle.__drizzle_migrations`
       expect((await run({ DATABASE_URL: fresh.url })).code).toBe(0)

@@ -8,7 +8,10 @@ import { migratedDatabase } from './schema/migrated.ts'
 
 describe('monthsToKeep', () => {
   test('this month and the next ones, as UTC month starts', () => {
-    expect(monthsToKeep(Date.UTC(2030, 4, 17, 10), 1).map((d) => d.toISOString())).toEqual(['2030-05-01T00:00:00.000Z', '2030-06-01T00:00:00.000Z'])
+    expect(monthsToKeep(Date.UTC(2030, 4, 17, 10), 1).map((d) => d.toISOString())).toEqual([
+      '2030-05-01T00:00:00.000Z',
+      '2030-06-01T00:00:00.000Z',
+    ])
   })
   test('ahead 0 is this month only; the last instant of a month is still that month', () => {
     expect(monthsToKeep(Date.UTC(2030, 0, 31, 23, 59, 59, 999), 0).map((d) => d.toISOString())).toEqual(['2030-01-01T00:00:00.000Z'])
@@ -34,10 +37,12 @@ describeServices('maintainRequestLogPartitions on Postgres', () => {
   const h = migratedDatabase()
   const NOW = Date.UTC(2033, 6, 15)
   const partitions = async () =>
-    ((await h.db.execute(
-      sql`select c.relname as p from pg_inherits i join pg_class c on c.oid = i.inhrelid
+    (
+      (await h.db.execute(
+        sql`select c.relname as p from pg_inherits i join pg_class c on c.oid = i.inhrelid
           where i.inhparent = 'request_logs'::regclass and c.relname like 'request_logs_p2033%' order by 1`,
-    )) as unknown as { p: string }[]).map((r) => r.p)
+      )) as unknown as { p: string }[]
+    ).map((r) => r.p)
 
   test('ensures this month and the months ahead, idempotently', async () => {
     const first = await maintainRequestLogPartitions(h.db, NOW, { aheadMonths: 2, retentionDays: undefined })
@@ -54,6 +59,12 @@ describeServices('maintainRequestLogPartitions on Postgres', () => {
     // (the months the migration made for the real today are long before it too)
     expect(report.dropped).toContain('request_logs_p203301')
     expect(report.dropped.every((p) => p < 'request_logs_p203302')).toBe(true)
-    expect(await partitions()).toEqual(['request_logs_p203302', 'request_logs_p203303', 'request_logs_p203307', 'request_logs_p203308', 'request_logs_p203309'])
+    expect(await partitions()).toEqual([
+      'request_logs_p203302',
+      'request_logs_p203303',
+      'request_logs_p203307',
+      'request_logs_p203308',
+      'request_logs_p203309',
+    ])
   })
 })

@@ -40,7 +40,10 @@ describeServices('demoSecrets', () => {
     expect(s).toMatchObject({ keyState: 'new', passwordState: 'new', file })
     expect(await Bun.file(file).json()).toEqual({ key: s.key, password: s.password })
     expect((await stat(file)).mode & 0o777).toBe(0o600)
-    const [key] = await h.db.select().from(apiKeys).where(eq(apiKeys.keyHash, sha256Hex(s.key)))
+    const [key] = await h.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.keyHash, sha256Hex(s.key)))
     expect(key?.userId).toBe(userId)
   })
 
@@ -56,7 +59,10 @@ describeServices('demoSecrets', () => {
     const userId = await aUser(h.db)
     const file = await aFile()
     const first = await demoSecrets(h.db, userId, file)
-    await h.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.keyHash, sha256Hex(first.key)))
+    await h.db
+      .update(apiKeys)
+      .set({ revokedAt: new Date() })
+      .where(eq(apiKeys.keyHash, sha256Hex(first.key)))
     const again = await demoSecrets(h.db, userId, file)
     expect(again.keyState).toBe('rotated')
     expect(again.key).not.toBe(first.key)

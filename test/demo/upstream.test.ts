@@ -6,11 +6,20 @@ import { startDemoUpstream } from '../../src/demo/upstream.ts'
 const server = startDemoUpstream()
 afterAll(() => server.stop(true))
 const post = (path: string, body: object) =>
-  fetch(`http://127.0.0.1:${server.port}/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  fetch(`http://127.0.0.1:${server.port}/v1${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
 const dataOf = async (res: Response) =>
   (await res.text())
     .split('\n\n')
-    .map((f) => f.split('\n').find((l) => l.startsWith('data: '))?.slice(6))
+    .map((f) =>
+      f
+        .split('\n')
+        .find((l) => l.startsWith('data: '))
+        ?.slice(6),
+    )
     .filter((d): d is string => d !== undefined)
 
 const ECHO = 'Hello from the Tollgate demo upstream. You said: '
@@ -23,7 +32,13 @@ describe('demo upstream', () => {
         messages: [
           { role: 'user', content: 'first' },
           { role: 'assistant', content: 'ok' },
-          { role: 'user', content: [{ type: 'text', text: 'second' }, { type: 'text', text: 'part' }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'second' },
+              { type: 'text', text: 'part' },
+            ],
+          },
         ],
       })
     ).json()
@@ -35,13 +50,20 @@ describe('demo upstream', () => {
   })
 
   test('chat stream: the deltas spell the answer; usage only with include_usage; ends with [DONE]', async () => {
-    const plain = await dataOf(await post('/chat/completions', { model: 'e', stream: true, messages: [{ role: 'user', content: 'hi there' }] }))
+    const plain = await dataOf(
+      await post('/chat/completions', { model: 'e', stream: true, messages: [{ role: 'user', content: 'hi there' }] }),
+    )
     expect(plain.at(-1)).toBe('[DONE]')
     const chunks = plain.slice(0, -1).map((d) => JSON.parse(d))
     expect(chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('')).toBe(`${ECHO}hi there`)
     expect(chunks.some((c) => c.usage)).toBe(false)
     const withUsage = await dataOf(
-      await post('/chat/completions', { model: 'e', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'x' }] }),
+      await post('/chat/completions', {
+        model: 'e',
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [{ role: 'user', content: 'x' }],
+      }),
     )
     const last = JSON.parse(withUsage.at(-2)!)
     expect(last.choices).toEqual([])
@@ -49,12 +71,15 @@ describe('demo upstream', () => {
   })
 
   test('messages stream: message_start carries a placeholder output count; message_delta the final one', async () => {
-    const events = (await dataOf(await post('/messages', { model: 'e', stream: true, max_tokens: 10, messages: [{ role: 'user', content: 'yo' }] }))).map(
-      (d) => JSON.parse(d),
-    )
+    const events = (
+      await dataOf(await post('/messages', { model: 'e', stream: true, max_tokens: 10, messages: [{ role: 'user', content: 'yo' }] }))
+    ).map((d) => JSON.parse(d))
     expect(events[0].type).toBe('message_start')
     expect(events[0].message.usage.output_tokens).toBe(1)
-    const text = events.filter((e) => e.type === 'content_block_delta').map((e) => e.delta.text).join('')
+    const text = events
+      .filter((e) => e.type === 'content_block_delta')
+      .map((e) => e.delta.text)
+      .join('')
     expect(text).toBe(`${ECHO}yo`)
     const delta = events.find((e) => e.type === 'message_delta')
     expect(delta.usage.output_tokens).toBe(Math.ceil(text.length / 4))
@@ -65,8 +90,8 @@ describe('demo upstream', () => {
     const json = await (await post('/responses', { model: 'e', input: 'plain input' })).json()
     expect(json.output[0].content[0].text).toBe(`${ECHO}plain input`)
     expect(json.status).toBe('completed')
-    const events = (await dataOf(await post('/responses', { model: 'e', stream: true, input: [{ role: 'user', content: 'abc' }] }))).map((d) =>
-      JSON.parse(d),
+    const events = (await dataOf(await post('/responses', { model: 'e', stream: true, input: [{ role: 'user', content: 'abc' }] }))).map(
+      (d) => JSON.parse(d),
     )
     expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i))
     expect(events[0].response.usage).toBeNull()

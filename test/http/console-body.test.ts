@@ -19,7 +19,10 @@ const refusal = async (p: Promise<unknown>) => {
 
 describe('consoleBody', () => {
   test('a JSON object is returned as parsed', async () => {
-    expect(await consoleBody(post('{"name":"ci","limit":{"usd":"5"}}'), 'application/json', 1024)).toEqual({ name: 'ci', limit: { usd: '5' } })
+    expect(await consoleBody(post('{"name":"ci","limit":{"usd":"5"}}'), 'application/json', 1024)).toEqual({
+      name: 'ci',
+      limit: { usd: '5' },
+    })
   })
 
   test('an empty or blank body is {} whatever its type (a form button)', async () => {

@@ -11,7 +11,9 @@ describe('corsHeaders', () => {
     const h = corsHeaders(listed, 'https://APP.example')
     expect(h['access-control-allow-origin']).toBe('https://APP.example')
     expect(h.vary).toBe('Origin')
-    expect(h['access-control-expose-headers']?.split(', ')).toEqual(expect.arrayContaining(['x-request-id', 'retry-after', 'ratelimit-remaining']))
+    expect(h['access-control-expose-headers']?.split(', ')).toEqual(
+      expect.arrayContaining(['x-request-id', 'retry-after', 'ratelimit-remaining']),
+    )
   })
 
   test('* grants any origin as * without Vary', () => {
@@ -32,7 +34,10 @@ describe('preflight', () => {
     new Headers({ origin, 'access-control-request-method': 'POST', 'access-control-request-headers': headers })
 
   test('a listed origin gets 204 with methods, max-age and only the SDK headers it asked for', async () => {
-    const res = preflight(listed, ask('https://app.example', 'Authorization, content-type, X-Stainless-OS, anthropic-version, x-evil, cookie'))
+    const res = preflight(
+      listed,
+      ask('https://app.example', 'Authorization, content-type, X-Stainless-OS, anthropic-version, x-evil, cookie'),
+    )
     expect(res.status).toBe(204)
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example')
     expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST, OPTIONS')

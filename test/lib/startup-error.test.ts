@@ -13,7 +13,9 @@ describe('database', () => {
     expect(msg).not.toContain('s3cret')
   })
   test('a missing database names it and createdb', () => {
-    expect(startupFailure('database', coded('3D000'), { url: PG }).message).toContain('database "tollgate" does not exist on db.internal:6543: create it (createdb tollgate)')
+    expect(startupFailure('database', coded('3D000'), { url: PG }).message).toContain(
+      'database "tollgate" does not exist on db.internal:6543: create it (createdb tollgate)',
+    )
   })
   test('a refused login', () => {
     expect(startupFailure('database', coded('28P01', 'password authentication failed\nmore'), { url: PG }).message).toBe(
@@ -29,7 +31,9 @@ describe('database', () => {
     )
   })
   test('anything else points at the server log', () => {
-    expect(startupFailure('database', coded('XX000', 'internal'), { url: PG }).message).toContain("failed at start (internal): check DATABASE_URL and the server's log")
+    expect(startupFailure('database', coded('XX000', 'internal'), { url: PG }).message).toContain(
+      "failed at start (internal): check DATABASE_URL and the server's log",
+    )
   })
 })
 
@@ -40,20 +44,32 @@ describe('redis', () => {
     )
   })
   test('refused authentication', () => {
-    const msg = startupFailure('redis', new Error('WRONGPASS invalid username-password pair'), { url: 'redis://:hunter2@cache:7000' }).message
+    const msg = startupFailure('redis', new Error('WRONGPASS invalid username-password pair'), {
+      url: 'redis://:hunter2@cache:7000',
+    }).message
     expect(msg).toBe('Redis at cache:7000 refused authentication: fix the password in REDIS_URL')
     expect(msg).not.toContain('hunter2')
   })
   test('an unparsable URL is not echoed', () => {
-    expect(startupFailure('redis', new Error('odd'), { url: 'not a url' }).message).toBe('Redis at the configured address failed at start (odd): check REDIS_URL')
+    expect(startupFailure('redis', new Error('odd'), { url: 'not a url' }).message).toBe(
+      'Redis at the configured address failed at start (odd): check REDIS_URL',
+    )
   })
 })
 
 describe('catalog', () => {
   test.each([
     ['missing', coded('ENOENT'), 'CATALOG_FILE /etc/c.json does not exist: fix the path or unset CATALOG_FILE'],
-    ['not JSON', new SyntaxError('Unexpected token }'), 'CATALOG_FILE /etc/c.json is not valid JSON (Unexpected token }): fix the file (docs/providers.md)'],
-    ['invalid', new Error('catalog: model m has no price'), 'CATALOG_FILE /etc/c.json is invalid: model m has no price (docs/providers.md)'],
+    [
+      'not JSON',
+      new SyntaxError('Unexpected token }'),
+      'CATALOG_FILE /etc/c.json is not valid JSON (Unexpected token }): fix the file (docs/providers.md)',
+    ],
+    [
+      'invalid',
+      new Error('catalog: model m has no price'),
+      'CATALOG_FILE /etc/c.json is invalid: model m has no price (docs/providers.md)',
+    ],
   ])('%s', (_, err, line) => expect(startupFailure('catalog', err, { file: '/etc/c.json' }).message).toBe(line))
 })
 

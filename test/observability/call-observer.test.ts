@@ -46,7 +46,15 @@ function recordingTracer() {
 }
 
 const route: Route = {
-  gateway: { id: 'gw-1', protocol: 'anthropic-messages', baseUrl: 'http://x', apiKey: undefined, timeoutMs: 1_000, enabled: true, policy: resolvePolicy({}) },
+  gateway: {
+    id: 'gw-1',
+    protocol: 'anthropic-messages',
+    baseUrl: 'http://x',
+    apiKey: undefined,
+    timeoutMs: 1_000,
+    enabled: true,
+    policy: resolvePolicy({}),
+  },
   upstreamModel: 'claude-up',
 }
 
@@ -65,7 +73,11 @@ describe('CallObserver', () => {
     expect(root.attrs).toMatchObject({ 'gen_ai.operation.name': 'chat', 'tollgate.request_id': 'req_obs', 'tollgate.protocol': 'chat' })
     obs.resolved('public-model', 'anthropic', true)
     expect(root.name).toBe('chat public-model')
-    expect(root.attrs).toMatchObject({ 'gen_ai.request.model': 'public-model', 'gen_ai.provider.name': 'anthropic', 'tollgate.stream': true })
+    expect(root.attrs).toMatchObject({
+      'gen_ai.request.model': 'public-model',
+      'gen_ai.provider.name': 'anthropic',
+      'tollgate.stream': true,
+    })
     const emb = setup('embeddings')
     expect(emb.root.name).toBe('embeddings')
   })
@@ -110,7 +122,11 @@ describe('CallObserver', () => {
       ['chat claude-up', 'client', 'UPSTREAM_TIMEOUT', 1],
       ['chat claude-up', 'client', 'UPSTREAM_ERROR', 1],
     ])
-    expect(spans[0]!.attrs).toMatchObject({ 'gen_ai.provider.name': 'anthropic', 'tollgate.gateway': 'gw-1', 'gen_ai.request.model': 'claude-up' })
+    expect(spans[0]!.attrs).toMatchObject({
+      'gen_ai.provider.name': 'anthropic',
+      'tollgate.gateway': 'gw-1',
+      'gen_ai.request.model': 'claude-up',
+    })
   })
 
   test('admission has its own span, failed with the refusal’s code; refusals are counted by reason', async () => {
@@ -131,7 +147,11 @@ describe('CallObserver', () => {
     obs.reserve(5_000n)
     expect(metrics.reservedMicros).toBe(5_000)
     expect((await scrape()).value('tollgate_reserved_micros')).toBe(5_000)
-    const span = obs.settling({ inputTokens: 10, outputTokens: 20, cacheReadTokens: 3, cacheWriteTokens: 0, reasoningTokens: 4 }, 1_234n, 'gw-1')
+    const span = obs.settling(
+      { inputTokens: 10, outputTokens: 20, cacheReadTokens: 3, cacheWriteTokens: 0, reasoningTokens: 4 },
+      1_234n,
+      'gw-1',
+    )
     span.end()
     expect(metrics.reservedMicros).toBe(0)
     const e = await scrape()
@@ -142,7 +162,12 @@ describe('CallObserver', () => {
     expect(e.value('tollgate_tokens_total', { model: 'm', kind: 'cache_write' })).toBe(0)
     expect(e.value('tollgate_tokens_total', { model: 'm', kind: 'reasoning' })).toBe(4)
     expect(e.value('tollgate_cost_micros_total', { model: 'm' })).toBe(1_234)
-    expect(root.attrs).toMatchObject({ 'gen_ai.usage.input_tokens': 10, 'gen_ai.usage.output_tokens': 20, 'tollgate.cost_micros': 1_234, 'tollgate.gateway': 'gw-1' })
+    expect(root.attrs).toMatchObject({
+      'gen_ai.usage.input_tokens': 10,
+      'gen_ai.usage.output_tokens': 20,
+      'tollgate.cost_micros': 1_234,
+      'tollgate.gateway': 'gw-1',
+    })
     expect(root.children.at(-1)?.name).toBe('tollgate.settlement')
   })
 

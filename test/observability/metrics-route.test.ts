@@ -6,8 +6,7 @@ import { Metrics } from '../../src/observability/telemetry.ts'
 
 const metrics = new Metrics({ processMetrics: false })
 metrics.m.refusals.inc({ protocol: 'chat', reason: 'balance' })
-const get = (path = '/metrics', auth?: string) =>
-  new Request(`http://gw.test${path}`, { headers: auth ? { authorization: auth } : {} })
+const get = (path = '/metrics', auth?: string) => new Request(`http://gw.test${path}`, { headers: auth ? { authorization: auth } : {} })
 
 describe('metricsResponse', () => {
   test('without a token: the exposition, typed as Prometheus text', async () => {

@@ -109,13 +109,10 @@ describe('withFailover', () => {
 
   test('a call that has already ended tries nothing', async () => {
     let attempts = 0
-    const err = await withFailover(
-      router(),
-      [route('a')],
-      async () => ++attempts,
-      'req_5',
-      { ended: { kind: 'client_left' }, pause: (w) => w },
-    ).catch((e: unknown) => e)
+    const err = await withFailover(router(), [route('a')], async () => ++attempts, 'req_5', {
+      ended: { kind: 'client_left' },
+      pause: (w) => w,
+    }).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(CallEnded)
     expect((err as CallEnded).end).toEqual({ kind: 'client_left' })
     expect(attempts).toBe(0)
@@ -124,7 +121,10 @@ describe('withFailover', () => {
   test('a 429 asking to wait beyond the policy cools the route: the next call skips it with 503 and Retry-After', async () => {
     const r = router()
     const a = route('a', { retryAfterMaxMs: 1_000 })
-    const cooled = new GatewayError('RATE_LIMITED', 'x', { retryable: true, upstream: { kind: 'status', status: 429, retryAfterMs: 30_000 } })
+    const cooled = new GatewayError('RATE_LIMITED', 'x', {
+      retryable: true,
+      upstream: { kind: 'status', status: 429, retryAfterMs: 30_000 },
+    })
     await withFailover(
       r,
       [a],

@@ -11,7 +11,10 @@ const split = (data: string) => {
 }
 
 test('user, spend key, reserve, abandon cost and record, in that order', () => {
-  const data = leaseData({ userId: 'usr_a', keyId: 'key_a', reserveMicros: 1_000n, spendKey: 'key_a@2026-11' }, lease('{"abandoned":"req_1"}'))
+  const data = leaseData(
+    { userId: 'usr_a', keyId: 'key_a', reserveMicros: 1_000n, spendKey: 'key_a@2026-11' },
+    lease('{"abandoned":"req_1"}'),
+  )
   expect(split(data)).toEqual(['usr_a', 'key_a@2026-11', '1000', '250', '{"abandoned":"req_1"}'])
 })
 

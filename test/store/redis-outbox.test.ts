@@ -57,7 +57,11 @@ if (SERVICES)
       await append(s[0]!, 'keep')
       await append(s[1]!, 'done')
       const got = await readShards(redis, s, 'w1', 10, 0)
-      await ackShards(redis, s, got.filter((e) => e.record === 'done'))
+      await ackShards(
+        redis,
+        s,
+        got.filter((e) => e.record === 'done'),
+      )
       expect(await redis.xlen(s[1]!)).toBe(0)
       expect((await ownPendingShards(redis, s, 'w1', 10)).map((e) => e.record)).toEqual(['keep'])
       expect(await ownPendingShards(redis, s, 'w2', 10)).toEqual([])

@@ -51,7 +51,11 @@ if (SERVICES)
       for (let i = 0; i < 2; i++) expect((await limits.take({ ...q, rpm: 2 })).ok).toBe(true)
       expect(await limits.take({ ...q, rpm: 2 })).toEqual({ ok: false, reason: 'rpm', waitMs: windowOf(NOW).resetMs })
       expect(await limits.take({ ...q, route: 'gw-b|m', tpm: 150, rpm: undefined })).toEqual({ ok: true })
-      expect(await limits.take({ ...q, route: 'gw-b|m', tpm: 150, rpm: undefined })).toEqual({ ok: false, reason: 'tpm', waitMs: windowOf(NOW).resetMs })
+      expect(await limits.take({ ...q, route: 'gw-b|m', tpm: 150, rpm: undefined })).toEqual({
+        ok: false,
+        reason: 'tpm',
+        waitMs: windowOf(NOW).resetMs,
+      })
     })
 
     test('a sticky route is kept for its ttl, then forgotten; prefixes do not share', async () => {

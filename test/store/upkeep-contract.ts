@@ -77,7 +77,15 @@ export function upkeepContract(name: string, make: StoreFactory): void {
         await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
         const leaseId = `req_forget_${n}`
         const lease = { id: leaseId, deadlineMs: now + 1_000, abandonCostMicros: 50n, abandonRecord: `{"abandoned":"${leaseId}"}` }
-        const r = await store.admit({ userId: u.userId, keyId: u.keyId, rpm: 10, nowMs: now, reserveMicros: 100n, keyLimitMicros: null, lease })
+        const r = await store.admit({
+          userId: u.userId,
+          keyId: u.keyId,
+          rpm: 10,
+          nowMs: now,
+          reserveMicros: 100n,
+          keyLimitMicros: null,
+          lease,
+        })
         expect(r.ok).toBe(true)
         await store.forgetAccount(u.userId, leaseId)
         expect(await store.sweepLeases(now + 5_000, 100)).toBe(0)

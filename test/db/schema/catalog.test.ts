@@ -28,7 +28,13 @@ describeServices('schema: catalog', () => {
       headers: { 'x-team': 'env:TEAM' },
     })
     const [g] = await h.db.select().from(gateways).where(eq(gateways.id, id))
-    expect(g).toMatchObject({ timeoutMs: 30_000, enabled: true, policy: { retries: 1, breaker: { failures: 3 } }, headers: { 'x-team': 'env:TEAM' }, query: null })
+    expect(g).toMatchObject({
+      timeoutMs: 30_000,
+      enabled: true,
+      policy: { retries: 1, breaker: { failures: 3 } },
+      headers: { 'x-team': 'env:TEAM' },
+      query: null,
+    })
   })
 
   test('a model: chat by default, not deprecated, prices exact or null', async () => {
@@ -56,10 +62,12 @@ describeServices('schema: catalog', () => {
       { modelId: m.id, position: 0, gatewayId: 'gw-a', upstreamModel: 'up-a', options: { weight: 3 } },
       { modelId: m.id, position: 1, gatewayId: 'gw-b', upstreamModel: 'up-b' },
     ])
-    expect(await sqlState(h.db.insert(modelRoutes).values({ modelId: m.id, position: 1, gatewayId: 'gw-c', upstreamModel: 'c' }))).toBe(UNIQUE_VIOLATION)
-    expect(await sqlState(h.db.insert(modelRoutes).values({ modelId: uid('nomodel'), position: 0, gatewayId: 'g', upstreamModel: 'u' }))).toBe(
-      FOREIGN_KEY_VIOLATION,
+    expect(await sqlState(h.db.insert(modelRoutes).values({ modelId: m.id, position: 1, gatewayId: 'gw-c', upstreamModel: 'c' }))).toBe(
+      UNIQUE_VIOLATION,
     )
+    expect(
+      await sqlState(h.db.insert(modelRoutes).values({ modelId: uid('nomodel'), position: 0, gatewayId: 'g', upstreamModel: 'u' })),
+    ).toBe(FOREIGN_KEY_VIOLATION)
     const routes = await h.db.select().from(modelRoutes).where(eq(modelRoutes.modelId, m.id)).orderBy(modelRoutes.position)
     expect(routes.map((r) => [r.gatewayId, r.options])).toEqual([
       ['gw-a', { weight: 3 }],

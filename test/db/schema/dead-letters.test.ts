@@ -22,7 +22,10 @@ describeServices('schema: ledger_dead_letters', () => {
     const requestId = uid('req')
     await h.db.insert(ledgerDeadLetters).values({ id: uid('dl'), requestId, raw: 'a', error: 'e' })
     expect(await sqlState(h.db.insert(ledgerDeadLetters).values({ id: uid('dl'), requestId, raw: 'b', error: 'e' }))).toBe(UNIQUE_VIOLATION)
-    await h.db.insert(ledgerDeadLetters).values({ id: uid('dl'), requestId, raw: 'c', error: 'e' }).onConflictDoNothing()
+    await h.db
+      .insert(ledgerDeadLetters)
+      .values({ id: uid('dl'), requestId, raw: 'c', error: 'e' })
+      .onConflictDoNothing()
     expect(await h.db.select().from(ledgerDeadLetters).where(eq(ledgerDeadLetters.requestId, requestId))).toHaveLength(1)
   })
 

@@ -7,10 +7,8 @@ import * as schema from '../../../src/db/schema/index.ts'
 import { describeServices } from '../../helpers/services.ts'
 import { migratedDatabase } from './migrated.ts'
 
-const declared = Object.values(schema)
-  .filter((v): v is PgTable => v instanceof PgTable)
-  .map((t) => getTableConfig(t).name)
-  .sort()
+const tables: PgTable[] = (Object.values(schema) as unknown[]).filter((v): v is PgTable => v instanceof PgTable)
+const declared = tables.map((t) => getTableConfig(t).name).sort()
 
 describeServices('schema index', () => {
   const h = migratedDatabase()
@@ -28,8 +26,7 @@ describeServices('schema index', () => {
       sql`select table_name, column_name from information_schema.columns where table_schema = 'public'`,
     )) as unknown as { table_name: string; column_name: string }[]
     const have = new Set(rows.map((r) => `${r.table_name}.${r.column_name}`))
-    const missing = Object.values(schema)
-      .filter((v): v is PgTable => v instanceof PgTable)
+    const missing = tables
       .flatMap((t) => {
         const c = getTableConfig(t)
         return c.columns.map((col) => `${c.name}.${col.name}`)

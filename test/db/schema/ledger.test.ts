@@ -22,12 +22,14 @@ describeServices('schema: ledger_entries', () => {
 
   test('credits and debits sum exactly in bigint', async () => {
     const userId = await aUser(h.db)
-    await h.db.insert(ledgerEntries).values([
-      entry(userId, { kind: 'topup', amountMicros: 9_007_199_254_740_993n, method: 'sandbox' }),
-      entry(userId, { amountMicros: -3n }),
-      entry(userId, { amountMicros: -1_000_000n }),
-      entry(userId, { status: 'pending', kind: 'topup', amountMicros: 50n }),
-    ])
+    await h.db
+      .insert(ledgerEntries)
+      .values([
+        entry(userId, { kind: 'topup', amountMicros: 9_007_199_254_740_993n, method: 'sandbox' }),
+        entry(userId, { amountMicros: -3n }),
+        entry(userId, { amountMicros: -1_000_000n }),
+        entry(userId, { status: 'pending', kind: 'topup', amountMicros: 50n }),
+      ])
     const [row] = await h.db
       .select({ balance: sql<string>`sum(${ledgerEntries.amountMicros}) filter (where ${ledgerEntries.status} = 'completed')` })
       .from(ledgerEntries)
@@ -47,7 +49,12 @@ describeServices('schema: ledger_entries', () => {
   test('an entry of no user is refused; meta and completion round-trip', async () => {
     expect(await sqlState(h.db.insert(ledgerEntries).values(entry(uid('ghost'))))).toBe(FOREIGN_KEY_VIOLATION)
     const userId = await aUser(h.db)
-    const e = entry(userId, { kind: 'refund', amountMicros: 500n, meta: { refundOf: 'txn_1', note: 'x' }, completedAt: new Date('2030-01-02T03:04:05Z') })
+    const e = entry(userId, {
+      kind: 'refund',
+      amountMicros: 500n,
+      meta: { refundOf: 'txn_1', note: 'x' },
+      completedAt: new Date('2030-01-02T03:04:05Z'),
+    })
     await h.db.insert(ledgerEntries).values(e)
     const [row] = await h.db.select().from(ledgerEntries).where(eq(ledgerEntries.id, e.id))
     expect(row).toMatchObject({ kind: 'refund', amountMicros: 500n, meta: { refundOf: 'txn_1', note: 'x' }, keyId: null })

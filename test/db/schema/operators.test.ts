@@ -12,9 +12,18 @@ describeServices('schema: operators', () => {
 
   test('an audit entry keeps who, what and the before/after as JSON', async () => {
     const id = uid('aud')
-    await h.db.insert(adminAudit).values({ id, actor: 'token', action: 'user.credit', target: 'usr_1', before: { balance: '0' }, after: { balance: '5' } })
+    await h.db
+      .insert(adminAudit)
+      .values({ id, actor: 'token', action: 'user.credit', target: 'usr_1', before: { balance: '0' }, after: { balance: '5' } })
     const [row] = await h.db.select().from(adminAudit).where(eq(adminAudit.id, id))
-    expect(row).toMatchObject({ actor: 'token', actorEmail: null, action: 'user.credit', before: { balance: '0' }, after: { balance: '5' }, note: null })
+    expect(row).toMatchObject({
+      actor: 'token',
+      actorEmail: null,
+      action: 'user.credit',
+      before: { balance: '0' },
+      after: { balance: '5' },
+      note: null,
+    })
     expect(row!.at).toBeInstanceOf(Date)
   })
 
@@ -31,14 +40,26 @@ describeServices('schema: operators', () => {
     const add = (calls: bigint, cost: bigint) =>
       h.db
         .insert(requestDaily)
-        .values({ ...key, calls, errors: 0n, costMicros: cost, inputTokens: 1n, outputTokens: 2n, cacheReadTokens: 0n, cacheWriteTokens: 0n })
+        .values({
+          ...key,
+          calls,
+          errors: 0n,
+          costMicros: cost,
+          inputTokens: 1n,
+          outputTokens: 2n,
+          cacheReadTokens: 0n,
+          cacheWriteTokens: 0n,
+        })
         .onConflictDoUpdate({
           target: [requestDaily.day, requestDaily.userId, requestDaily.model, requestDaily.gateway],
           set: { calls: sql`${requestDaily.calls} + excluded.calls`, costMicros: sql`${requestDaily.costMicros} + excluded.cost_micros` },
         })
     await add(2n, 100n)
     await add(3n, 9_007_199_254_740_993n)
-    const rows = await h.db.select().from(requestDaily).where(and(eq(requestDaily.userId, key.userId), eq(requestDaily.day, key.day)))
+    const rows = await h.db
+      .select()
+      .from(requestDaily)
+      .where(and(eq(requestDaily.userId, key.userId), eq(requestDaily.day, key.day)))
     expect(rows).toHaveLength(1)
     expect(rows[0]).toMatchObject({ calls: 5n, costMicros: 9_007_199_254_741_093n, day: '2030-05-06' })
   })

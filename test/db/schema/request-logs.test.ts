@@ -52,9 +52,7 @@ describeServices('schema: request_logs', () => {
     const now = log()
     const far = log({ createdAt: new Date('2040-07-01T00:00:00Z') })
     await h.db.insert(requestLogs).values([now, far])
-    const where = await h.db.execute(
-      sql`select id, tableoid::regclass::text as part from request_logs where id in (${now.id}, ${far.id})`,
-    )
+    const where = await h.db.execute(sql`select id, tableoid::regclass::text as part from request_logs where id in (${now.id}, ${far.id})`)
     const parts = Object.fromEntries((where as unknown as { id: string; part: string }[]).map((r) => [r.id, r.part]))
     const month = new Date().toISOString().slice(0, 7).replace('-', '')
     expect(parts[now.id]).toBe(`request_logs_p${month}`)

@@ -27,8 +27,8 @@ describeServices('schema: sessions', () => {
     expect(await sqlState(h.db.insert(sessions).values({ tokenHash: uid('sha'), userId: uid('ghost'), expiresAt: new Date() }))).toBe(
       FOREIGN_KEY_VIOLATION,
     )
-    expect(
-      await sqlState(h.db.insert(sessions).values({ tokenHash: uid('sha'), userId, expiresAt: null as unknown as Date })),
-    ).toBe(NOT_NULL_VIOLATION)
+    expect(await sqlState(h.db.insert(sessions).values({ tokenHash: uid('sha'), userId, expiresAt: null as unknown as Date }))).toBe(
+      NOT_NULL_VIOLATION,
+    )
   })
 })

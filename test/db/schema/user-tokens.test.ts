@@ -18,7 +18,10 @@ describeServices('schema: user_tokens', () => {
       { tokenHash: uid('sha'), userId, purpose: 'verify', expiresAt },
       { tokenHash: uid('sha'), userId, purpose: 'verify', expiresAt },
     ])
-    const verify = await h.db.select().from(userTokens).where(and(eq(userTokens.userId, userId), eq(userTokens.purpose, 'verify')))
+    const verify = await h.db
+      .select()
+      .from(userTokens)
+      .where(and(eq(userTokens.userId, userId), eq(userTokens.purpose, 'verify')))
     expect(verify).toHaveLength(2)
   })
 
@@ -28,7 +31,9 @@ describeServices('schema: user_tokens', () => {
     const t = { tokenHash, userId, purpose: 'reset' as const, expiresAt: new Date() }
     await h.db.insert(userTokens).values(t)
     expect(await sqlState(h.db.insert(userTokens).values(t))).toBe(UNIQUE_VIOLATION)
-    expect(await sqlState(h.db.insert(userTokens).values({ ...t, tokenHash: uid('sha'), userId: uid('ghost') }))).toBe(FOREIGN_KEY_VIOLATION)
+    expect(await sqlState(h.db.insert(userTokens).values({ ...t, tokenHash: uid('sha'), userId: uid('ghost') }))).toBe(
+      FOREIGN_KEY_VIOLATION,
+    )
     const used = await h.db.delete(userTokens).where(eq(userTokens.tokenHash, tokenHash)).returning()
     expect(used).toHaveLength(1)
     expect(await h.db.delete(userTokens).where(eq(userTokens.tokenHash, tokenHash)).returning()).toHaveLength(0)

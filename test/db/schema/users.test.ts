@@ -37,4 +37,3 @@ describeServices('schema: users', () => {
     expect(await sqlState(h.db.insert(accounts).values({ userId: id }))).toBe(UNIQUE_VIOLATION)
   })
 })
-
