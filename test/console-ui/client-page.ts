@@ -113,7 +113,12 @@ export function clientPage(modules: Record<string, string>, initial: ApiStubs = 
         calls.push({ method: req.method(), path: url.pathname, query: url.search, body })
         const stub = stubs[`${req.method()} ${url.pathname}`]
         const answer = typeof stub === 'function' ? stub(body, url.searchParams) : stub
-        if (!answer) return route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ error: { code: 'NOT_FOUND', message: 'No such endpoint.' } }) })
+        if (!answer)
+          return route.fulfill({
+            status: 404,
+            contentType: 'application/json',
+            body: JSON.stringify({ error: { code: 'NOT_FOUND', message: 'No such endpoint.' } }),
+          })
         return route.fulfill({ status: answer.status ?? 200, contentType: 'application/json', body: JSON.stringify(answer.body) })
       })
       await page.goto(path)

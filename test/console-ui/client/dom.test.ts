@@ -10,7 +10,12 @@ test('text that looks like markup stays text', async () => {
   const html = await cp.page.evaluate(() => {
     const { h } = window.__client.dom as typeof import('../../../src/console-ui/client/dom.ts')
     const el = h('p', { title: '"><img src=x onerror=alert(1)>' }, '<b>bold</b>', 42)
-    return { title: el.getAttribute('title'), imgs: el.querySelectorAll('img').length, text: el.textContent, children: el.childNodes.length }
+    return {
+      title: el.getAttribute('title'),
+      imgs: el.querySelectorAll('img').length,
+      text: el.textContent,
+      children: el.childNodes.length,
+    }
   })
   expect(html.imgs).toBe(0)
   expect(html.text).toBe('<b>bold</b>42')
