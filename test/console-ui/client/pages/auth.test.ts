@@ -17,8 +17,8 @@ async function fill(mode: 'signInPage' | 'signUpPage', email: string, password: 
       onNavigate(() => went.push(location.pathname + location.search))
       const view = document.getElementById('main')!
       auth[mode as 'signInPage'](view, {}, new URLSearchParams(location.search))
-      ;(view.querySelector('input[name=email]') as HTMLInputElement).value = email
-      ;(view.querySelector('input[name=password]') as HTMLInputElement).value = password
+      ;(view.querySelector('input[name=email]') as HTMLInputElement).value = email!
+      ;(view.querySelector('input[name=password]') as HTMLInputElement).value = password!
       view.querySelector('form')!.requestSubmit()
       await new Promise((res) => setTimeout(res, 300))
       return {
