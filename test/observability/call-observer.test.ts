@@ -147,12 +147,16 @@ describe('CallObserver', () => {
     obs.reserve(5_000n)
     expect(metrics.reservedMicros).toBe(5_000)
     expect((await scrape()).value('tollgate_reserved_micros')).toBe(5_000)
-    const span = obs.settling(
-      { inputTokens: 10, outputTokens: 20, cacheReadTokens: 3, cacheWriteTokens: 0, reasoningTokens: 4 },
-      1_234n,
-      'gw-1',
-    )
-    span.end()
+    const tripStarted = performance.now()
+    const trip = Promise.resolve({ outcome: 'applied' as const, answeredAt: tripStarted })
+    obs.settled({
+      usage: { inputTokens: 10, outputTokens: 20, cacheReadTokens: 3, cacheWriteTokens: 0, reasoningTokens: 4 },
+      costMicros: 1_234n,
+      gateway: 'gw-1',
+      tripStarted,
+      trip,
+    })
+    await trip
     expect(metrics.reservedMicros).toBe(0)
     const e = await scrape()
     expect(e.value('tollgate_reserved_micros')).toBe(0)
