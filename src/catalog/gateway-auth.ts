@@ -33,12 +33,12 @@ const FIELDS: Record<AuthFile['type'], { required: (keyof AuthFile)[]; optional:
 const isBedrock = (p: GatewayProtocol) => p.startsWith('bedrock-')
 
 /** What is wrong with a gateway's auth as written, in one line; undefined when nothing is. */
-export function authShapeProblem(
-  g: { id: string; protocol: GatewayProtocol; apiKey?: string; auth?: AuthFile },
-): string | undefined {
+export function authShapeProblem(g: { id: string; protocol: GatewayProtocol; apiKey?: string; auth?: AuthFile }): string | undefined {
   const { id, protocol, auth } = g
   if (!auth)
-    return isBedrock(protocol) && !g.apiKey ? `gateway ${id} (${protocol}) needs auth aws-sigv4 or an apiKey (a Bedrock API key)` : undefined
+    return isBedrock(protocol) && !g.apiKey
+      ? `gateway ${id} (${protocol}) needs auth aws-sigv4 or an apiKey (a Bedrock API key)`
+      : undefined
   const fields = FIELDS[auth.type]
   const missing = fields.required.find((f) => !auth[f])
   if (missing) return `gateway ${id}: auth ${auth.type} needs ${missing}`
@@ -70,11 +70,15 @@ export function resolveAuth(id: string, auth: AuthFile, refs: RefReader): Resolv
       try {
         value = refs.readText(ref.slice(5)).trim()
       } catch (e) {
-        return { ok: false, problem: `gateway ${id}: auth.${field}: cannot read ${ref.slice(5)} (${(e as { code?: string }).code ?? 'unreadable'})` }
+        return {
+          ok: false,
+          problem: `gateway ${id}: auth.${field}: cannot read ${ref.slice(5)} (${(e as { code?: string }).code ?? 'unreadable'})`,
+        }
       }
     } else value = refs.secret(ref)
     if (value) out[field] = value
-    else if (required.includes(field as keyof AuthFile)) return { ok: false, problem: `gateway ${id}: auth.${field}: ${ref} is unset or empty` }
+    else if (required.includes(field as keyof AuthFile))
+      return { ok: false, problem: `gateway ${id}: auth.${field}: ${ref} is unset or empty` }
   }
   return { ok: true, spec: out as AuthSpec }
 }

@@ -125,7 +125,11 @@ export async function chainCredentials(deps: ChainDeps, region: string): Promise
   const secretAccessKey = env('AWS_SECRET_ACCESS_KEY')
   if (accessKeyId && secretAccessKey) {
     const sessionToken = env('AWS_SESSION_TOKEN')
-    return { value: { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) }, expiresAt: undefined, fetchedAt: deps.now() }
+    return {
+      value: { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) },
+      expiresAt: undefined,
+      fetchedAt: deps.now(),
+    }
   }
   const tokenFile = env('AWS_WEB_IDENTITY_TOKEN_FILE')
   const roleArn = env('AWS_ROLE_ARN')

@@ -26,14 +26,16 @@ function staticKeys(spec: SigV4Spec): AwsCredentials | undefined {
   if (!spec.accessKeyId && !spec.secretAccessKey) return undefined
   if (!spec.accessKeyId || !spec.secretAccessKey)
     throw new AuthSpecError('aws-sigv4 needs both accessKeyId and secretAccessKey, or neither (the standard credential chain)')
-  return { accessKeyId: spec.accessKeyId, secretAccessKey: spec.secretAccessKey, ...(spec.sessionToken ? { sessionToken: spec.sessionToken } : {}) }
+  return {
+    accessKeyId: spec.accessKeyId,
+    secretAccessKey: spec.secretAccessKey,
+    ...(spec.sessionToken ? { sessionToken: spec.sessionToken } : {}),
+  }
 }
 
 export function awsSigV4Auth(spec: SigV4Spec, deps: ChainDeps): UpstreamAuth {
   const keys = staticKeys(spec)
-  const cache = keys
-    ? undefined
-    : new CredentialCache(() => chainCredentials(deps, spec.region), deps.now)
+  const cache = keys ? undefined : new CredentialCache(() => chainCredentials(deps, spec.region), deps.now)
   const signer = new SignatureV4({
     service: SERVICE,
     region: spec.region,

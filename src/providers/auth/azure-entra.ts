@@ -14,6 +14,11 @@ export function azureEntraAuth(
   now: () => number,
 ): UpstreamAuth {
   const tokenUrl = spec.tokenUrl ?? `https://login.microsoftonline.com/${encodeURIComponent(spec.tenantId)}/oauth2/v2.0/token`
-  const form = { grant_type: 'client_credentials', client_id: spec.clientId, client_secret: spec.clientSecret, scope: spec.scope ?? DEFAULT_SCOPE }
+  const form = {
+    grant_type: 'client_credentials',
+    client_id: spec.clientId,
+    client_secret: spec.clientSecret,
+    scope: spec.scope ?? DEFAULT_SCOPE,
+  }
   return bearerAuth('azure-entra', new CredentialCache(() => fetchToken(fetchFn, tokenUrl, form, now), now))
 }

@@ -28,7 +28,11 @@ export async function fetchToken(
     throw new AuthFailure(503, `token endpoint unreachable: ${String(e)}`)
   }
   const text = await res.text().catch(() => '')
-  if (!res.ok) throw new AuthFailure(res.status >= 500 || res.status === 429 ? 503 : 401, `token endpoint answered ${res.status}: ${text.slice(0, 300)}`)
+  if (!res.ok)
+    throw new AuthFailure(
+      res.status >= 500 || res.status === 429 ? 503 : 401,
+      `token endpoint answered ${res.status}: ${text.slice(0, 300)}`,
+    )
   const json = parseJson(text) as { access_token?: unknown; expires_in?: unknown } | undefined
   const token = json?.access_token
   const seconds = Number(json?.expires_in)
