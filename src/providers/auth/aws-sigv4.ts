@@ -33,12 +33,15 @@ function staticKeys(spec: SigV4Spec): AwsCredentials | undefined {
   }
 }
 
-export function awsSigV4Auth(spec: SigV4Spec, deps: ChainDeps): UpstreamAuth {
+/** `service` is Bedrock's; another is for AWS's published test vectors. */
+export function awsSigV4Auth(spec: SigV4Spec, deps: ChainDeps, service = SERVICE): UpstreamAuth {
   const keys = staticKeys(spec)
   const cache = keys ? undefined : new CredentialCache(() => chainCredentials(deps, spec.region), deps.now)
   const signer = new SignatureV4({
-    service: SERVICE,
+    service,
     region: spec.region,
+    // The body's hash is in the signature; the x-amz-content-sha256 header is S3's, not Bedrock's.
+    applyChecksum: false,
     credentials: keys ?? (() => cache!.get()),
     sha256: Hash.bind(null, 'sha256'),
   })
