@@ -9,7 +9,11 @@ const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).u
 
 /** RFC 3986 encoding as SigV4 wants it: everything but A–Z a–z 0–9 - _ . ~ as %XX, upper case. */
 const uriEncode = (s: string) =>
-  [...Buffer.from(s, 'utf8')].map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('')
+  [...Buffer.from(s, 'utf8')]
+    .map((b) =>
+      /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('')
 
 const decode = (s: string) => decodeURIComponent(s.replace(/\+/g, '%20'))
 
@@ -45,7 +49,10 @@ function canonicalRequest(req: RawRequest, signed: string[]): string {
 /** Whether `req` carries a valid signature by one of `keys` (access key id → secret) for `region` and `service`. */
 export function verifySigV4(req: RawRequest, keys: Record<string, string>, region: string, service: string): Verdict {
   const auth = req.headers.authorization ?? ''
-  const m = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(auth)
+  const m =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
+      auth,
+    )
   if (!m) return { ok: false, why: 'no SigV4 authorization header' }
   const [, keyId, date, r, s, signedList, signature] = m as unknown as string[]
   if (r !== region || s !== service) return { ok: false, why: `scope ${r}/${s}` }

@@ -6,7 +6,18 @@ import { describe, expect, test } from 'bun:test'
 import { awsSigV4Auth } from '../../../src/providers/auth/aws-sigv4.ts'
 import type { ChainDeps } from '../../../src/providers/auth/aws-credentials.ts'
 import { verifySigV4 } from '../../helpers/sigv4.ts'
-import vectors from '../../fixtures/aws-sigv4/post-vectors.json'
+import suite from '../../fixtures/aws-sigv4/post-vectors.json'
+
+interface Vector {
+  name: string
+  path: string
+  query: Record<string, string>
+  headers: Record<string, string>
+  body: string
+  authorization: string
+  sessionToken?: string
+}
+const vectors = suite as unknown as Omit<typeof suite, 'cases'> & { cases: Vector[] }
 
 const queryString = (q: Record<string, string>) =>
   Object.entries(q)
@@ -25,11 +36,16 @@ describe('SigV4 against the AWS test suite', () => {
     const target = `${c.path}${Object.keys(c.query).length ? `?${queryString(c.query)}` : ''}`
     test(`signer: ${c.name}`, async () => {
       const auth = awsSigV4Auth(
-        { region: vectors.region, accessKeyId: vectors.accessKeyId, secretAccessKey: vectors.secretAccessKey, sessionToken: c.sessionToken },
+        {
+          region: vectors.region,
+          accessKeyId: vectors.accessKeyId,
+          secretAccessKey: vectors.secretAccessKey,
+          sessionToken: c.sessionToken,
+        },
         noChain,
         vectors.service,
       )
-      const { host: _host, 'x-amz-date': _date, ...headers } = c.headers as Record<string, string>
+      const { host: _host, 'x-amz-date': _date, ...headers } = c.headers
       const result = await auth.authorize({ url: `https://${c.headers.host}${target}`, headers, body: c.body })
       if (!result.ok) throw new Error(result.detail)
       expect(result.headers.authorization).toBe(c.authorization)
@@ -39,7 +55,7 @@ describe('SigV4 against the AWS test suite', () => {
       if (c.sessionToken) expect(result.headers['x-amz-security-token']).toBe(c.sessionToken)
     })
     test(`verifier: ${c.name}`, () => {
-      const headers = { ...(c.headers as Record<string, string>), authorization: c.authorization }
+      const headers: Record<string, string> = { ...c.headers, authorization: c.authorization }
       if (c.sessionToken) headers['x-amz-security-token'] = c.sessionToken
       const keys = { [vectors.accessKeyId]: vectors.secretAccessKey }
       expect(verifySigV4({ method: 'POST', target, headers, body: c.body }, keys, vectors.region, vectors.service).ok).toBe(true)
@@ -73,7 +89,8 @@ describe('the standard credential chain', () => {
         if (req.headers.get('x-aws-ec2-metadata-token') !== null && req.headers.get('x-aws-ec2-metadata-token') !== 'imds-session-token')
           return new Response('', { status: 401 })
         if (url.pathname === '/latest/meta-data/iam/security-credentials/') return new Response('tollgate-role\n')
-        if (url.pathname === '/latest/meta-data/iam/security-credentials/tollgate-role') return Response.json(keysJson(`IMDS${++issued}`, 3_600_000, now()))
+        if (url.pathname === '/latest/meta-data/iam/security-credentials/tollgate-role')
+          return Response.json(keysJson(`IMDS${++issued}`, 3_600_000, now()))
         if (url.pathname === '/v2/credentials/task') {
           if (req.headers.get('authorization') !== null && req.headers.get('authorization') !== 'pod-identity-token')
             return new Response('', { status: 403 })
@@ -92,7 +109,11 @@ describe('the standard credential chain', () => {
   }
 
   test('environment keys sign when the gateway names none', async () => {
-    const env: Record<string, string> = { AWS_ACCESS_KEY_ID: 'AKIAENV', AWS_SECRET_ACCESS_KEY: 'env-secret', AWS_SESSION_TOKEN: 'env-token' }
+    const env: Record<string, string> = {
+      AWS_ACCESS_KEY_ID: 'AKIAENV',
+      AWS_SECRET_ACCESS_KEY: 'env-secret',
+      AWS_SESSION_TOKEN: 'env-token',
+    }
     const auth = awsSigV4Auth({ region: 'us-east-1' }, { ...noChain, env: (n) => env[n], now: Date.now })
     const h = await sign(auth)
     expect(h.authorization).toContain('Credential=AKIAENV/')

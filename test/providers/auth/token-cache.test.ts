@@ -17,7 +17,15 @@ function controlled() {
     () => now,
   )
   const answer = (value: string, lifeMs: number) => pending.shift()!.resolve({ value, expiresAt: now + lifeMs, fetchedAt: now })
-  return { cache, answer, fail: (e: Error) => pending.shift()!.reject(e), fetches: () => fetches, at: (t: number) => (now = t), now: () => now, pending }
+  return {
+    cache,
+    answer,
+    fail: (e: Error) => pending.shift()!.reject(e),
+    fetches: () => fetches,
+    at: (t: number) => (now = t),
+    now: () => now,
+    pending,
+  }
 }
 
 describe('CredentialCache', () => {
