@@ -8,7 +8,9 @@
 // - Entra ID: a client-credentials token endpoint; Azure OpenAI's chat accepts only a live token.
 // A refused request is answered in the cloud's own words, which no client may ever see.
 import { EventStreamCodec, type MessageHeaders } from '@smithy/core/event-streams'
-import { type CryptoKey, type KeyObject, jwtVerify } from 'jose'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { type CryptoKey, exportPKCS8, generateKeyPair, type KeyObject, jwtVerify } from 'jose'
 import { verifySigV4 } from './sigv4.ts'
 
 export type CloudAnswer =
@@ -229,4 +231,24 @@ export function startFakeEntra(
   )
   const t = Object.assign(cloud, { lifetime: 3600, refuse: false })
   return t
+}
+
+/** A fresh RS256 service account: its key file written to a temporary directory, and its public key for the fake token endpoint. */
+export async function serviceAccountFile(tokenUrl: string) {
+  const { publicKey, privateKey } = await generateKeyPair('RS256', { extractable: true })
+  const dir = mkdtempSync(`${tmpdir()}/tollgate-sa-`)
+  const path = `${dir}/sa.json`
+  const email = 'tollgate@test-project.iam.gserviceaccount.com'
+  writeFileSync(
+    path,
+    JSON.stringify({
+      type: 'service_account',
+      project_id: 'test-project',
+      private_key_id: 'key-0001',
+      private_key: await exportPKCS8(privateKey),
+      client_email: email,
+      token_uri: tokenUrl,
+    }),
+  )
+  return { path, publicKey, email }
 }

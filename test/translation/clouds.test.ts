@@ -5,10 +5,7 @@
 // answered, translated faithfully (compared with independent readers of the upstream answer),
 // billed exactly from the upstream's usage; the upstream got its own shape of body.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { eq } from 'drizzle-orm'
-import { exportPKCS8, generateKeyPair } from 'jose'
 import type { CatalogFile } from '../../src/catalog/file.ts'
 import { requestLogs } from '../../src/db/schema/index.ts'
 import {
@@ -18,6 +15,7 @@ import {
   startFakeBedrock,
   startFakeEntra,
   startFakeGoogle,
+  serviceAccountFile,
   type TokenCloud,
 } from '../helpers/fake-clouds.ts'
 import { CONVERSE_TEXT, CONVERSE_TOOLS, converseFrames } from '../helpers/converse-answers.ts'
@@ -27,7 +25,7 @@ import { clientJsonView, clientStreamView, type Inbound, upstreamJsonView, upstr
 
 const INBOUNDS: Inbound[] = ['chat', 'messages', 'responses']
 const PATH: Record<Inbound, string> = { chat: '/v1/chat/completions', messages: '/v1/messages', responses: '/v1/responses' }
-export const AWS_KEYS = { AKIATOLLGATETEST: 'bedrock-test-secret-key' }
+const AWS_KEYS = { AKIATOLLGATETEST: 'bedrock-test-secret-key' }
 const EVENT_STREAM = 'application/vnd.amazon.eventstream'
 const TENANT = { tenantId: 'tenant-0001', clientId: 'app-0001', clientSecret: 'entra-test-secret' }
 
@@ -54,25 +52,6 @@ function requestBody(inbound: Inbound, model: string, stream: boolean, tools: bo
     input: 'What is the weather?',
     ...(tools ? { tools: [{ type: 'function', name: 'get_weather', parameters: schema }] } : {}),
   }
-}
-
-export async function serviceAccountFile(tokenUrl: string) {
-  const { publicKey, privateKey } = await generateKeyPair('RS256', { extractable: true })
-  const dir = mkdtempSync(`${tmpdir()}/tollgate-sa-`)
-  const path = `${dir}/sa.json`
-  const email = 'tollgate@test-project.iam.gserviceaccount.com'
-  writeFileSync(
-    path,
-    JSON.stringify({
-      type: 'service_account',
-      project_id: 'test-project',
-      private_key_id: 'key-0001',
-      private_key: await exportPKCS8(privateKey),
-      client_email: email,
-      token_uri: tokenUrl,
-    }),
-  )
-  return { path, publicKey, email }
 }
 
 const model = (id: string, gateway: string, upstreamModel: string): CatalogFile['models'][number] => ({
