@@ -3,21 +3,19 @@
 // exception event fails the stream with its status class (a throttlingException is a 429).
 import type { StreamDecoder } from '../types.ts'
 import { anthropicStreamDecoder } from '../anthropic-messages/stream-decoder.ts'
-import { readChunk, readException } from './wire.ts'
+import { parseBedrockEvent } from './wire.ts'
 
 export function bedrockAnthropicStreamDecoder(): StreamDecoder {
   const inner = anthropicStreamDecoder()
   return {
     upstreamId: () => inner.upstreamId(),
     push(ev) {
-      if (ev.event === 'exception') {
-        const e = readException(ev.data)
-        return [{ type: 'error', message: `${e.type}: ${e.message}`, status: e.status }]
-      }
-      if (ev.event !== 'chunk') return []
-      const chunk = readChunk(ev.data)
-      if (!chunk.ok) throw new Error(chunk.error)
-      return inner.push({ event: undefined, data: chunk.value })
+      const read = parseBedrockEvent(ev.data)
+      if (!read.ok) throw new Error(read.error)
+      const e = read.value
+      if (e.kind === 'exception')
+        return [{ type: 'error', message: `${e.exception.type}: ${e.exception.message}`, status: e.exception.status }]
+      return e.kind === 'chunk' ? inner.push({ event: undefined, data: e.event }) : []
     },
     end: () => inner.end(),
   }

@@ -21,7 +21,7 @@ export function converseStreamDecoder(): StreamDecoder {
   return {
     upstreamId: () => undefined,
     push(ev) {
-      const read = parseConverseEvent(ev.event, ev.data)
+      const read = parseConverseEvent(ev.data)
       if (!read.ok) throw new Error(read.error)
       const e = read.value
       switch (e?.type) {

@@ -43,23 +43,36 @@ export type ConverseEventWire =
 
 export type WireRead<T> = { ok: true; value: T } | { ok: false; error: string }
 
+const TYPES = new Set(['messageStart', 'contentBlockStart', 'contentBlockDelta', 'contentBlockStop', 'messageStop', 'metadata'])
 const INDEXED = new Set(['contentBlockStart', 'contentBlockDelta', 'contentBlockStop'])
 
-/** One ConverseStream event; an event of another type reads as undefined (skipped). */
-export function parseConverseEvent(event: string | undefined, data: string): WireRead<ConverseEventWire | undefined> {
-  let o: Record<string, unknown>
+/**
+ * One ConverseStream event, as the event stream gives it: `{"<event type>": payload}` or
+ * `{"exception": {type, message, status}}` (transport/aws-event-stream.ts). A member of another
+ * type reads as undefined (skipped). Never throws.
+ */
+export function parseConverseEvent(data: string): WireRead<ConverseEventWire | undefined> {
+  let o: Record<string, Record<string, unknown> | undefined>
   try {
     o = JSON.parse(data)
   } catch {
-    return { ok: false, error: `${event}: payload is not JSON` }
+    return { ok: false, error: 'event is not JSON' }
   }
-  if (o === null || typeof o !== 'object') return { ok: false, error: `${event}: payload is not an object` }
-  if (event === 'exception')
+  if (o === null || typeof o !== 'object') return { ok: false, error: 'event is not an object' }
+  const [type] = Object.keys(o)
+  const payload = type === undefined ? undefined : o[type]
+  if (type === undefined || payload === null || typeof payload !== 'object') return { ok: false, error: 'event has no payload' }
+  if (type === 'exception')
     return {
       ok: true,
-      value: { type: 'exception', exceptionType: String(o.type), message: String(o.message ?? ''), status: Number(o.status) || 502 },
+      value: {
+        type: 'exception',
+        exceptionType: String(payload.type),
+        message: String(payload.message ?? ''),
+        status: Number(payload.status) || 502,
+      },
     }
-  if (event === undefined || !['messageStart', 'messageStop', 'metadata', ...INDEXED].includes(event)) return { ok: true, value: undefined }
-  if (INDEXED.has(event) && typeof o.contentBlockIndex !== 'number') return { ok: false, error: `${event}: contentBlockIndex` }
-  return { ok: true, value: { ...o, type: event } as ConverseEventWire }
+  if (!TYPES.has(type)) return { ok: true, value: undefined }
+  if (INDEXED.has(type) && typeof payload.contentBlockIndex !== 'number') return { ok: false, error: `${type}: contentBlockIndex` }
+  return { ok: true, value: { ...payload, type } as ConverseEventWire }
 }

@@ -1,10 +1,11 @@
 // The AWS event stream (application/vnd.amazon.eventstream) as events: each message is framed by
 // its prelude (total and header lengths, with the prelude's CRC32) and closed by the message's
-// CRC32; @smithy/core's codec checks both and reads the headers. A message becomes an SseEvent
-// named by its `:event-type` (`chunk`, `contentBlockDelta`, …) with its payload as data; an
-// exception message becomes an `exception` event whose data names the exception type and message
-// (docs/providers.md "Bedrock"). A message whose checksum fails, or a stream cut inside a
-// message, ends the events with a `corruptFrame` exception: past a bad prelude nothing can be framed.
+// CRC32; @smithy/core's codec checks both and reads the headers. A message becomes an event whose
+// data is the union member AWS's SDKs read it as — `{"<event type>": <payload>}` (`chunk`,
+// `contentBlockDelta`, …) — so a wire's parse reads the data alone; an exception message becomes
+// `{"exception": {"type", "message", "status"}}` (docs/providers.md "Bedrock"). A message whose
+// checksum fails, or a stream cut inside a message, ends the events with a `corruptFrame`
+// exception: past a bad prelude nothing can be framed.
 import { EventStreamCodec, type Message } from '@smithy/core/event-streams'
 import type { SseEvent } from '../../lib/sse/parse.ts'
 import type { EventSource } from '../types.ts'
@@ -37,16 +38,18 @@ const EXCEPTION_STATUS: Record<string, number> = {
   modelNotReadyException: 503,
 }
 
-/** An `exception` event: its data is `{ type, message, status }`. */
+/** An exception as an event: `{"exception": {type, message, status}}`. */
 export const exceptionEvent = (type: string, message: string): SseEvent => ({
   event: 'exception',
-  data: JSON.stringify({ type, message, status: EXCEPTION_STATUS[type] ?? 502 }),
+  data: JSON.stringify({ exception: { type, message, status: EXCEPTION_STATUS[type] ?? 502 } }),
 })
 
 function toEvent(m: Message): SseEvent | undefined {
   const kind = header(m, ':message-type')
   const payload = utf8.decode(m.body)
-  if (kind === 'event') return { event: header(m, ':event-type'), data: payload }
+  const type = header(m, ':event-type')
+  // The payload is JSON already: wrapped as text, parsed once by the wire.
+  if (kind === 'event' && type) return { event: type, data: `{${JSON.stringify(type)}:${payload || '{}'}}` }
   if (kind === 'exception' || kind === 'error') {
     const type = header(m, ':exception-type') ?? header(m, ':error-code') ?? 'unknownException'
     let message = header(m, ':error-message') ?? ''
