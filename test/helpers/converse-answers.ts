@@ -1,7 +1,7 @@
 // Bedrock Converse answers for the fakes, in the shapes of AWS's Converse / ConverseStream API
 // reference (no recording of ours exists: these are written from the documented shapes), with
 // the view a client should see of each (text, tool calls, stop, cache reads) and the usage.
-import { eventFrame } from './fake-clouds.ts'
+import { eventFrame, exceptionFrame } from './fake-clouds.ts'
 
 export const CONVERSE_TEXT = {
   json: {
@@ -68,3 +68,6 @@ export const CONVERSE_TOOLS = {
 }
 
 export const converseFrames = (events: [string, unknown][]): Uint8Array[] => events.map(([type, payload]) => eventFrame(type, payload))
+
+/** A mid-stream failure as ConverseStream sends it. */
+export const CONVERSE_EXCEPTION = exceptionFrame('modelStreamErrorException', 'The model failed mid-stream.')
