@@ -78,7 +78,10 @@ export function awsEventStream(): EventSource {
       const out: SseEvent[] = []
       let at = 0
       while (joined.length - at >= PRELUDE) {
-        const length = new DataView(joined.buffer, at, 4).getUint32(0, false)
+        const prelude = new DataView(joined.buffer, joined.byteOffset + at, PRELUDE)
+        // The prelude's own CRC is checked before its length is trusted (a corrupt length would wait for bytes that never come).
+        if (Bun.hash.crc32(joined.subarray(at, at + 8)) !== prelude.getUint32(8, false)) return [...out, ...fail('prelude checksum')]
+        const length = prelude.getUint32(0, false)
         if (length < 16) return [...out, ...fail(`message length ${length}`)]
         if (joined.length - at < length) break
         let message: Message
