@@ -84,9 +84,21 @@ describe('the worked catalog of docs/providers.md', () => {
   })
 })
 
+test('the cloud entries of docs/providers.md "Cloud providers" pass the catalog parser', () => {
+  const clouds = blocks('docs/providers.md').filter((b) => b.lang === 'json' && b.notRun)
+  const protocols = clouds.flatMap((b) => parseCatalogFile(JSON.parse(b.text)).gateways.map((g) => `${g.protocol}:${g.auth?.type}`))
+  expect(protocols).toEqual([
+    'bedrock-anthropic:aws-sigv4',
+    'bedrock-converse:aws-sigv4',
+    'vertex-anthropic:google-service-account',
+    'openai-chat:google-service-account',
+    'openai-chat:azure-entra',
+  ])
+})
+
 describe('the recipes of docs/providers.md "Recipes"', () => {
   const recipes = blocks('docs/providers.md')
-    .filter((b) => b.lang === 'json' && b.text.includes('"gateways"'))
+    .filter((b) => b.lang === 'json' && b.text.includes('"gateways"') && !b.notRun)
     .slice(1)
     .map((b) => parseCatalogFile(JSON.parse(b.text)))
   const gateways = recipes.flatMap((c) => c.gateways)

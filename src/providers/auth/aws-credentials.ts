@@ -1,4 +1,4 @@
-// Where SigV4 keys come from when a gateway names none (docs/providers.md "AWS credentials"): the
+// Where SigV4 keys come from when a gateway names none (docs/providers.md "Bedrock: Claude and Llama"): the
 // standard AWS chain, first source present wins — the environment (AWS_ACCESS_KEY_ID, …), a web
 // identity token file (EKS IAM roles for service accounts), container credentials (ECS task
 // roles, EKS Pod Identity: AWS_CONTAINER_CREDENTIALS_RELATIVE_URI / _FULL_URI) and the EC2

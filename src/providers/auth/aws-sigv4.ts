@@ -1,4 +1,4 @@
-// AWS Signature Version 4 on every request (docs/providers.md "Bedrock"): service `bedrock`, the
+// AWS Signature Version 4 on every request (docs/providers.md "Bedrock: Claude and Llama"): service `bedrock`, the
 // gateway's region, the body's SHA-256 in the signature. Keys are the gateway's own (with a
 // session token for temporary ones) or, when it names none, the standard chain's
 // (aws-credentials.ts), cached and refreshed before they expire. The signature is made over the

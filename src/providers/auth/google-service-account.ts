@@ -1,4 +1,4 @@
-// Google service-account auth (docs/providers.md "Vertex AI"): the OAuth 2.0 JWT bearer grant
+// Google service-account auth (docs/providers.md "Vertex AI: Claude and Gemini"): the OAuth 2.0 JWT bearer grant
 // (RFC 7523). A JWT signed RS256 with the key file's private key, asking for the cloud-platform
 // scope, is exchanged at the token endpoint for an access token of about an hour, cached and
 // shared by the gateway's calls.

@@ -1,4 +1,4 @@
-// Anthropic models on AWS Bedrock (docs/providers.md "Bedrock"): POST /model/{model}/invoke and
+// Anthropic models on AWS Bedrock (docs/providers.md "Bedrock: Claude and Llama"): POST /model/{model}/invoke and
 // /invoke-with-response-stream under the gateway's baseUrl, signed by the gateway's aws-sigv4
 // auth (or a Bedrock API key as a bearer token); the stream is the AWS event stream.
 import { awsEventStream } from '../transport/aws-event-stream.ts'

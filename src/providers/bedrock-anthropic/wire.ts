@@ -1,4 +1,4 @@
-// What Tollgate reads of Bedrock's Anthropic wire (docs/providers.md "Bedrock"): the JSON answer
+// What Tollgate reads of Bedrock's Anthropic wire (docs/providers.md "Bedrock: Claude and Llama"): the JSON answer
 // is an Anthropic message (anthropic-messages/wire.ts); a stream is AWS event-stream messages
 // (transport/aws-event-stream.ts), each read as `{"chunk": {"bytes": "<base64 of one Anthropic
 // event>"}}` or `{"exception": {type, message, status}}`. The read is checked and never throws.

@@ -1,4 +1,4 @@
-// Any Bedrock model through the Converse API (docs/providers.md "Bedrock"): POST
+// Any Bedrock model through the Converse API (docs/providers.md "Bedrock: Claude and Llama"): POST
 // /model/{model}/converse and /converse-stream under the gateway's baseUrl, signed by its
 // aws-sigv4 auth (or a Bedrock API key as a bearer token); the stream is the AWS event stream.
 import { awsEventStream } from '../transport/aws-event-stream.ts'

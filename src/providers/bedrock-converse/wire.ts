@@ -1,4 +1,4 @@
-// What Tollgate reads of Bedrock's Converse API (docs/providers.md "Bedrock"): the Converse JSON
+// What Tollgate reads of Bedrock's Converse API (docs/providers.md "Bedrock: Claude and Llama"): the Converse JSON
 // answer, and the ConverseStream events (AWS event-stream messages named by their event type,
 // transport/aws-event-stream.ts). Minimal tolerant types: only the fields used are named; each
 // stream event is read by a checked parse that never throws.

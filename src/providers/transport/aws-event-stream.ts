@@ -3,7 +3,7 @@
 // CRC32; @smithy/core's codec checks both and reads the headers. A message becomes an event whose
 // data is the union member AWS's SDKs read it as — `{"<event type>": <payload>}` (`chunk`,
 // `contentBlockDelta`, …) — so a wire's parse reads the data alone; an exception message becomes
-// `{"exception": {"type", "message", "status"}}` (docs/providers.md "Bedrock"). A message whose
+// `{"exception": {"type", "message", "status"}}` (docs/providers.md "Bedrock: Claude and Llama"). A message whose
 // checksum fails, or a stream cut inside a message, ends the events with a `corruptFrame`
 // exception: past a bad prelude nothing can be framed.
 import { EventStreamCodec, type Message } from '@smithy/core/event-streams'

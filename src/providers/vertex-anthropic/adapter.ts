@@ -1,4 +1,4 @@
-// Anthropic models on Google Vertex AI (docs/providers.md "Vertex AI"): POST
+// Anthropic models on Google Vertex AI (docs/providers.md "Vertex AI: Claude and Gemini"): POST
 // {baseUrl}/publishers/anthropic/models/{model}:rawPredict and :streamRawPredict (SSE), with the
 // gateway's google-service-account token (or an access token as apiKey). Its answers are
 // Anthropic's, so an Anthropic client's call passes through.
