@@ -20,6 +20,7 @@ export type CloudAnswer =
   | { kind: 'bytes'; chunks: Uint8Array[]; contentType: string; cut?: boolean }
 
 export interface SeenCall {
+  /** The path as sent, still percent-encoded. */
   path: string
   headers: Record<string, string>
   body: any
@@ -130,7 +131,7 @@ function serveCloud(check: Check, tokenRoute?: (req: Request, form: URLSearchPar
       try {
         parsed = JSON.parse(body)
       } catch {}
-      state.seen.push({ path: decodeURIComponent(raw.split('?')[0]!), headers: Object.fromEntries(req.headers), body: parsed })
+      state.seen.push({ path: raw.split('?')[0]!, headers: Object.fromEntries(req.headers), body: parsed })
       return answer(queue.shift() ?? { kind: 'status', status: 500, body: { message: 'nothing scripted' } })
     },
   })

@@ -208,7 +208,7 @@ describe('the cloud wires, every inbound protocol, JSON and stream', () => {
           expect(seen).toEqual(expected)
           expectBilled(log, usage)
           const sent = bedrock.seen[before]!
-          expect(sent.path).toBe(`/model/anthropic.claude-sonnet-4-5-20250929-v1:0/${stream ? 'invoke-with-response-stream' : 'invoke'}`)
+          expect(sent.path).toBe(`/model/anthropic.claude-sonnet-4-5-20250929-v1%3A0/${stream ? 'invoke-with-response-stream' : 'invoke'}`)
           expect(sent.body.anthropic_version).toBe('bedrock-2023-05-31')
           expect(sent.body.model).toBeUndefined()
           expect(sent.body.stream).toBeUndefined()
@@ -256,7 +256,7 @@ describe('the cloud wires, every inbound protocol, JSON and stream', () => {
           expect(seen).toEqual(answer.view)
           expectBilled(log, answer.usage)
           const sent = bedrock.seen[before]!
-          expect(sent.path).toBe(`/model/meta.llama3-3-70b-instruct-v1:0/${stream ? 'converse-stream' : 'converse'}`)
+          expect(sent.path).toBe(`/model/meta.llama3-3-70b-instruct-v1%3A0/${stream ? 'converse-stream' : 'converse'}`)
           expect(sent.body.messages).toEqual([{ role: 'user', content: [{ text: 'What is the weather?' }] }])
           expect(sent.body.inferenceConfig.maxTokens).toBeGreaterThan(0)
           if (kind === 'tools')

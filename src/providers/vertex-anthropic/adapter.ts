@@ -10,7 +10,9 @@ import { vertexAnthropicStreamDecoder } from './stream-decoder.ts'
 
 export const vertexAnthropicAdapter: UpstreamAdapter = {
   path: '/publishers/anthropic/models',
-  modelPath: (model, stream) => `/publishers/anthropic/models/${encodeURIComponent(model)}:${stream ? 'streamRawPredict' : 'rawPredict'}`,
+  // Vertex's model ids carry their version after an `@`, sent as it is (as Google's own clients do).
+  modelPath: (model, stream) =>
+    `/publishers/anthropic/models/${encodeURIComponent(model).replaceAll('%40', '@')}:${stream ? 'streamRawPredict' : 'rawPredict'}`,
   speaks: 'anthropic-messages',
   headers(apiKey) {
     return {
