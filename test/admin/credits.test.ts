@@ -21,7 +21,11 @@ describe('applyCredit on embedded Postgres', () => {
       .where(sql`${ledgerEntries.userId} = ${userId} and ${ledgerEntries.status} = 'completed'`)
     return { balance: a!.b, ledgerSum: BigInt(s!.s), entries: s!.n }
   }
-  const codeOf = (p: Promise<unknown>) => p.then(() => 'ok', (e) => (e instanceof GatewayError ? e.code : String(e)))
+  const codeOf = (p: Promise<unknown>) =>
+    p.then(
+      () => 'ok',
+      (e) => (e instanceof GatewayError ? e.code : String(e)),
+    )
   beforeAll(async () => {
     m = await memoryDb()
   }, 30_000)

@@ -18,7 +18,13 @@ describe('admin directory on embedded Postgres', () => {
     funded = await createUser(m.db, `a_${tag}@test.local`, null)
     await createUser(m.db, `b%${tag}@test.local`, null)
     await createUser(m.db, `cx${tag}@test.local`, null)
-    await applyMovement(m.db, m.store, { userId: funded.id, amountMicros: 12_345_678n, kind: 'adjustment', method: 'test', reference: 'seed' })
+    await applyMovement(m.db, m.store, {
+      userId: funded.id,
+      amountMicros: 12_345_678n,
+      kind: 'adjustment',
+      method: 'test',
+      reference: 'seed',
+    })
   }, 30_000)
   afterAll(() => m.close())
 
@@ -26,7 +32,12 @@ describe('admin directory on embedded Postgres', () => {
     const all = await listUsers(m.db, { limit: 10 })
     expect(all.items.map((u) => u.id)).toEqual([...all.items.map((u) => u.id)].sort())
     expect(all.nextCursor).toBeNull()
-    expect(all.items.find((u) => u.id === funded.id)).toMatchObject({ email: funded.email, balance: 12.345678, disabled: false, role: 'user' })
+    expect(all.items.find((u) => u.id === funded.id)).toMatchObject({
+      email: funded.email,
+      balance: 12.345678,
+      disabled: false,
+      role: 'user',
+    })
     const first = await listUsers(m.db, { limit: 2 })
     expect(first.nextCursor).toBe(first.items[1]!.id)
     const rest = await listUsers(m.db, { limit: 2, cursor: first.nextCursor! })
@@ -63,7 +74,10 @@ describe('admin directory on embedded Postgres', () => {
     const u = await createUser(m.db, `keys_${tag}@test.local`, null)
     const older = await issueKey(m, { userId: u.id, name: 'old', limit: 3 })
     const newer = await issueKey(m, { userId: u.id, name: 'new', limitReset: 'daily' })
-    await m.db.update(apiKeys).set({ createdAt: new Date(Date.now() - 60_000) }).where(eq(apiKeys.id, older.id))
+    await m.db
+      .update(apiKeys)
+      .set({ createdAt: new Date(Date.now() - 60_000) })
+      .where(eq(apiKeys.id, older.id))
     const rows = await listKeys(m.db, u.id)
     expect(rows.map((k) => k.id)).toEqual([newer.id, older.id])
     const views = await keyViews({ db: m.db, now: () => Date.UTC(2026, 10, 27, 12) }, rows)

@@ -57,7 +57,9 @@ describe('admin service on embedded Postgres', () => {
   }, 30_000)
   afterAll(async () => {
     await m.close()
-    await Bun.file(catalogPath).delete().catch(() => {})
+    await Bun.file(catalogPath)
+      .delete()
+      .catch(() => {})
   })
 
   test('createAccount: normalised email, argon2id hash when a password is given; a taken email is 409', async () => {
@@ -114,9 +116,7 @@ describe('admin service on embedded Postgres', () => {
     expect(await codeOf(setUserDisabled(deps, 'usr_nobody', true, async () => void audited++))).toBe('NOT_FOUND')
     expect(audited).toBe(1)
     // A failing audit undoes the change.
-    expect(await codeOf(setUserDisabled(deps, u.id, false, async () => Promise.reject(new Error('audit down'))))).toBe(
-      'Error: audit down',
-    )
+    expect(await codeOf(setUserDisabled(deps, u.id, false, async () => Promise.reject(new Error('audit down'))))).toBe('Error: audit down')
     expect((await m.db.select().from(users).where(eq(users.id, u.id)))[0]!.disabledAt).not.toBeNull()
   })
 

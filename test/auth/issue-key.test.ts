@@ -61,7 +61,11 @@ describe('issueKey on embedded Postgres', () => {
     expect(issued.key.startsWith(issued.prefix)).toBe(true)
     const [row] = await m.db.select().from(apiKeys).where(eq(apiKeys.id, issued.id))
     expect(row!.keyHash).toBe(sha256Hex(issued.key))
-    expect(Object.values(row!).map(String).some((v) => v.includes(issued.key))).toBe(false)
+    expect(
+      Object.values(row!)
+        .map(String)
+        .some((v) => v.includes(issued.key)),
+    ).toBe(false)
     // Defaults: no limit, no expiry, the default rpm (null), performance mode.
     expect([row!.limitMicros, row!.expiresAt, row!.rpm, row!.serviceMode, row!.name]).toEqual([null, null, null, 'performance', ''])
   })

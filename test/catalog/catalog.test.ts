@@ -40,11 +40,18 @@ const FILE = {
       { gateway: 'gw-chat', model: 'up-c', priority: 7, weight: 3, rpm: 10, tpm: 500 },
       { gateway: 'gw-resp', model: 'up-r' },
     ]),
-    model('acme/a-embed', [{ gateway: 'gw-off', model: 'e-off' }, { gateway: 'gw-chat', model: 'e-c' }], {
-      kind: 'embedding',
-      capabilities: ['text'],
-      pricing: { input: 0.1 },
-    }),
+    model(
+      'acme/a-embed',
+      [
+        { gateway: 'gw-off', model: 'e-off' },
+        { gateway: 'gw-chat', model: 'e-c' },
+      ],
+      {
+        kind: 'embedding',
+        capabilities: ['text'],
+        pricing: { input: 0.1 },
+      },
+    ),
     model('acme/c-old', [{ gateway: 'gw-chat', model: 'o' }], { deprecated: true }),
     model('acme/d-unpriced', [{ gateway: 'gw-chat', model: 'u' }], { pricing: { input: null, output: null } }),
     model('acme/e-offonly', [{ gateway: 'gw-off', model: 'x' }]),
@@ -116,7 +123,12 @@ describe('Catalog on embedded Postgres', () => {
   test('a switched-off route leaves the snapshot at the next refresh', async () => {
     await m.db.insert(routeSwitches).values({ modelId: 'acme/b-chat', gatewayId: 'gw-msg', upstreamModel: 'up-m', disabledBy: 'test' })
     await catalog.refresh()
-    expect(catalog.all().find((x) => x.id === 'acme/b-chat')!.routes.map((r) => r.gateway.id)).toEqual(['gw-chat'])
+    expect(
+      catalog
+        .all()
+        .find((x) => x.id === 'acme/b-chat')!
+        .routes.map((r) => r.gateway.id),
+    ).toEqual(['gw-chat'])
     await m.db.delete(routeSwitches)
     await catalog.refresh()
     expect(catalog.all().find((x) => x.id === 'acme/b-chat')!.routes).toHaveLength(2)

@@ -28,7 +28,10 @@ describe('daily report on embedded Postgres', () => {
       ['a1', -1_000_000n, 'adjustment'],
     ] as const) {
       await applyMovement(m.db, m.store, { userId: u.id, amountMicros: micros, kind, method: 'test', reference })
-      await m.db.update(ledgerEntries).set({ completedAt: new Date(on(3)) }).where(eq(ledgerEntries.reference, reference))
+      await m.db
+        .update(ledgerEntries)
+        .set({ completedAt: new Date(on(3)) })
+        .where(eq(ledgerEntries.reference, reference))
     }
   }, 30_000)
   afterAll(() => m.close())
@@ -48,7 +51,16 @@ describe('daily report on embedded Postgres', () => {
       calls: 2,
       errors: 0,
     })
-    expect(r.items[1]).toEqual({ id: '2026-05-02', day: '2026-05-02', topups: 0, refunds: 0, adjustments: 0, usage: 0, calls: 0, errors: 0 })
+    expect(r.items[1]).toEqual({
+      id: '2026-05-02',
+      day: '2026-05-02',
+      topups: 0,
+      refunds: 0,
+      adjustments: 0,
+      usage: 0,
+      calls: 0,
+      errors: 0,
+    })
     expect(r.items[2]).toMatchObject({ topups: 20, adjustments: -1, calls: 1, errors: 1, usage: 0 })
   })
 

@@ -55,7 +55,10 @@ describe('recovery on embedded Postgres', () => {
     const before = mails.length
     await requestReset(deps, 'nobody@test.local')
     const u = await user()
-    await m.db.update(users).set({ disabledAt: new Date(NOW) }).where(eq(users.id, u.id))
+    await m.db
+      .update(users)
+      .set({ disabledAt: new Date(NOW) })
+      .where(eq(users.id, u.id))
     await requestReset(deps, u.email)
     expect(mails.length).toBe(before)
   })

@@ -27,7 +27,10 @@ describe('sessions on embedded Postgres', () => {
     const [row] = await m.db.select().from(sessions).where(eq(sessions.userId, u.id))
     expect(row!.tokenHash).toBe(sha256Hex(token))
     expect(await sessionUser(m.db, token, NOW)).toEqual({ id: u.id, email: u.email, role: 'user', verified: false })
-    await m.db.update(users).set({ role: 'admin', emailVerifiedAt: new Date(NOW) }).where(eq(users.id, u.id))
+    await m.db
+      .update(users)
+      .set({ role: 'admin', emailVerifiedAt: new Date(NOW) })
+      .where(eq(users.id, u.id))
     expect(await sessionUser(m.db, token, NOW + 59_999)).toEqual({ id: u.id, email: u.email, role: 'admin', verified: true })
     expect(await sessionUser(m.db, token, NOW + 60_000)).toBeUndefined()
   })

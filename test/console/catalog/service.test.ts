@@ -69,7 +69,15 @@ describe('searchCatalog', () => {
     expect(sorted('price-desc')).toEqual(['other/gamma', 'acme/alpha', 'acme/beta'])
     // alpha and beta cost the same: the name breaks the tie.
     expect(sorted('price-asc')).toEqual(['acme/alpha', 'acme/beta', 'other/gamma'])
-    expect(sorted('popular', new Map([['other/gamma', 9], ['acme/beta', 3]]))).toEqual(['other/gamma', 'acme/beta', 'acme/alpha'])
+    expect(
+      sorted(
+        'popular',
+        new Map([
+          ['other/gamma', 9],
+          ['acme/beta', 3],
+        ]),
+      ),
+    ).toEqual(['other/gamma', 'acme/beta', 'acme/alpha'])
     // Popular is the default sort.
     expect(ids(searchCatalog(models, {}, new Map([['acme/beta', 1]])))[0]).toBe('acme/beta')
   })

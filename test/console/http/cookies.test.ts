@@ -16,8 +16,7 @@ const app = new Elysia()
   })
   .get('/read', ({ cookie }) => ({ token: sessionToken(cookie) ?? null }))
 
-const call = (path: string, cookie?: string) =>
-  app.handle(new Request(`http://console.test${path}`, { headers: cookie ? { cookie } : {} }))
+const call = (path: string, cookie?: string) => app.handle(new Request(`http://console.test${path}`, { headers: cookie ? { cookie } : {} }))
 const attrs = (res: Response) => res.headers.get('set-cookie')!.split('; ')
 
 describe('session cookie', () => {
