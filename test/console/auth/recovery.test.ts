@@ -47,7 +47,8 @@ describe('recovery routes on pglite+memory', () => {
   test('forgot has its own per-IP limit', async () => {
     const b = browser(gw)
     const statuses: number[] = []
-    for (let i = 0; i <= RESET_LIMIT.limit; i++) statuses.push((await b.post('/api/auth/password/forgot', { email: 'x@test.local' })).status)
+    for (let i = 0; i <= RESET_LIMIT.limit; i++)
+      statuses.push((await b.post('/api/auth/password/forgot', { email: 'x@test.local' })).status)
     expect(statuses.slice(0, RESET_LIMIT.limit).every((s) => s === 202)).toBe(true)
     expect(statuses.at(-1)).toBe(429)
   })

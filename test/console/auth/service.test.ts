@@ -59,7 +59,7 @@ describe('accounts on embedded Postgres', () => {
     const e = email()
     const me = await register(m.db, { email: e, password: PW })
     const noPassword = await createUser(m.db, email(), null)
-    const answers = await Promise.all([
+    const answers: string[] = await Promise.all([
       codeOf(verifyLogin(m.db, { email: email(), password: PW })),
       codeOf(verifyLogin(m.db, { email: e, password: `${PW}!` })),
       codeOf(verifyLogin(m.db, { email: noPassword.email, password: PW })),

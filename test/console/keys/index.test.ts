@@ -11,7 +11,11 @@ describe('key routes on pglite+memory', () => {
   let me: SignedIn
   let other: SignedIn
   const patch = (u: SignedIn, id: string, body: unknown) =>
-    u.fetch(`/api/keys/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json', origin: u.base }, body: JSON.stringify(body) })
+    u.fetch(`/api/keys/${id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', origin: u.base },
+      body: JSON.stringify(body),
+    })
   const models = (key: string) => gw.request('/v1/models', { headers: { authorization: `Bearer ${key}` } })
   beforeAll(async () => {
     gw = await startTestGateway({ db: 'pglite', store: 'memory' }, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), CONSOLE_ENV)

@@ -27,7 +27,9 @@ describe('request log routes on pglite+memory', () => {
       latencyMs: 5,
       costMicros: 2_000_000n,
     })
-    await gw.runtime.deps.db.insert(requestLogs).values([log('req_mine_ok', me.id, 200), log('req_mine_err', me.id, 502), log('req_theirs', other.id, 200)])
+    await gw.runtime.deps.db
+      .insert(requestLogs)
+      .values([log('req_mine_ok', me.id, 200), log('req_mine_err', me.id, 502), log('req_theirs', other.id, 200)])
   }, 60_000)
   afterAll(() => gw.stop())
 

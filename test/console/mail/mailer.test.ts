@@ -6,7 +6,12 @@ import { createMailer } from '../../../src/console/mail/mailer.ts'
 import { silentLogger } from '../../../src/lib/log.ts'
 import { type SmtpSink, startSmtpSink } from '../../helpers/smtp-sink.ts'
 
-const MAIL = { to: 'user@test.local', subject: 'Reset your password', text: 'Open https://gw.example/console/reset#token=abc', link: 'https://gw.example/console/reset#token=abc' }
+const MAIL = {
+  to: 'user@test.local',
+  subject: 'Reset your password',
+  text: 'Open https://gw.example/console/reset#token=abc',
+  link: 'https://gw.example/console/reset#token=abc',
+}
 
 describe('without SMTP', () => {
   test('delivery is operator; the link, the recipient and the subject are logged', async () => {
@@ -15,7 +20,10 @@ describe('without SMTP', () => {
     expect(mailer.delivery).toBe('operator')
     await mailer.send(MAIL)
     expect(lines).toEqual([
-      { msg: 'console email not sent: no SMTP_URL; pass this link to the user', fields: { to: MAIL.to, subject: MAIL.subject, link: MAIL.link } },
+      {
+        msg: 'console email not sent: no SMTP_URL; pass this link to the user',
+        fields: { to: MAIL.to, subject: MAIL.subject, link: MAIL.link },
+      },
     ])
   })
 })

@@ -24,8 +24,8 @@ describe('paymentProviders', () => {
     const body = JSON.stringify(sandboxEvent('payment.succeeded', 'txn_1', 500))
     const ok = await sandbox.verifyWebhook(body, new Headers({ [SANDBOX_SIGNATURE]: signSandboxEvent('right-secret', body) }))
     expect(ok.action).toMatchObject({ kind: 'paid', transactionId: 'txn_1', amountCents: 500 })
-    await expect(
-      sandbox.verifyWebhook(body, new Headers({ [SANDBOX_SIGNATURE]: signSandboxEvent('wrong-secret', body) })),
-    ).rejects.toThrow('bad signature')
+    await expect(sandbox.verifyWebhook(body, new Headers({ [SANDBOX_SIGNATURE]: signSandboxEvent('wrong-secret', body) }))).rejects.toThrow(
+      'bad signature',
+    )
   })
 })

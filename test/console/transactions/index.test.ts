@@ -11,7 +11,13 @@ describe('transaction routes on pglite+memory', () => {
   let me: SignedIn
   let other: SignedIn
   const credit = (userId: string, micros: bigint, reference: string) =>
-    applyMovement(gw.runtime.deps.db, gw.runtime.deps.store, { userId, amountMicros: micros, kind: 'adjustment', method: 'admin', reference })
+    applyMovement(gw.runtime.deps.db, gw.runtime.deps.store, {
+      userId,
+      amountMicros: micros,
+      kind: 'adjustment',
+      method: 'admin',
+      reference,
+    })
   beforeAll(async () => {
     gw = await startTestGateway({ db: 'pglite', store: 'memory' }, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), CONSOLE_ENV)
     me = await signUp(gw)

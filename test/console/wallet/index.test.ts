@@ -10,7 +10,12 @@ import { browser, CONSOLE_ENV, json, signUp, type SignedIn } from '../helpers.ts
 describe('wallet routes on pglite+memory', () => {
   let gw: TestGateway
   let me: SignedIn
-  const put = (body: unknown) => me.fetch('/api/wallet/auto-topup', { method: 'PUT', headers: { 'content-type': 'application/json', origin: me.base }, body: JSON.stringify(body) })
+  const put = (body: unknown) =>
+    me.fetch('/api/wallet/auto-topup', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', origin: me.base },
+      body: JSON.stringify(body),
+    })
   beforeAll(async () => {
     gw = await startTestGateway({ db: 'pglite', store: 'memory' }, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), {
       ...CONSOLE_ENV,
@@ -51,7 +56,14 @@ describe('wallet routes on pglite+memory', () => {
     expect(await json(me.get('/api/wallet/auto-topup'))).toMatchObject({ enabled: false, threshold: null, paymentMethodSaved: false })
     const res = await put({ enabled: true, threshold: 2, amount: 20, provider: 'sandbox' })
     expect(res.status).toBe(200)
-    expect(await json(res)).toMatchObject({ enabled: true, threshold: 2, amount: 20, provider: 'sandbox', paymentMethodSaved: true, setupUrl: null })
+    expect(await json(res)).toMatchObject({
+      enabled: true,
+      threshold: 2,
+      amount: 20,
+      provider: 'sandbox',
+      paymentMethodSaved: true,
+      setupUrl: null,
+    })
     expect(await json(me.get('/api/wallet/auto-topup'))).toMatchObject({ enabled: true, amount: 20 })
   })
 

@@ -9,7 +9,8 @@ describe('sandbox checkout on pglite+memory', () => {
   let gw: TestGateway
   let me: SignedIn
   let other: SignedIn
-  const start = async (amount: number) => (await json(me.post('/api/wallet/topup', { amount, provider: 'sandbox' }))).transactionId as string
+  const start = async (amount: number) =>
+    (await json(me.post('/api/wallet/topup', { amount, provider: 'sandbox' }))).transactionId as string
   beforeAll(async () => {
     gw = await startTestGateway({ db: 'pglite', store: 'memory' }, simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }]), {
       ...CONSOLE_ENV,
