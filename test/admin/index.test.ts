@@ -11,7 +11,11 @@ const CATALOG = simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }])
 describe('admin account routes on pglite+memory', () => {
   let gw: TestGateway
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await gw.request(path, { method, headers: { ...auth, ...headers }, body: body === undefined ? undefined : JSON.stringify(body) })
+    const res = await gw.request(path, {
+      method,
+      headers: { ...auth, ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
     return { status: res.status, headers: res.headers, body: (await res.json()) as any }
   }
   beforeAll(async () => {

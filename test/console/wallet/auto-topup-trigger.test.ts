@@ -35,7 +35,13 @@ describe('AutoTopupTrigger on embedded Postgres', () => {
 
   const userWith = async (balanceUsd: bigint, settings: Partial<typeof autoTopups.$inferInsert>) => {
     const { id } = await createUser(m.db, `${crypto.randomUUID()}@test.local`, null)
-    await applyMovement(m.db, m.store, { userId: id, amountMicros: balanceUsd * DOLLAR, kind: 'adjustment', method: 'test', reference: `seed:${id}` })
+    await applyMovement(m.db, m.store, {
+      userId: id,
+      amountMicros: balanceUsd * DOLLAR,
+      kind: 'adjustment',
+      method: 'test',
+      reference: `seed:${id}`,
+    })
     await m.db.insert(autoTopups).values({
       userId: id,
       enabled: true,
@@ -48,7 +54,8 @@ describe('AutoTopupTrigger on embedded Postgres', () => {
     return id
   }
   const settingsOf = async (id: string) => (await m.db.select().from(autoTopups).where(eq(autoTopups.userId, id)))[0]!
-  const topups = (id: string) => m.db.select().from(ledgerEntries).where(sql`${ledgerEntries.userId} = ${id} and ${ledgerEntries.kind} = 'topup'`)
+  const topups = (id: string) =>
+    m.db.select().from(ledgerEntries).where(sql`${ledgerEntries.userId} = ${id} and ${ledgerEntries.kind} = 'topup'`)
   const books = async (id: string) => {
     const [a] = await m.db.select({ b: accounts.balanceMicros }).from(accounts).where(eq(accounts.userId, id))
     const [s] = await m.db
