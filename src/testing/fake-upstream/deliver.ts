@@ -33,7 +33,7 @@ class Sender {
     private c: ReadableStreamDefaultController<Uint8Array>,
     private limit: number | undefined,
   ) {}
-  send(text: string): boolean {
+  async send(text: string): Promise<boolean> {
     if (this.cut) return false
     const bytes = enc.encode(text)
     if (this.limit === undefined || this.sent + bytes.length <= this.limit) {
@@ -43,7 +43,9 @@ class Sender {
     }
     if (this.limit > this.sent) this.c.enqueue(bytes.slice(0, this.limit - this.sent))
     this.cut = true
-    // An errored body ends the response without its last chunk: the caller sees a cut connection.
+    // What was sent leaves first; then an errored body ends the response without its last chunk,
+    // which the caller sees as a cut connection.
+    await Bun.sleep(20)
     this.c.error(new Error('cut by the fake upstream script'))
     return false
   }
@@ -76,10 +78,10 @@ function streamFrames(wire: Wire, frames: Frame[], reply: Reply, signal: AbortSi
           first = false
           if (!(await pause(reply.firstTokenMs, signal))) return
         } else if (!(await pause(reply.frameDelayMs, signal))) return
-        if (!s.send(f.sse)) return
+        if (!(await s.send(f.sse))) return
         chars += f.chars ?? 0
         if (reply.errorAfterChars !== undefined && f.chars && chars >= reply.errorAfterChars) {
-          s.send(wire.streamError('The fake upstream failed mid-stream, as scripted.'))
+          await s.send(wire.streamError('The fake upstream failed mid-stream, as scripted.'))
           return
         }
       }
@@ -107,5 +109,5 @@ export async function deliver(wire: Wire, stream: boolean, answer: Answer, reply
   if (!(await pause(reply.firstTokenMs, signal))) return new Response(null, { status: 499 })
   const json = JSON.stringify(wire.json(answer))
   if (reply.cutAfterBytes === undefined) return new Response(json, { headers: { 'content-type': 'application/json' } })
-  return body({ 'content-type': 'application/json' }, async (s) => void s.send(json), reply.cutAfterBytes)
+  return body({ 'content-type': 'application/json' }, async (s) => void (await s.send(json)), reply.cutAfterBytes)
 }
