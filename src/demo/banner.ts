@@ -47,7 +47,7 @@ The playground's models, all served by the local fake upstream (no provider, no 
 
   demo/echo-1  echoes your last message
   demo/chat    two weighted routes (3 calls in 4 on one), falls back to demo/echo-1
-  demo/embed   embeddings: curl -s ${url}/v1/embeddings -H "Authorization: Bearer ${key}" \
+  demo/embed   embeddings: curl -s ${url}/v1/embeddings -H "Authorization: Bearer ${key}" \\
                  -H "Content-Type: application/json" -d '{"model":"demo/embed","input":"Hello"}'
   demo/flaky   its primary route always fails: each call fails over; after 3 the breaker opens
 

@@ -117,7 +117,7 @@ test('the demo prints a working key and curl', async () => {
   } finally {
     await demo.stop()
   }
-}, 30_000)
+}, 90_000)
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-demo-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
