@@ -46,7 +46,5 @@ const balance = formatScaled(account?.micros ?? 0n, 6, 2)
 const jar = `${process.env.TMPDIR ?? '/tmp'}/tollgate-demo-cookies.txt`
 // The grant reaches the same database as this server (docs/operators.md "Admins").
 const memory = config.databaseUrl?.startsWith('memory:')
-const adminGrant = memory
-  ? undefined
-  : `${config.databaseUrl ? `DATABASE_URL=${config.databaseUrl} ` : ''}bun run admin:grant ${email}`
+const adminGrant = memory ? undefined : `${config.databaseUrl ? `DATABASE_URL=${config.databaseUrl} ` : ''}bun run admin:grant ${email}`
 console.log(demoBanner({ url, upstreamPort: upstream.port, email, balance, secrets, jar, adminGrant }))

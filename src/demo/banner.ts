@@ -52,9 +52,13 @@ The playground's models, all served by the local fake upstream (no provider, no 
   demo/flaky   its primary route always fails: each call fails over; after 3 the breaker opens
 
 Operator pages (routes and breakers, users, reports, ledger): ${url}/console/admin
-${adminGrant ? `  Become the playground's admin from another terminal, beside this server, then sign in again:
+${
+  adminGrant
+    ? `  Become the playground's admin from another terminal, beside this server, then sign in again:
 
-  ${adminGrant}` : '  The database is in memory, in this process only: run the demo on kept data to grant the admin role (bun run admin:grant).'}
+  ${adminGrant}`
+    : '  The database is in memory, in this process only: run the demo on kept data to grant the admin role (bun run admin:grant).'
+}
 
 The console API from the shell (docs/console.md), sandbox payments on — sign in, top up $20, pay it, see the balance:
 

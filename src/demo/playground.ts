@@ -48,7 +48,11 @@ export function playgroundCatalog(upstreamUrl: string): CatalogFile {
         routes: [{ gateway: 'demo', model: 'echo-1' }],
       },
       {
-        ...model(PLAYGROUND_MODELS.weighted, 'Chat (demo, two routes)', 'Three calls in four go to one route, one to the other; falls back to Echo 1.'),
+        ...model(
+          PLAYGROUND_MODELS.weighted,
+          'Chat (demo, two routes)',
+          'Three calls in four go to one route, one to the other; falls back to Echo 1.',
+        ),
         routes: [
           { gateway: 'demo', model: 'chat', weight: 3 },
           { gateway: 'demo-anthropic', model: 'chat', weight: 1 },
@@ -63,7 +67,11 @@ export function playgroundCatalog(upstreamUrl: string): CatalogFile {
         routes: [{ gateway: 'demo', model: 'embed' }],
       },
       {
-        ...model(PLAYGROUND_MODELS.failing, 'Flaky (demo)', 'Its primary route always fails: watch failover and the breaker in the operator pages.'),
+        ...model(
+          PLAYGROUND_MODELS.failing,
+          'Flaky (demo)',
+          'Its primary route always fails: watch failover and the breaker in the operator pages.',
+        ),
         routes: [
           { gateway: 'demo-flaky', model: BROKEN, priority: 0 },
           { gateway: 'demo-responses', model: 'flaky-backup', priority: 1 },

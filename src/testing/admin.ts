@@ -70,7 +70,10 @@ export interface TollgateAdmin {
   disableUser(userId: string): Promise<void>
   enableUser(userId: string): Promise<void>
   /** The user's calls, newest first, once every call so far is settled (cost in USD). */
-  requestLog(userId: string, filter?: { keyId?: string; model?: string; status?: 'success' | 'error'; limit?: number }): Promise<RequestLog[]>
+  requestLog(
+    userId: string,
+    filter?: { keyId?: string; model?: string; status?: 'success' | 'error'; limit?: number },
+  ): Promise<RequestLog[]>
 }
 
 export interface TollgateWallet {

@@ -54,7 +54,9 @@ export async function startTollgate(opts: TollgateOptions = {}): Promise<Tollgat
     for (const stop of stops.reverse()) await stop().catch(() => {})
   }
   try {
-    const catalog = parseCatalogFile(typeof opts.catalog === 'function' ? opts.catalog(upstream.url) : (opts.catalog ?? defaultCatalog(upstream.url)))
+    const catalog = parseCatalogFile(
+      typeof opts.catalog === 'function' ? opts.catalog(upstream.url) : (opts.catalog ?? defaultCatalog(upstream.url)),
+    )
     const adminToken = base62(32)
     const config = loadConfig({
       LOG_LEVEL: 'error',
@@ -87,7 +89,10 @@ export async function startTollgate(opts: TollgateOptions = {}): Promise<Tollgat
       await runtime.writer.stop()
       runtime.writer.start()
     }
-    const { admin, wallet } = testAdmin(adminCaller((r) => app.handle(r), adminToken), settled)
+    const { admin, wallet } = testAdmin(
+      adminCaller((r) => app.handle(r), adminToken),
+      settled,
+    )
     const user = await admin.createUser({ email: 'user@tollgate.test', credit: opts.credit ?? 10, key: opts.keyOptions ?? {} })
     const origin = `http://127.0.0.1:${app.server!.port}`
     let stopped: Promise<void> | undefined

@@ -37,8 +37,14 @@ function readJson(p: Inbound, j: any): Pick<CallView, 'text' | 'reasoning' | 'to
   if (p === 'messages') {
     const blocks: any[] = j.content ?? []
     return {
-      text: blocks.filter((b) => b.type === 'text').map((b) => b.text).join(''),
-      reasoning: blocks.filter((b) => b.type === 'thinking').map((b) => b.thinking).join(''),
+      text: blocks
+        .filter((b) => b.type === 'text')
+        .map((b) => b.text)
+        .join(''),
+      reasoning: blocks
+        .filter((b) => b.type === 'thinking')
+        .map((b) => b.thinking)
+        .join(''),
       tools: blocks.filter((b) => b.type === 'tool_use').map((b) => ({ name: b.name, arguments: JSON.stringify(b.input) })),
     }
   }
@@ -69,7 +75,8 @@ function readStream(p: Inbound, raw: string): Pick<CallView, 'text' | 'reasoning
       }
     } else if (p === 'messages') {
       if (d.type === 'error') out.streamError = true
-      if (d.type === 'content_block_start' && d.content_block.type === 'tool_use') out.tools.push({ name: d.content_block.name, arguments: '' })
+      if (d.type === 'content_block_start' && d.content_block.type === 'tool_use')
+        out.tools.push({ name: d.content_block.name, arguments: '' })
       if (d.type === 'content_block_delta') {
         out.text += d.delta.text ?? ''
         out.reasoning += d.delta.thinking ?? ''

@@ -81,7 +81,10 @@ test('the demo prints a working key and curl', async () => {
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
       }).then(async (r) => [r.status, (await r.json()) as any] as const)
-    const [flakyStatus, flaky] = await post('/v1/chat/completions', { model: 'demo/flaky', messages: [{ role: 'user', content: 'Fail over' }] })
+    const [flakyStatus, flaky] = await post('/v1/chat/completions', {
+      model: 'demo/flaky',
+      messages: [{ role: 'user', content: 'Fail over' }],
+    })
     expect([flakyStatus, flaky.choices[0].message.content]).toEqual([200, 'You said: Fail over'])
     const [embedStatus, embed] = await post('/v1/embeddings', { model: 'demo/embed', input: ['a', 'b'] })
     expect([embedStatus, embed.data.length]).toEqual([200, 2])

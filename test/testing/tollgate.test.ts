@@ -78,10 +78,7 @@ test('the bill is the scripted usage × the price, per protocol, JSON and stream
     })
     expect(embed.status).toBe(200)
     const log = await tg.admin.requestLog(tg.user.id)
-    expect(log.map((l) => [l.model, Math.round(l.cost * 1e6)])).toEqual([
-      ['test/embed', 3_000],
-      ...Array(6).fill(['test/chat', 2_000]),
-    ])
+    expect(log.map((l) => [l.model, Math.round(l.cost * 1e6)])).toEqual([['test/embed', 3_000], ...Array(6).fill(['test/chat', 2_000])])
     const { balance, reserved } = await tg.wallet.balance(tg.user.id)
     expect([Math.round(balance * 1e6), reserved]).toEqual([10_000_000 - 6 * 2_000 - 3_000, 0])
     const usage = (await tg.wallet.transactions(tg.user.id)).filter((t) => t.kind === 'usage')

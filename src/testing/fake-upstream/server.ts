@@ -2,10 +2,9 @@
 // speaks every wire in wires/, answers each call by the reply scripted for its model (once, then
 // always, then the default: the echo), and records every request with its headers.
 import { deliver } from './deliver.ts'
-import { type Answer } from './wires/wire.ts'
 import { chunks, type RecordedRequest, type Reply, type Script, tokensOf } from './reply.ts'
 import { wireFor } from './wires/index.ts'
-import type { RequestView, Wire } from './wires/wire.ts'
+import type { Answer, RequestView, Wire } from './wires/wire.ts'
 
 export interface FakeUpstreamOptions {
   port?: number
@@ -43,8 +42,7 @@ function answerOf(wire: Wire, view: RequestView, body: any, reply: Reply): Answe
   const text = reply.text ?? (tools.length ? '' : `You said: ${view.prompt}`)
   const outputText = text + (reply.reasoning ?? '') + tools.map((t) => t.name + t.arguments).join('')
   const embedding = wire.name === 'embeddings'
-  const usage =
-    reply.usage === undefined ? { input: tokensOf(view.inputText), output: embedding ? 0 : tokensOf(outputText) } : reply.usage
+  const usage = reply.usage === undefined ? { input: tokensOf(view.inputText), output: embedding ? 0 : tokensOf(outputText) } : reply.usage
   return {
     id: `fake${++calls}`,
     model: view.model,

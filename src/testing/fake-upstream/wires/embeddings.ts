@@ -5,11 +5,11 @@ import { errorMessage, stringOr, type Wire } from './wire.ts'
 /** A unit-free, deterministic vector for an input's position: enough to tell inputs apart. */
 const vector = (i: number, dims: number) => Array.from({ length: dims }, (_, d) => Math.fround(Math.sin(i * 31 + d + 1) / 4))
 
-const inputText = (input: unknown) => (Array.isArray(input) ? input.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(' ') : stringOr(input, ''))
+const inputText = (input: unknown) =>
+  Array.isArray(input) ? input.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(' ') : stringOr(input, '')
 
 /** A string, a token array, or a list of either. */
-const inputCount = (input: unknown) =>
-  Array.isArray(input) && input.length > 0 && typeof input[0] !== 'number' ? input.length : 1
+const inputCount = (input: unknown) => (Array.isArray(input) && input.length > 0 && typeof input[0] !== 'number' ? input.length : 1)
 
 export const embeddings: Wire = {
   name: 'embeddings',

@@ -47,7 +47,13 @@ export const openaiChat: Wire = {
   frames(a) {
     const created = Math.floor(Date.now() / 1000)
     const chunk = (delta: object, finish: string | null, chars?: number): Frame => ({
-      sse: sseData({ id: a.id, object: 'chat.completion.chunk', created, model: a.model, choices: [{ index: 0, delta, finish_reason: finish }] }),
+      sse: sseData({
+        id: a.id,
+        object: 'chat.completion.chunk',
+        created,
+        model: a.model,
+        choices: [{ index: 0, delta, finish_reason: finish }],
+      }),
       chars,
     })
     const frames = [chunk({ role: 'assistant', content: '' }, null)]

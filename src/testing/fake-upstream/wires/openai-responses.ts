@@ -13,14 +13,10 @@ const usageOf = (u: ScriptedUsage) => ({
 })
 
 function items(a: Answer) {
-  const reasoning = a.reasoning
-    ? [{ id: `rs_${a.id}`, type: 'reasoning', summary: [{ type: 'summary_text', text: a.reasoning }] }]
-    : []
+  const reasoning = a.reasoning ? [{ id: `rs_${a.id}`, type: 'reasoning', summary: [{ type: 'summary_text', text: a.reasoning }] }] : []
   const part = { type: 'output_text', text: a.text, annotations: [] }
   const message =
-    a.text || !a.toolCalls.length
-      ? [{ id: `msg_${a.id}`, type: 'message', status: 'completed', role: 'assistant', content: [part] }]
-      : []
+    a.text || !a.toolCalls.length ? [{ id: `msg_${a.id}`, type: 'message', status: 'completed', role: 'assistant', content: [part] }] : []
   const calls = a.toolCalls.map((c) => ({
     id: `fc_${c.id}`,
     type: 'function_call',
