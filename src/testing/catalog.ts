@@ -5,7 +5,7 @@
 // scripted failure is seen exactly once.
 import type { CatalogFile } from '../catalog/file.ts'
 
-/** One attempt, no breaker: what the kit's gateways default to (docs/failover.md "Policies"). */
+/** One attempt, no breaker: what the kit's gateways default to (docs/failover.md "Catalog fields"). */
 export const ONE_ATTEMPT = { retries: 0, breaker: { enabled: false } }
 
 /** The public slugs of the default catalog, and the upstream model each one's first route asks the fake for. */
