@@ -61,12 +61,13 @@ export async function refundCall(
   const prior = await priorRefunds(db, orig.id, requestId)
   const byCall = call.cost - prior.call
   const byEntry = abs(orig.amountMicros) - prior.entry
-  return record(deps, orig, prior.n, amountOf(amountUsd, byCall < byEntry ? byCall : byEntry), { requestId, note })
+  return record(deps, orig, prior.n, amountOf(amountUsd, least(byCall, byEntry)), { requestId, note })
 }
 
 type Entry = typeof ledgerEntries.$inferSelect
 
 const abs = (n: bigint) => (n < 0n ? -n : n)
+const least = (a: bigint, b: bigint) => (a < b ? a : b)
 
 async function refundable(db: Db, transactionId: string): Promise<Entry> {
   const [orig] = await db.select().from(ledgerEntries).where(eq(ledgerEntries.id, transactionId))

@@ -1,7 +1,7 @@
 // The reads behind the reports (docs/operators.md "Reports"), each an index range: request_daily
 // and latency_daily by their (day, …) primary keys, ledger_entries by ledger_kind_completed_idx.
 // Sums leave Postgres as text (bigint-exact) and become bigint here.
-import { and, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm'
+import { and, desc, eq, gte, lt, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { latencyDaily, ledgerEntries, modelRoutes, requestDaily, users } from '../../db/schema/index.ts'
 import { type RouteCost, routeCost } from '../route-cost.ts'

@@ -56,7 +56,7 @@ async function callsOf(deps: Pick<ConsoleDeps, 'db'>, userId: string, transactio
     .select({ kind: ledgerEntries.kind, requestId: ledgerEntries.requestId, meta: ledgerEntries.meta })
     .from(ledgerEntries)
     .where(and(eq(ledgerEntries.id, transactionId), eq(ledgerEntries.userId, userId)))
-  if (!e || e.kind !== 'usage') throw new GatewayError('NOT_FOUND', 'No such usage transaction.')
+  if (e?.kind !== 'usage') throw new GatewayError('NOT_FOUND', 'No such usage transaction.')
   if (e.requestId !== null) return eq(requestLogs.id, e.requestId)
   const from = String(e.meta?.from ?? '')
   const to = String(e.meta?.to ?? '')
