@@ -2,7 +2,7 @@
 // its account's balance, in OpenRouter's `{ data: { label, limit, usage, limit_remaining, … } }`
 // shape; errors in the chat envelope. On both backends: the balance is the store's live one.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { and, eq } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { apiKeys, requestLogs } from '../../src/db/schema/index.ts'
 import { expectUsageCoversCalls } from '../helpers/money.ts'
 import { formatUsd } from '../../src/lib/money.ts'
