@@ -133,7 +133,7 @@ describe('admin service on embedded Postgres', () => {
     next.gateways[1]!.apiKey = 'env:TOLLGATE_TEST_UNSET_KEY'
     await Bun.write(catalogPath, JSON.stringify(next))
     warnings.length = 0
-    expect(await reloadCatalog(deps)).toEqual({ gateways: 2, models: 1, unsetKeyVariables: ['TOLLGATE_TEST_UNSET_KEY'] })
+    expect(await reloadCatalog(deps)).toEqual({ gateways: 2, models: 1, unsetKeyVariables: ['TOLLGATE_TEST_UNSET_KEY'], authProblems: [] })
     expect(await m.db.select().from(routeSwitches)).toEqual([])
     expect(catalog.all()[0]!.routes.map((r) => r.gateway.id)).toEqual(['gw-a', 'gw-b'])
     expect(warnings).toHaveLength(1)
