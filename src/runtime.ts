@@ -7,6 +7,7 @@ import { type AccountMirror, accountMirror } from './billing/mirror.ts'
 import { startLeaseSweep } from './billing/lease-sweep.ts'
 import { Catalog } from './catalog/catalog.ts'
 import { readCatalogFile, upsertCatalog } from './catalog/file.ts'
+import { GatewayAuths } from './providers/auth/create-auth.ts'
 import type { Config } from './config.ts'
 import { openDatabase, type Database, type Db } from './db/client.ts'
 import { maintainRequestLogPartitions } from './db/request-log-partitions.ts'
@@ -74,6 +75,8 @@ export interface RuntimeOptions {
   leaseSweepMs?: number
   /** How often request_logs partitions are kept (created ahead, expired dropped); 0 = only at start. */
   partitionMaintenanceMs?: number
+  /** An open, migrated database to use instead of opening DATABASE_URL (the test kit's pool); stop() closes it. */
+  database?: Database
 }
 
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
@@ -84,9 +87,11 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
         throw startupFailure('catalog', e, { file: config.catalogFile })
       })
     : undefined
-  const database = await openDatabase(config.databaseUrl, opts.dataDir).catch((e) => {
-    throw startupFailure('database', e, { url: config.databaseUrl })
-  })
+  const database =
+    opts.database ??
+    (await openDatabase(config.databaseUrl, opts.dataDir).catch((e) => {
+      throw startupFailure('database', e, { url: config.databaseUrl })
+    }))
   const redisUrl = config.redisUrl
   const redisTarget = config.redisClusterNodes ? { cluster: config.redisClusterNodes } : redisUrl
   const store = redisTarget
@@ -119,10 +124,17 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
           maintenanceMs,
         )
       : undefined
-  const catalog = new Catalog(database.db, config.secret, SERVED_PROTOCOLS)
+  const auths = new GatewayAuths({
+    env: (name) => config.secret(`env:${name}`),
+    fetch: (url, init) => fetch(url, init),
+    readFile: (path) => Bun.file(path).text(),
+    now: Date.now,
+  })
+  const catalog = new Catalog(database.db, config.secret, SERVED_PROTOCOLS, auths)
   await catalog.refresh()
   for (const g of catalog.unresolvedSecrets())
     log.warn('catalog: a gateway key reference names an unset variable; calls through it carry no key', { gateway: g.id, apiKey: g.ref })
+  for (const problem of catalog.authProblems()) log.warn(`catalog: ${problem}; calls through it fail over`)
   const refreshMs = opts.catalogRefreshMs ?? 10_000
   const refresher =
     refreshMs > 0

@@ -119,7 +119,13 @@ export function streamAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: Serve
       ctx,
     )
   }
-  const opts = { life: call.life, idleTimeoutMs: gw.timeoutMs, clientIdleMs: deps.config.clientIdleMs, finish }
+  const opts = {
+    life: call.life,
+    idleTimeoutMs: gw.timeoutMs,
+    clientIdleMs: deps.config.clientIdleMs,
+    finish,
+    events: served.adapter.events?.(),
+  }
   const decoder = served.adapter.streamDecoder()
   const transform = served.native ? teeTransform(decoder, spoke.tee(ctx)) : translateTransform(decoder, spoke.streamEncoder(ctx))
   const body = pipeStream(served.stream.body, call.obs.watchFirstFrame(transform), opts)

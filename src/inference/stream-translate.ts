@@ -36,7 +36,12 @@ function decodedStage<Chunk>(decoder: StreamDecoder<Chunk>, frames: Frames<Chunk
       }
       const events = decoder.read(read.value)
       for (const e of events)
-        if (e.type === 'error') throw new GatewayError('UPSTREAM_ERROR', 'The upstream model failed mid-stream.', { cause: e.message })
+        if (e.type === 'error')
+          // An error with a status class (a throttled stream: 429) keeps it (docs/failover.md "Failure → behaviour").
+          throw new GatewayError('UPSTREAM_ERROR', 'The upstream model failed mid-stream.', {
+            cause: e.message,
+            ...(e.status !== undefined ? { upstream: { kind: 'status' as const, status: e.status } } : {}),
+          })
       return frames(ev, read.value, events)
     },
     complete: () => decoder.complete(),

@@ -15,6 +15,10 @@ const PROVIDER: Record<GatewayProtocol, string> = {
   'openai-chat': 'openai',
   'anthropic-messages': 'anthropic',
   'openai-responses': 'openai',
+  // OpenTelemetry's gen_ai.provider.name values for the clouds.
+  'bedrock-anthropic': 'aws.bedrock',
+  'bedrock-converse': 'aws.bedrock',
+  'vertex-anthropic': 'gcp.vertex_ai',
 }
 
 /** What one settlement settled, as billing/settlement.ts returns it (its `Settled`). */
