@@ -135,10 +135,12 @@ describe('architecture', () => {
     expect(joiners).toEqual(['inference'])
   })
 
-  test('a wire module imports nothing above it: only src/core and src/lib', () => {
+  test('a wire module imports nothing above it: only src/core, src/lib and the wire it carries', () => {
     const wires = files.filter((f) => isWire(f.path) || f.path === 'lib/wire.ts')
     expect(wires.length).toBeGreaterThanOrEqual(4)
-    const bad = wires.flatMap((f) => f.imports.filter((i) => area(i) !== 'core' && area(i) !== 'lib').map((i) => `${f.path} → ${i}`))
+    // A cloud's wire that carries a vendor's format (Bedrock's and Vertex's Claude) reads it through that vendor's wire.
+    const below = (i: string) => area(i) === 'core' || area(i) === 'lib' || isWire(i)
+    const bad = wires.flatMap((f) => f.imports.filter((i) => !below(i)).map((i) => `${f.path} → ${i}`))
     expect(bad).toEqual([])
   })
 

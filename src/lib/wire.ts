@@ -42,3 +42,18 @@ export function memberIs(o: Record<string, unknown>, name: string, kind: 'array'
   if (kind === 'object') return typeof v === 'object' && !Array.isArray(v)
   return typeof v === kind
 }
+
+/** An error a non-SSE stream framed as an event, with the status class its framing gave it (transport/aws-event-stream.ts). */
+export interface StreamException {
+  type: string
+  message: string
+  status: number
+}
+
+/** An `{"exception": {type, message, status}}` event's exception, or undefined; a missing status is a 502. */
+export function exceptionOf(o: Record<string, unknown>): StreamException | undefined {
+  const e = o.exception
+  if (e === null || typeof e !== 'object' || Array.isArray(e)) return undefined
+  const x = e as Record<string, unknown>
+  return { type: String(x.type), message: String(x.message ?? ''), status: Number(x.status) || 502 }
+}

@@ -3,28 +3,16 @@
 // (transport/aws-event-stream.ts), each read as `{"chunk": {"bytes": "<base64 of one Anthropic
 // event>"}}` or `{"exception": {type, message, status}}`. The read is checked and never throws:
 // a chunk's Anthropic event goes through the Anthropic wire's own checked parse.
-import { type Done, readEventObject, type WireResult, wireFailure } from '../../lib/wire.ts'
+import { type Done, exceptionOf, readEventObject, type StreamException, type WireResult, wireFailure } from '../../lib/wire.ts'
 import { type AnthropicEventWire, parseAnthropicEvent } from '../anthropic-messages/wire.ts'
 
 /** An exception the stream sent, with its status class. */
-export interface BedrockExceptionWire {
-  type: string
-  message: string
-  status: number
-}
+export type BedrockExceptionWire = StreamException
 
 export type BedrockStreamWire =
   | { kind: 'chunk'; event: AnthropicEventWire | Done }
   | { kind: 'exception'; exception: BedrockExceptionWire }
   | { kind: 'other' }
-
-/** An `{"exception": …}` event's exception (aws-event-stream.ts gives every one a status class), or undefined. */
-export function exceptionOf(o: Record<string, unknown>): BedrockExceptionWire | undefined {
-  const e = o.exception
-  if (e === null || typeof e !== 'object' || Array.isArray(e)) return undefined
-  const x = e as Record<string, unknown>
-  return { type: String(x.type), message: String(x.message ?? ''), status: Number(x.status) || 502 }
-}
 
 /** One stream event: the Anthropic event a chunk carries, an exception, or another member (skipped). */
 export function parseBedrockEvent(data: string): WireResult<BedrockStreamWire> {

@@ -2,8 +2,7 @@
 // answer, and the ConverseStream events (AWS event-stream messages named by their event type,
 // transport/aws-event-stream.ts). Minimal tolerant types: only the fields used are named; each
 // stream event is read by a checked parse that never throws (lib/wire.ts).
-import { exceptionOf } from '../bedrock-anthropic/wire.ts'
-import { readEventObject, type WireResult, wireFailure } from '../../lib/wire.ts'
+import { exceptionOf, readEventObject, type WireResult, wireFailure } from '../../lib/wire.ts'
 
 export interface ConverseUsageWire {
   inputTokens?: unknown
