@@ -8,8 +8,15 @@ import { after, cursorAt, DEFAULT_PAGE, newestFirst, page } from '../http/pagina
 import type { LogsQuery, RequestLog } from './model.ts'
 
 export function logView(r: typeof requestLogs.$inferSelect): RequestLog {
-  const { userId: _, costMicros, createdAt, ...rest } = r
-  return { ...rest, cost: Number(formatUsd(costMicros)), createdAt: createdAt.toISOString() }
+  const { userId: _, costMicros, createdAt, fault, attempts, ...rest } = r
+  return {
+    ...rest,
+    fault: fault === 'upstream' || fault === 'tollgate' ? fault : null,
+    // The upstream model's name never reaches a client (docs/api.md "Upstream identity").
+    attempts: attempts?.map(({ upstreamModel: _m, ...a }) => a) ?? null,
+    cost: Number(formatUsd(costMicros)),
+    createdAt: createdAt.toISOString(),
+  }
 }
 
 export async function listLogs(deps: Pick<ConsoleDeps, 'db'>, userId: string, q: LogsQuery) {
