@@ -28,7 +28,7 @@ export function defineMetrics(registry: client.Registry) {
     // Errors by whose failure ended the call (core/call-end.ts faultOf), never by status.
     errors: counter(
       'tollgate_errors_total',
-      'Inference calls that ended in a failure, by protocol, public model and fault (upstream or tollgate); a client\'s refusal is none.',
+      "Inference calls that ended in a failure, by protocol, public model and fault (upstream or tollgate); a client's refusal is none.",
       ['protocol', 'model', 'fault'] as const,
     ),
     duration: histogram(

@@ -107,7 +107,16 @@ describe('settlement', () => {
     const built = decodeRecord(
       callRecord(
         { ...r, at: 5 },
-        { gateway: null, status: 429, errorCode: 'RATE_LIMITED', fault: null, usage: usage(0, 0), costMicros: 0n, usageSource: 'none', latencyMs: 0 },
+        {
+          gateway: null,
+          status: 429,
+          errorCode: 'RATE_LIMITED',
+          fault: null,
+          usage: usage(0, 0),
+          costMicros: 0n,
+          usageSource: 'none',
+          latencyMs: 0,
+        },
       ),
     )!
     expect({ ...got, latencyMs: 0 }).toEqual(built)

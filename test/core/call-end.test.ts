@@ -20,7 +20,14 @@ describe('faultOf', () => {
   })
 
   test('a refusal for what the client asked is no error, though some answer 5xx', () => {
-    for (const code of ['MODEL_NOT_FOUND', 'MODEL_UNAVAILABLE', 'PAYMENT_REQUIRED', 'RATE_LIMITED', 'VALIDATION_FAILED', 'UPSTREAM_REJECTED'] as const)
+    for (const code of [
+      'MODEL_NOT_FOUND',
+      'MODEL_UNAVAILABLE',
+      'PAYMENT_REQUIRED',
+      'RATE_LIMITED',
+      'VALIDATION_FAILED',
+      'UPSTREAM_REJECTED',
+    ] as const)
       expect({ code, fault: faultOf(refused(code)) }).toEqual({ code, fault: null })
     expect(new GatewayError('MODEL_NOT_FOUND', 'x').status).toBe(503)
   })

@@ -20,7 +20,11 @@ export const RequestLog = t.Object({
   usageSource: t.String(),
   latencyMs: t.Integer(),
   models: Nullable(t.String({ description: 'The candidate models in order, comma-separated, when there were several' })),
-  fault: Nullable(OneOf('fault', ['upstream', 'tollgate'] as const, { description: "Whose failure ended the call; null: none (completed, or the client's)" })),
+  fault: Nullable(
+    OneOf('fault', ['upstream', 'tollgate'] as const, {
+      description: "Whose failure ended the call; null: none (completed, or the client's)",
+    }),
+  ),
   attempts: Nullable(
     t.Array(
       t.Object({

@@ -76,7 +76,13 @@ for (const backends of ALL_BACKENDS) {
       const failed = tried.filter((a) => a.gateway === 'gw-bad')
       expect(failed.length).toBeGreaterThan(0)
       for (const a of failed)
-        expect(a).toMatchObject({ model: 'acme/chat-1', upstreamModel: 'up-bad', outcome: 'UPSTREAM_ERROR', status: 500, failure: 'status' })
+        expect(a).toMatchObject({
+          model: 'acme/chat-1',
+          upstreamModel: 'up-bad',
+          outcome: 'UPSTREAM_ERROR',
+          status: 500,
+          failure: 'status',
+        })
       const v = await view()
       expect(route(v, 'gw-bad').last5m).toMatchObject({ calls: failed.length, errors: failed.length, errorRate: 1 })
       expect(v.items.find((g: any) => g.id === 'gw-bad').last60m).toMatchObject({ calls: failed.length, errors: failed.length })
