@@ -129,7 +129,15 @@ for (const kind of (['postgres+redis', 'pglite+memory'] as const).filter((k) => 
         const record = callRecordOf(u, id, 40n)
         const lease = { id, deadlineMs: Date.now() + 60_000, abandonCostMicros: 40n, abandonRecord: record }
         expect(
-          await store.admit({ userId: u.userId, keyId: u.keyId, rpm: 100, nowMs: Date.now(), reserveMicros: 500n, lease }),
+          await store.admit({
+            userId: u.userId,
+            keyId: u.keyId,
+            rpm: 100,
+            nowMs: Date.now(),
+            reserveMicros: 500n,
+            keyLimitMicros: null,
+            lease,
+          }),
         ).toMatchObject({
           ok: true,
         })
