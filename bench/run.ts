@@ -1,13 +1,16 @@
 // `bun run bench` (docs/benchmarks.md): Tollgate's full path (Postgres + Redis) vs a bare Bun
 // fetch proxy vs the fake upstream called directly, from one run — the core comparison
 // (core.ts), a soak at half of the saturation rate (soak.ts), 5,000 open streams to a slow
-// upstream (streams5k.ts) and a batch of 64 embeddings (embeddings.ts) — then the targets table.
+// upstream (streams5k.ts), a batch of 64 embeddings (embeddings.ts) and the test kit's start time
+// (kit-start.ts) — then the targets table.
 //
-// BENCH_QUICK=1 short runs; BENCH_ONLY=core,streams5k,soak,embeddings (any subset) picks parts;
+// BENCH_QUICK=1 short runs; BENCH_ONLY=core,streams5k,soak,embeddings,kit (any subset) picks parts
+// (BENCH_ONLY=kit alone starts no Postgres/Redis stack);
 // BENCH_STREAMS (default 5000) open streams; BENCH_SOAK_MINUTES (default 10, quick 1; 0 skips);
 // BENCH_CPU_PROF=<dir> writes a CPU profile of Tollgate over the whole run there.
 import { runCore, type CoreResult } from './core.ts'
 import { runEmbeddings, type EmbeddingsResult } from './embeddings.ts'
+import { type KitStartResult, runKitStart } from './kit-start.ts'
 import { runStreams, type StreamsResult } from './streams5k.ts'
 import { runSoak, type SoakResult } from './soak.ts'
 import { saturate } from './driver.ts'
@@ -16,7 +19,7 @@ import { fmtDelay, outboxDrained } from './sut-metrics.ts'
 import { measureMetricsCost } from './metrics-cost.ts'
 
 const QUICK = process.env.BENCH_QUICK === '1'
-const PARTS = ['core', 'soak', 'streams5k', 'embeddings'] as const
+const PARTS = ['core', 'soak', 'streams5k', 'embeddings', 'kit'] as const
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim())
 const unknown = only?.filter((p) => !(PARTS as readonly string[]).includes(p))
 if (unknown?.length) {
@@ -101,6 +104,7 @@ function targetLines(
   streams: StreamsResult | undefined,
   soak: SoakResult | undefined,
   embeddings: EmbeddingsResult | undefined,
+  kit: KitStartResult | undefined,
 ): string[] {
   const lines = ['| target | measured | goal | met |', '|---|--:|--:|:-:|']
   const row = (name: string, measured: string, goal: string, ok: boolean) =>
@@ -146,6 +150,10 @@ function targetLines(
     const { sameBytes } = embeddings
     row("embeddings: vectors as the upstream's bytes", `${sameBytes.ok}/${sameBytes.total}`, '100%', sameBytes.ok === sameBytes.total)
   }
+  if (kit) {
+    row('tollgate/testing: startTollgate() to a first answer, cold', `${fmt(kit.coldMs, 0)} ms`, '≤ 1000 ms', kit.coldMs <= 1_000)
+    row('tollgate/testing: startTollgate() to a first answer, warm', `${fmt(kit.warmMs, 0)} ms`, '≤ 300 ms', kit.warmMs <= 300)
+  }
   if (core) {
     const { bare, addedP50c1 } = core.realistic
     lines.push(
@@ -156,7 +164,24 @@ function targetLines(
   return lines
 }
 
+const KIT = QUICK ? { processes: 2, warm: 3 } : { processes: 3, warm: 5 }
+
+/** BENCH_ONLY=kit: the kit's start time alone, without the Postgres/Redis stack. */
+async function kitOnly() {
+  const kit = await runKitStart(KIT)
+  console.log(
+    [
+      `Tollgate benchmark — ${new Date().toISOString()} — kit start only`,
+      '',
+      ...kit.lines,
+      '',
+      ...targetLines(undefined, undefined, undefined, undefined, undefined, kit),
+    ].join('\n'),
+  )
+}
+
 async function main() {
+  if (only?.length === 1 && only[0] === 'kit') return kitOnly()
   const fds = await openFileLimit()
   if (runs('streams5k') && fds < 2 * STREAMS.streams + 1_000)
     console.error(
@@ -222,7 +247,12 @@ async function main() {
     embeddings = await runEmbeddings(stack, EMBEDDINGS)
     out.push(...embeddings.lines, '')
   }
-  out.push(...targetLines(core, hooksNs, streams, soak, embeddings))
+  let kit: KitStartResult | undefined
+  if (runs('kit')) {
+    kit = await runKitStart(KIT)
+    out.push(...kit.lines, '')
+  }
+  out.push(...targetLines(core, hooksNs, streams, soak, embeddings, kit))
   const s0 = performance.now()
   const scraped = await (await fetch(`${stack.tgUrl}/metrics`)).text()
   const requests = scraped

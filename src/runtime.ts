@@ -72,6 +72,8 @@ export interface RuntimeOptions {
   leaseSweepMs?: number
   /** How often request_logs partitions are kept (created ahead, expired dropped); 0 = only at start. */
   partitionMaintenanceMs?: number
+  /** An open, migrated database to use instead of opening DATABASE_URL (the test kit's pool); stop() closes it. */
+  database?: Database
 }
 
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
@@ -82,9 +84,11 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
         throw startupFailure('catalog', e, { file: config.catalogFile })
       })
     : undefined
-  const database = await openDatabase(config.databaseUrl, opts.dataDir).catch((e) => {
-    throw startupFailure('database', e, { url: config.databaseUrl })
-  })
+  const database =
+    opts.database ??
+    (await openDatabase(config.databaseUrl, opts.dataDir).catch((e) => {
+      throw startupFailure('database', e, { url: config.databaseUrl })
+    }))
   const redisUrl = config.redisUrl
   const redisTarget = config.redisClusterNodes ? { cluster: config.redisClusterNodes } : redisUrl
   const store = redisTarget

@@ -60,8 +60,8 @@ export async function auditedRefund(deps: Deps, actor: Actor, body: typeof Refun
   const answer = await refundTransaction(deps, body)
   await recordAudit(deps.db, actor, {
     action: 'topup.refund',
-    target: body.transactionId,
-    after: { refund: answer.id, amount: answer.amount, balance: answer.balance },
+    target: answer.refundOf,
+    after: { refund: answer.id, requestId: answer.requestId, amount: answer.amount, balance: answer.balance },
     note: body.note,
   })
   return answer

@@ -29,8 +29,10 @@ export const KeyPatch = t.Object({
   ...KeySettingsFields,
 })
 
+/** Exactly one of transactionId (a top-up or usage entry) and requestId (one call of a usage entry). */
 export const RefundRequest = t.Object({
-  transactionId: t.String(),
+  transactionId: t.Optional(t.String({ maxLength: 200 })),
+  requestId: t.Optional(t.String({ maxLength: 200 })),
   amount: t.Optional(t.Number({ exclusiveMinimum: 0 })),
   note: t.Optional(t.String({ maxLength: 500 })),
 })

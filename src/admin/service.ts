@@ -6,7 +6,7 @@ import { issueKey } from '../auth/issue-key.ts'
 import { checkKeySettings } from '../auth/key-settings.ts'
 import { updateKey } from '../auth/update-key.ts'
 import { createUser } from '../billing/accounts.ts'
-import { refund } from '../billing/refunds.ts'
+import { refund, refundCall } from '../billing/refunds.ts'
 import { readCatalogFile, upsertCatalog } from '../catalog/file.ts'
 import { GatewayError } from '../core/errors.ts'
 import { apiKeys, users } from '../db/schema/index.ts'
@@ -91,8 +91,19 @@ export async function changeKey(
 }
 
 export async function refundTransaction(deps: Pick<AdminDeps, 'db' | 'store'>, input: typeof RefundRequest.static) {
-  const result = await refund(deps, input.transactionId, input.amount, input.note)
-  return { id: result.id, refundOf: input.transactionId, amount: usd(result.amount), balance: usd(result.balance) }
+  if ((input.transactionId === undefined) === (input.requestId === undefined))
+    throw new GatewayError('BAD_REQUEST', 'Name exactly one of transactionId and requestId.')
+  const result =
+    input.requestId === undefined
+      ? await refund(deps, input.transactionId!, input.amount, input.note)
+      : await refundCall(deps, input.requestId, input.amount, input.note)
+  return {
+    id: result.id,
+    refundOf: result.refundOf,
+    requestId: input.requestId ?? null,
+    amount: usd(result.amount),
+    balance: usd(result.balance),
+  }
 }
 
 export async function userKeys(deps: Pick<AdminDeps, 'db' | 'now' | 'config'>, userId: string) {

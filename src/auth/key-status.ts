@@ -1,12 +1,13 @@
 // GET /v1/key (docs/api.md "Key"): the calling key's own state, shaped like OpenRouter's
 // GET /api/v1/key — `{ data: { label, limit, usage, limit_remaining, … } }` — plus its rate
-// limit, expiry and the account's balance. USD numbers; `usage` is what the ledger holds for the
+// limit, expiry and the account's balance. USD numbers; `usage` is what Postgres holds for the
 // key (settled calls reach it within SETTLE_FLUSH_MS), the balance is the live one.
-import { and, eq, gte, sql } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { accountView } from '../billing/accounts.ts'
+import { periodSpent } from '../billing/period-spend.ts'
 import { GatewayError } from '../core/errors.ts'
 import type { Db } from '../db/client.ts'
-import { apiKeys, ledgerEntries } from '../db/schema/index.ts'
+import { apiKeys } from '../db/schema/index.ts'
 import { formatUsd } from '../lib/money.ts'
 import type { Store } from '../store/types.ts'
 import type { KeyPrincipal } from './api-keys.ts'
@@ -24,17 +25,7 @@ export async function keyStatus(deps: KeyStatusDeps, principal: KeyPrincipal) {
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))
   const [[key], [month], account] = await Promise.all([
     deps.db.select().from(apiKeys).where(eq(apiKeys.id, principal.keyId)),
-    deps.db
-      .select({ spent: sql<string>`coalesce(-sum(${ledgerEntries.amountMicros}), 0)::text` })
-      .from(ledgerEntries)
-      .where(
-        and(
-          eq(ledgerEntries.userId, principal.userId),
-          eq(ledgerEntries.kind, 'usage'),
-          gte(ledgerEntries.createdAt, monthStart),
-          eq(ledgerEntries.keyId, principal.keyId),
-        ),
-      ),
+    periodSpent(deps.db, principal.userId, [principal.keyId], monthStart).then((m) => [m.get(principal.keyId) ?? 0n]),
     accountView(deps.db, deps.store, principal.userId),
   ])
   // Revoked since the key cache vouched for it: answered as the next call would be.
@@ -47,7 +38,7 @@ export async function keyStatus(deps: KeyStatusDeps, principal: KeyPrincipal) {
       prefix: key.prefix,
       limit: key.limitMicros === null ? null : usd(key.limitMicros),
       usage: usd(key.spentMicros),
-      usage_monthly: usd(BigInt(month?.spent ?? '0')),
+      usage_monthly: usd(month ?? 0n),
       limit_remaining: remaining === null ? null : usd(remaining),
       rate_limit: { requests: principal.rpm, interval: '1m' },
       expires_at: key.expiresAt?.toISOString() ?? null,

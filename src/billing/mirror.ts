@@ -1,19 +1,20 @@
 // Loading an account's hot mirror (docs/operations.md "Reloading a mirror"). Postgres holds the
 // written books; the outbox may still hold settled calls the ledger writer has not written. A
 // load made of Postgres alone would let the account spend their cost again, so the load takes
-// off every call of the account that is in the outbox and not yet in Postgres. It holds the
-// account's row FOR SHARE throughout: no writer can commit a call of the account meanwhile (the
-// same statement moves the balance), so "in Postgres" cannot change under it, and movements
-// are ordered against it (accounts.ts).
+// off every call of the account that is in the outbox and not yet in Postgres — a call is in
+// Postgres when its request log is: the writer inserts the log, the usage entry that bills it
+// and the balance in one statement (ledger-batch.ts). It holds the account's row FOR SHARE
+// throughout: no writer can commit a call of the account meanwhile (the same statement moves
+// the balance), so "in Postgres" cannot change under it, and movements are ordered against it
+// (accounts.ts).
 import { and, eq, inArray } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import { accounts, apiKeys, ledgerEntries, requestLogs } from '../db/schema/index.ts'
+import { accounts, apiKeys, requestLogs } from '../db/schema/index.ts'
 import type { OutboxCall, Store } from '../store/types.ts'
 import { periodSpent } from './period-spend.ts'
-import { usageReference } from './ledger-batch.ts'
 import { type LimitReset, spendPeriod } from './spend-period.ts'
 
-const REFERENCES_PER_QUERY = 1_000
+const IDS_PER_QUERY = 1_000
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 /** What Postgres does not hold yet of `calls` (each request once): their cost, and the part of it billed to `keyId`. */
@@ -55,14 +56,14 @@ export async function loadMirror(db: Db, store: Store, k: MirroredKey, spendKey 
             .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)))
     const { calls, through } = await store.outboxCalls(userId)
     const written = new Set<string>()
-    const references = [...new Set(calls.map((c) => usageReference(c.requestId)))]
+    const ids = [...new Set(calls.map((c) => c.requestId))]
     // In slices: a backlog (Postgres was down) can hold more calls than a statement takes parameters.
-    for (let i = 0; i < references.length; i += REFERENCES_PER_QUERY) {
+    for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
       const rows = await tx
-        .select({ requestId: ledgerEntries.requestId })
-        .from(ledgerEntries)
-        .where(inArray(ledgerEntries.reference, references.slice(i, i + REFERENCES_PER_QUERY)))
-      for (const r of rows) if (r.requestId) written.add(r.requestId)
+        .select({ id: requestLogs.id })
+        .from(requestLogs)
+        .where(and(eq(requestLogs.userId, userId), inArray(requestLogs.id, ids.slice(i, i + IDS_PER_QUERY))))
+      for (const r of rows) written.add(r.id)
     }
     const unwritten = unwrittenCost(calls, written, keyId)
     await endSettledLeases(tx, store, userId)
@@ -83,11 +84,11 @@ async function endSettledLeases(tx: Tx, store: Store, userId: string): Promise<v
   const live = await store.accountLeases(userId)
   if (live.length === 0) return
   const settled: string[] = []
-  for (let i = 0; i < live.length; i += REFERENCES_PER_QUERY) {
+  for (let i = 0; i < live.length; i += IDS_PER_QUERY) {
     const rows = await tx
       .select({ id: requestLogs.id })
       .from(requestLogs)
-      .where(and(eq(requestLogs.userId, userId), inArray(requestLogs.id, live.slice(i, i + REFERENCES_PER_QUERY))))
+      .where(and(eq(requestLogs.userId, userId), inArray(requestLogs.id, live.slice(i, i + IDS_PER_QUERY))))
     for (const r of rows) settled.push(r.id)
   }
   await store.endLeases(userId, settled)

@@ -1,9 +1,10 @@
-// The spend of keys whose limit resets (docs/api.md "Key settings"): their usage entries in the
-// ledger since the start of the current period. Keys without `limitReset` show their lifetime
-// spend (api_keys.spent_micros) instead. Settled calls reach the ledger within SETTLE_FLUSH_MS.
+// The spend of keys whose limit resets (docs/api.md "Key settings"): the cost of their calls in
+// the request log since the start of the current period (a usage entry covers an account's
+// calls of one batch, whatever their keys: docs/api.md "Ledger"). Keys without `limitReset` show their lifetime
+// spend (api_keys.spent_micros) instead. Settled calls reach the log within SETTLE_FLUSH_MS.
 import { and, eq, gte, inArray, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import { type apiKeys, ledgerEntries } from '../db/schema/index.ts'
+import { type apiKeys, requestLogs } from '../db/schema/index.ts'
 import { type LimitReset, spendPeriod } from './spend-period.ts'
 
 type KeyRow = Pick<typeof apiKeys.$inferSelect, 'id' | 'userId' | 'limitReset' | 'spentMicros'>
@@ -20,7 +21,7 @@ export async function keySpends(db: Db, keys: readonly KeyRow[], nowMs: number):
   return spends
 }
 
-/** The usage of `userId`'s keys `keyIds` since `from` (the ledger's user, kind, time index). */
+/** The billed cost of `userId`'s keys `keyIds` since `from` (request_logs_user_key_created_idx). */
 export async function periodSpent(
   db: Pick<Db, 'select'>,
   userId: string,
@@ -29,16 +30,9 @@ export async function periodSpent(
 ): Promise<Map<string, bigint>> {
   if (keyIds.length === 0) return new Map()
   const rows = await db
-    .select({ keyId: ledgerEntries.keyId, spent: sql<string>`coalesce(-sum(${ledgerEntries.amountMicros}), 0)::text` })
-    .from(ledgerEntries)
-    .where(
-      and(
-        eq(ledgerEntries.userId, userId),
-        eq(ledgerEntries.kind, 'usage'),
-        gte(ledgerEntries.createdAt, from),
-        inArray(ledgerEntries.keyId, [...keyIds]),
-      ),
-    )
-    .groupBy(ledgerEntries.keyId)
-  return new Map(rows.map((r) => [r.keyId ?? '', BigInt(r.spent)]))
+    .select({ keyId: requestLogs.keyId, spent: sql<string>`coalesce(sum(${requestLogs.costMicros}), 0)::text` })
+    .from(requestLogs)
+    .where(and(eq(requestLogs.userId, userId), inArray(requestLogs.keyId, [...keyIds]), gte(requestLogs.createdAt, from)))
+    .groupBy(requestLogs.keyId)
+  return new Map(rows.map((r) => [r.keyId, BigInt(r.spent)]))
 }

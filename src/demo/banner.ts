@@ -1,5 +1,6 @@
 // What `bun run demo` prints: where the gateway and its console are, the demo user's real
-// balance, the key and password (and whether they are the last run's), and commands that work.
+// balance, the key and password (and whether they are the last run's), commands that work, the
+// playground's models, and how to become its admin to see the operator pages.
 import type { DemoSecrets, SecretState } from './credentials.ts'
 
 export interface BannerInput {
@@ -11,6 +12,8 @@ export interface BannerInput {
   secrets: DemoSecrets
   /** Cookie jar of the console curl commands. */
   jar: string
+  /** The command that makes the demo user an admin; undefined when the database lives only in this process. */
+  adminGrant: string | undefined
 }
 
 /** Whether a secret is the last run's, a replacement, or new — and where it is kept. */
@@ -20,7 +23,7 @@ function note(state: SecretState, file: string | undefined): string {
   return file ? `new, kept in ${file} for the next run` : 'new, shown once'
 }
 
-export function demoBanner({ url, upstreamPort, email, balance, secrets, jar }: BannerInput): string {
+export function demoBanner({ url, upstreamPort, email, balance, secrets, jar, adminGrant }: BannerInput): string {
   const { key, password, file } = secrets
   return `
 Tollgate is running at ${url} (demo upstream on :${upstreamPort}).
@@ -39,6 +42,23 @@ Try it:
     -d '{"model":"demo/echo-1","messages":[{"role":"user","content":"Hello, Tollgate!"}]}'
 
 Stream it: add "stream":true. List models: curl -s ${url}/v1/models -H "Authorization: Bearer ${key}"
+
+The playground's models, all served by the local fake upstream (no provider, no network):
+
+  demo/echo-1  echoes your last message
+  demo/chat    two weighted routes (3 calls in 4 on one), falls back to demo/echo-1
+  demo/embed   embeddings: curl -s ${url}/v1/embeddings -H "Authorization: Bearer ${key}" \\
+                 -H "Content-Type: application/json" -d '{"model":"demo/embed","input":"Hello"}'
+  demo/flaky   its primary route always fails: each call fails over; after 3 the breaker opens
+
+Operator pages (routes and breakers, users, reports, ledger): ${url}/console/admin
+${
+  adminGrant
+    ? `  Become the playground's admin from another terminal, beside this server, then sign in again:
+
+  ${adminGrant}`
+    : '  The database is in memory, in this process only: run the demo on kept data to grant the admin role (bun run admin:grant).'
+}
 
 The console API from the shell (docs/console.md), sandbox payments on — sign in, top up $20, pay it, see the balance:
 

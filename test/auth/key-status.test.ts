@@ -2,8 +2,9 @@
 // its account's balance, in OpenRouter's `{ data: { label, limit, usage, limit_remaining, … } }`
 // shape; errors in the chat envelope. On both backends: the balance is the store's live one.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { and, eq } from 'drizzle-orm'
-import { apiKeys, ledgerEntries } from '../../src/db/schema/index.ts'
+import { eq } from 'drizzle-orm'
+import { apiKeys, requestLogs } from '../../src/db/schema/index.ts'
+import { expectUsageCoversCalls } from '../helpers/money.ts'
 import { formatUsd } from '../../src/lib/money.ts'
 import { postChat } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
@@ -56,12 +57,14 @@ for (const backends of ALL_BACKENDS) {
       const u = await gw.user(10, { limit: 5 })
       expect((await postChat(gw, u.key)).status).toBe(200)
       await gw.settled()
-      const [charge] = await gw.runtime.deps.db
-        .select({ amount: ledgerEntries.amountMicros })
-        .from(ledgerEntries)
-        .where(and(eq(ledgerEntries.keyId, u.keyId), eq(ledgerEntries.kind, 'usage')))
-      const cost = -charge!.amount
+      const [call] = await gw.runtime.deps.db
+        .select({ cost: requestLogs.costMicros })
+        .from(requestLogs)
+        .where(eq(requestLogs.keyId, u.keyId))
+      const cost = call!.cost
       expect(cost).toBeGreaterThan(0n)
+      // The ledger billed exactly that: the account's usage entries are the calls' costs.
+      await expectUsageCoversCalls(gw.runtime.deps.db, u.userId)
       const s = await status(u.key)
       expect(s.usage).toBe(usd(cost))
       expect(s.usage_monthly).toBe(usd(cost))

@@ -123,7 +123,7 @@ for (const backends of ALL_BACKENDS) {
       }
     })
 
-    test('account, usage detail with model/tokens/request id, request logs, refunds; books balance', async () => {
+    test('account, usage entry with its calls, request logs naming it, refunds of the call and the entry; books balance', async () => {
       const u = await signUp(gw)
       await credit(u.id, 2_000_000n, `acct:${u.id}`)
       const { key, id: keyId } = await issueKey(gw.runtime.deps, { userId: u.id })
@@ -141,18 +141,18 @@ for (const backends of ALL_BACKENDS) {
       })
       const usage = (await json(u.get('/api/wallet/transactions?kind=usage'))).items
       expect(usage).toHaveLength(1)
-      expect(usage[0]).toMatchObject({ kind: 'usage', status: 'completed', amount: -0.000221, currency: 'USD', method: 'api', requestId })
-      const detail = await json(u.get(`/api/wallet/transactions/${usage[0].id}`))
-      expect(detail).toMatchObject({
+      // One entry for the batch's calls of the account (here one call): docs/api.md "Ledger".
+      expect(usage[0]).toMatchObject({
         kind: 'usage',
+        status: 'completed',
         amount: -0.000221,
-        requestId,
-        keyId,
-        model: 'acme/chat-1',
-        usage: { inputTokens: 16, outputTokens: 363, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
-        usageSource: 'upstream',
-        refunded: 0,
+        currency: 'USD',
+        method: 'api',
+        requestId: null,
       })
+      const detail = await json(u.get(`/api/wallet/transactions/${usage[0].id}`))
+      expect(detail).toMatchObject({ kind: 'usage', amount: -0.000221, calls: 1, refunded: 0 })
+      expect(detail.from).toBe(detail.to)
       const other = await signUp(gw)
       expect((await other.get(`/api/wallet/transactions/${usage[0].id}`)).status).toBe(404)
       expect((await u.get('/api/wallet/transactions/txn_nope')).status).toBe(404)
@@ -171,7 +171,12 @@ for (const backends of ALL_BACKENDS) {
         inputTokens: 16,
         outputTokens: 363,
       })
+      expect(logs.items[0].transactionId).toBe(usage[0].id)
       expect(logs.items[0]).not.toHaveProperty('userId')
+      // The entry's calls, linked from its detail.
+      const calls = await json(u.get(`/api/logs?transactionId=${usage[0].id}`))
+      expect(calls.items.map((l: { id: string; cost: number }) => [l.id, l.cost])).toEqual([[requestId, 0.000221]])
+      expect((await other.get(`/api/logs?transactionId=${usage[0].id}`)).status).toBe(404)
       expect(JSON.stringify(logs)).not.toContain('upstream-secret')
       expect(await json(u.get(`/api/logs/${requestId}`))).toEqual(logs.items[0])
       expect((await json(u.get(`/api/logs?model=zeta/none`))).items).toEqual([])
@@ -179,15 +184,23 @@ for (const backends of ALL_BACKENDS) {
       expect((await other.get(`/api/logs/${requestId}`)).status).toBe(404)
       expect((await json(other.get('/api/logs'))).items).toEqual([])
 
-      // Admin refunds: a usage charge comes back as a positive refund entry, never beyond it.
+      // Admin refunds: part of the call, as an entry referring to it; then the rest of the entry;
+      // never beyond either.
+      expect((await refund({ requestId, transactionId: usage[0].id })).status).toBe(400)
+      expect((await refund({ requestId: 'req_nope' })).status).toBe(404)
+      const ofCall = await refund({ requestId, amount: 0.0002 })
+      expect(ofCall.status).toBe(200)
+      expect(await json(ofCall)).toMatchObject({ refundOf: usage[0].id, requestId, amount: 0.0002, balance: 1.999979 })
+      expect((await refund({ requestId, amount: 0.000022 })).status).toBe(400)
       const refunded = await refund({ transactionId: usage[0].id })
       expect(refunded.status).toBe(200)
-      expect(await json(refunded)).toMatchObject({ refundOf: usage[0].id, amount: 0.000221, balance: 2 })
+      expect(await json(refunded)).toMatchObject({ refundOf: usage[0].id, amount: 0.000021, balance: 2 })
       const over = await refund({ transactionId: usage[0].id, amount: 0.000001 })
       expect(over.status).toBe(400)
-      const r = (await json(u.get('/api/wallet/transactions?kind=refund'))).items[0]
-      expect(r).toMatchObject({ kind: 'refund', status: 'completed', amount: 0.000221, method: 'admin' })
-      expect(await json(u.get(`/api/wallet/transactions/${r.id}`))).toMatchObject({ refundOf: usage[0].id })
+      expect((await refund({ requestId, amount: 0.000001 })).status).toBe(400)
+      const refunds = (await json(u.get('/api/wallet/transactions?kind=refund'))).items
+      expect(refunds.map((r: { amount: number }) => r.amount)).toEqual([0.000021, 0.0002])
+      for (const r of refunds) expect(await json(u.get(`/api/wallet/transactions/${r.id}`))).toMatchObject({ refundOf: usage[0].id })
       expect((await json(u.get(`/api/wallet/transactions/${usage[0].id}`))).refunded).toBe(0.000221)
       await gw.settled()
       const books = await gw.books(u.id)

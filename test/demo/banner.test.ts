@@ -13,7 +13,15 @@ const secrets = (s: Partial<DemoSecrets>): DemoSecrets => ({
   ...s,
 })
 const banner = (s: Partial<DemoSecrets>) =>
-  demoBanner({ url: 'http://127.0.0.1:8080', upstreamPort: 9, email: 'demo@x', balance: '7.25', secrets: secrets(s), jar: '/tmp/j' })
+  demoBanner({
+    url: 'http://127.0.0.1:8080',
+    upstreamPort: 9,
+    email: 'demo@x',
+    balance: '7.25',
+    secrets: secrets(s),
+    jar: '/tmp/j',
+    adminGrant: 'bun run admin:grant demo@x',
+  })
 
 test('the console address, the sign-in and the real balance', () => {
   const text = banner({})
@@ -29,4 +37,22 @@ test.each([
   ['rotated', './data/demo.json', 'rotated: the one kept in ./data/demo.json no longer worked'],
 ] as const)('a %s key kept in %s is told as "%s"', (keyState, file, told) => {
   expect(banner({ keyState, file })).toContain(`Demo API key (${told}):\n\n  sk-k\n`)
+})
+
+test('the playground: its models, the operator pages and how to become their admin', () => {
+  const text = banner({})
+  for (const m of ['demo/echo-1', 'demo/chat', 'demo/embed', 'demo/flaky']) expect(text).toContain(`  ${m} `)
+  expect(text).toContain('Operator pages (routes and breakers, users, reports, ledger): http://127.0.0.1:8080/console/admin\n')
+  expect(text).toContain('\n  bun run admin:grant demo@x\n')
+  const memory = demoBanner({
+    url: 'http://h',
+    upstreamPort: 9,
+    email: 'e',
+    balance: '1.00',
+    secrets: secrets({}),
+    jar: '/j',
+    adminGrant: undefined,
+  })
+  expect(memory).toContain('The database is in memory')
+  expect(memory).not.toContain('bun run admin:grant e')
 })

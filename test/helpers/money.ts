@@ -1,8 +1,10 @@
 // The money invariants every fault test ends with (docs/operations.md): Postgres balance == credit
 // − Σ completed ledger entries == credit − Σ what the answered calls cost; each answered call has
-// exactly one usage entry; nothing is left reserved.
+// exactly one request log of its cost, naming the usage entry that billed it, and each usage
+// entry is exactly the sum of the calls naming it (docs/api.md "Ledger"); nothing is left reserved.
 import { expect } from 'bun:test'
-import { inArray } from 'drizzle-orm'
+import { and, eq, inArray } from 'drizzle-orm'
+import type { Db } from '../../src/db/client.ts'
 import { ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
 import type { GatewayInstance, TestGateway } from './gateway.ts'
 import { until } from './until.ts'
@@ -16,18 +18,63 @@ export async function expectExactBooks(
 ) {
   const total = billed.reduce((s, b) => s + b.cost, 0n)
   expect(await gw.books(userId)).toEqual({ balance: creditMicros - total, ledgerSum: creditMicros - total })
-  const ids = billed.map((b) => b.requestId)
-  if (ids.length === 0) return
-  const entries = await gw.runtime.deps.db.select().from(ledgerEntries).where(inArray(ledgerEntries.requestId, ids))
-  expect(entries.map((e) => e.requestId).sort()).toEqual(
-    billed
-      .filter((b) => b.cost > 0n)
-      .map((b) => b.requestId)
-      .sort(),
+  const db = gw.runtime.deps.db
+  const calls = await billedCalls(
+    db,
+    billed.map((b) => b.requestId),
   )
-  for (const b of billed) if (b.cost > 0n) expect(entries.find((e) => e.requestId === b.requestId)!.amountMicros).toBe(-b.cost)
-  const logs = await gw.runtime.deps.db.select({ id: requestLogs.id }).from(requestLogs).where(inArray(requestLogs.id, ids))
-  expect(logs).toHaveLength(ids.length)
+  expect(calls.map((c) => c.id).sort()).toEqual(billed.map((b) => b.requestId).sort())
+  for (const b of billed) {
+    const c = calls.find((l) => l.id === b.requestId)!
+    expect(c.cost).toBe(b.cost)
+    expect(c.userId).toBe(userId)
+    // A call that cost something names its entry; one that cost nothing names none.
+    expect(c.entryId === null).toBe(b.cost === 0n)
+  }
+  await expectUsageCoversCalls(db, userId)
+}
+
+/** Each request id's log (one row per id, or the test fails): its cost and the entry that billed it. */
+export async function billedCalls(db: Db, ids: string[]): Promise<{ id: string; userId: string; cost: bigint; entryId: string | null }[]> {
+  if (ids.length === 0) return []
+  const rows = await db
+    .select({ id: requestLogs.id, userId: requestLogs.userId, cost: requestLogs.costMicros, entryId: requestLogs.ledgerEntryId })
+    .from(requestLogs)
+    .where(inArray(requestLogs.id, ids))
+  expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length)
+  return rows
+}
+
+/**
+ * The user's usage entries and request logs agree to the micro-USD: every usage entry is a
+ * completed debit of exactly the sum of the logs that name it (at least one), every log with a
+ * cost names a usage entry of the user, and so Σ usage entries == −Σ the logs' costs.
+ */
+export async function expectUsageCoversCalls(db: Db, userId: string): Promise<void> {
+  const entries = await db
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.userId, userId), eq(ledgerEntries.kind, 'usage')))
+  const logs = await db
+    .select({ cost: requestLogs.costMicros, entryId: requestLogs.ledgerEntryId })
+    .from(requestLogs)
+    .where(eq(requestLogs.userId, userId))
+  const byEntry = new Map<string, { cost: bigint; calls: number }>()
+  for (const l of logs) {
+    if (l.cost === 0n) {
+      expect(l.entryId).toBeNull()
+      continue
+    }
+    expect(l.entryId).not.toBeNull()
+    const e = byEntry.get(l.entryId!) ?? { cost: 0n, calls: 0 }
+    byEntry.set(l.entryId!, { cost: e.cost + l.cost, calls: e.calls + 1 })
+  }
+  expect(entries.map((e) => e.id).sort()).toEqual([...byEntry.keys()].sort())
+  for (const e of entries) {
+    expect(e.status).toBe('completed')
+    expect(e.amountMicros).toBe(-byEntry.get(e.id)!.cost)
+    expect(e.meta?.calls).toBe(byEntry.get(e.id)!.calls)
+  }
 }
 
 /** Micro-USD still reserved for `userId` (0 when the account is not mirrored). */

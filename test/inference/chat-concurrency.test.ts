@@ -16,6 +16,7 @@ import {
 } from '../helpers/gateway.ts'
 import { completionWithUsage, reservedOf, sseFrames } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
+import { billedCalls, expectUsageCoversCalls } from '../helpers/money.ts'
 
 // Every answer costs exactly its reservation: "Say hello" (9 chars + 4) → 5 prompt tokens,
 // max_tokens 100 → 5*0.15 + 100*0.6 = 60.75 → 61 micro-USD; the upstream reports 5 + 100 tokens.
@@ -92,15 +93,20 @@ for (const backends of ALL_BACKENDS) {
       expect(acct!.balanceMicros).toBeGreaterThanOrEqual(0n)
       const books = await gw.books(u.userId)
       expect(books.ledgerSum).toBe(books.balance)
-      // Billed exactly once per success: one usage entry per successful request id, of its cost.
+      // Billed exactly once per success: each successful call's log has its cost and names a usage
+      // entry; the entries are exactly the calls naming them.
+      const calls = await billedCalls(
+        gw.runtime.deps.db,
+        ok.map((r) => r.id),
+      )
+      expect(calls).toHaveLength(ok.length)
+      for (const c of calls) expect(c.cost).toBe(RESERVE)
+      await expectUsageCoversCalls(gw.runtime.deps.db, u.userId)
       const entries = await gw.runtime.deps.db
         .select()
         .from(ledgerEntries)
         .where(eq(ledgerEntries.userId, u.userId))
         .orderBy(asc(ledgerEntries.createdAt), asc(ledgerEntries.id))
-      const usage = entries.filter((e) => e.kind === 'usage')
-      expect(usage.map((e) => e.requestId).sort()).toEqual(ok.map((r) => r.id).sort())
-      for (const e of usage) expect(e.amountMicros).toBe(-RESERVE)
       // The balance never went negative: the running sum of the ledger stays at or above zero.
       let running = 0n
       for (const e of entries) {

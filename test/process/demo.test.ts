@@ -74,6 +74,22 @@ test('the demo prints a working key and curl', async () => {
     })
     expect(((await messages.json()) as any).content[0].text).toContain('You said: Hi')
 
+    // The playground: the failing model's primary route fails over; the embedding model answers.
+    const post = (path: string, body: object) =>
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(async (r) => [r.status, (await r.json()) as any] as const)
+    const [flakyStatus, flaky] = await post('/v1/chat/completions', {
+      model: 'demo/flaky',
+      messages: [{ role: 'user', content: 'Fail over' }],
+    })
+    expect([flakyStatus, flaky.choices[0].message.content]).toEqual([200, 'You said: Fail over'])
+    const [embedStatus, embed] = await post('/v1/embeddings', { model: 'demo/embed', input: ['a', 'b'] })
+    expect([embedStatus, embed.data.length]).toEqual([200, 2])
+    expect(out).toContain(`Operator pages (routes and breakers, users, reports, ledger): ${base}/console/admin`)
+
     // The console: the printed email and password sign in; the sandbox tops up $20.
     const [, email, password] = /Sign in as (\S+) with password (\S+) \(/.exec(out)!
     const login = await fetch(`${base}/api/auth/login`, {
@@ -104,7 +120,7 @@ test('the demo prints a working key and curl', async () => {
   } finally {
     await demo.stop()
   }
-}, 30_000)
+}, 90_000)
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-demo-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))

@@ -115,14 +115,20 @@ describeServices('three instances behind a proxy', () => {
   /** Waits until every answered call is in Postgres, then checks the books and that nothing stays reserved. */
   async function expectBooks(userId: string, credit: bigint, answered: string[]) {
     const written = async () => {
-      const [r] = await sql`select count(*)::int as n from ledger_entries where user_id = ${userId} and kind = 'usage'`
+      const [r] = await sql`select count(*)::int as n from request_logs where user_id = ${userId} and ledger_entry_id is not null`
       return r!.n >= answered.length
     }
-    await until(written, 'usage entries written', 60_000)
-    const usage =
-      await sql`select request_id, amount_micros::text as amount from ledger_entries where user_id = ${userId} and kind = 'usage'`
-    expect(usage.map((e) => e.request_id).sort()).toEqual([...answered].sort())
-    expect(usage.every((e) => BigInt(e.amount) === -COST)).toBe(true)
+    await until(written, 'answered calls written', 60_000)
+    // Each answered call's log has its cost and names a usage entry; each entry is exactly the
+    // calls naming it (docs/api.md "Ledger").
+    const calls = await sql`select id, cost_micros::text as cost from request_logs where user_id = ${userId} and cost_micros > 0`
+    expect(calls.map((c) => c.id).sort()).toEqual([...answered].sort())
+    expect(calls.every((c) => BigInt(c.cost) === COST)).toBe(true)
+    const mismatched = await sql`
+      select e.id from ledger_entries e
+      left join (select ledger_entry_id, sum(cost_micros) as cost from request_logs where user_id = ${userId} group by 1) l on l.ledger_entry_id = e.id
+      where e.user_id = ${userId} and e.kind = 'usage' and e.amount_micros <> -coalesce(l.cost, 0)`
+    expect(mismatched.map((e) => e.id)).toEqual([])
     const [b] =
       await sql`select a.balance_micros::text as balance, (select sum(amount_micros)::text from ledger_entries l where l.user_id = a.user_id and l.status = 'completed') as ledger from accounts a where a.user_id = ${userId}`
     expect(BigInt(b!.balance)).toBe(credit - COST * BigInt(answered.length))

@@ -15,12 +15,13 @@ import { withFailover } from '../../src/routing/failover.ts'
 import { resolvePolicy } from '../../src/routing/policy.ts'
 import { Router } from '../../src/routing/router.ts'
 import { createRedisBoard } from '../../src/store/breaker-board-redis.ts'
-import { ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
+import { requestLogs } from '../../src/db/schema/index.ts'
 import { accountKey, inFlightKey, outboxKey, tokenWindowKey, windowKey } from '../../src/store/keys.ts'
 import { createRedisStore } from '../../src/store/redis.ts'
 import { shardOf } from '../../src/store/types.ts'
 import { completionWithUsage, reservedOf } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
+import { billedCalls, expectUsageCoversCalls } from '../helpers/money.ts'
 import { bearer, chatBody, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { startLocalCluster, type LocalCluster } from '../helpers/redis-cluster.ts'
 import { storeContract } from '../store/contract.ts'
@@ -132,12 +133,10 @@ describeServices('gateway on the cluster: failover under load', () => {
         .filter((r) => r.userId === u.userId)
         .map((r) => r.id!)
         .sort()
-      const usage = await db
-        .select({ req: ledgerEntries.requestId, amount: ledgerEntries.amountMicros })
-        .from(ledgerEntries)
-        .where(sql`${ledgerEntries.userId} = ${u.userId} and ${ledgerEntries.kind} = 'usage'`)
-      expect(usage.map((e) => e.req!).sort()).toEqual(answered)
-      expect(usage.every((e) => e.amount === -61n)).toBe(true)
+      const calls = await billedCalls(db, answered)
+      expect(calls.map((c) => c.id).sort()).toEqual(answered)
+      expect(calls.every((c) => c.cost === 61n && c.entryId !== null)).toBe(true)
+      await expectUsageCoversCalls(db, u.userId)
       const books = await gw.books(u.userId)
       expect(books.balance).toBe(10_000_000n - 61n * BigInt(answered.length))
       expect(books.ledgerSum).toBe(books.balance)

@@ -1,14 +1,15 @@
-// The quick start's demo upstream speaks all three protocols, so a demo catalog can route a model
-// to a gateway of any kind: each protocol's own SDK gets the echo natively, streamed and not.
+// The fake upstream of the demo and the test kit (src/testing/fake-upstream) speaks all three
+// protocols, so a catalog can route a model to a gateway of any kind: each protocol's own SDK
+// gets the echo natively, streamed and not.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import type { CatalogFile } from '../../src/catalog/file.ts'
-import { startDemoUpstream } from '../../src/demo/upstream.ts'
+import { startFakeUpstream } from '../../src/testing/fake-upstream/server.ts'
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 
 describe('demo upstream in every protocol', () => {
-  const up = startDemoUpstream()
+  const up = startFakeUpstream()
   let gw: TestGateway
   let anthropic: Anthropic
   let openai: OpenAI
@@ -34,7 +35,7 @@ describe('demo upstream in every protocol', () => {
   })
   afterAll(async () => {
     await gw.stop()
-    up.stop(true)
+    await up.stop()
   })
 
   test('messages, native: create and stream', async () => {
@@ -43,26 +44,26 @@ describe('demo upstream in every protocol', () => {
       max_tokens: 50,
       messages: [{ role: 'user', content: 'Hi' }],
     })
-    expect(m.content.map((b) => (b.type === 'text' ? b.text : b.type))).toEqual(['Hello from the Tollgate demo upstream. You said: Hi'])
+    expect(m.content.map((b) => (b.type === 'text' ? b.text : b.type))).toEqual(['You said: Hi'])
     expect(m.usage.output_tokens).toBeGreaterThan(0)
     const s = await anthropic.messages
       .stream({ model: 'demo/anthropic-messages', max_tokens: 50, messages: [{ role: 'user', content: 'Yo' }] })
       .finalMessage()
-    expect(s.content.map((b) => (b.type === 'text' ? b.text : b.type))).toEqual(['Hello from the Tollgate demo upstream. You said: Yo'])
+    expect(s.content.map((b) => (b.type === 'text' ? b.text : b.type))).toEqual(['You said: Yo'])
   })
 
   test('responses, native: create and stream', async () => {
     const r = await openai.responses.create({ model: 'demo/openai-responses', input: 'Hi' })
-    expect(r.output_text).toBe('Hello from the Tollgate demo upstream. You said: Hi')
+    expect(r.output_text).toBe('You said: Hi')
     const s = await openai.responses.stream({ model: 'demo/openai-responses', input: [{ role: 'user', content: 'Yo' }] }).finalResponse()
-    expect(s.output_text).toBe('Hello from the Tollgate demo upstream. You said: Yo')
+    expect(s.output_text).toBe('You said: Yo')
     expect(s.usage?.output_tokens).toBeGreaterThan(0)
   })
 
   test('chat, native and over the other kinds', async () => {
     for (const model of ['demo/openai-chat', 'demo/anthropic-messages', 'demo/openai-responses']) {
       const c = await openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'Hey' }] })
-      expect(c.choices[0]!.message.content).toBe('Hello from the Tollgate demo upstream. You said: Hey')
+      expect(c.choices[0]!.message.content).toBe('You said: Hey')
     }
   })
 })

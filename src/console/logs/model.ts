@@ -38,6 +38,7 @@ export const RequestLog = t.Object({
       { description: 'Each upstream attempt in order, with why it was left; null when the route logged answered at once' },
     ),
   ),
+  transactionId: Nullable(t.String({ description: 'The usage ledger entry that billed the call; null when it cost nothing' })),
   createdAt: t.String({ format: 'date-time' }),
 })
 export type RequestLog = typeof RequestLog.static
@@ -47,6 +48,7 @@ export const LogsQuery = t.Object({
   keyId: t.Optional(t.String({ maxLength: 100 })),
   model: t.Optional(t.String({ maxLength: 200 })),
   status: t.Optional(OneOf('status', ['success', 'error'] as const, { description: 'success: answered below 400; error: 400 and above' })),
+  transactionId: t.Optional(t.String({ maxLength: 200, description: 'The calls a usage ledger entry billed' })),
 })
 export type LogsQuery = typeof LogsQuery.static
 

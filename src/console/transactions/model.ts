@@ -13,7 +13,7 @@ export const Transaction = t.Object({
   amount: t.Number({ description: 'Signed USD: credits positive, charges negative' }),
   currency: t.Literal('USD'),
   method: t.String({ description: 'stripe, sandbox, api (usage), admin, …' }),
-  reference: t.String({ description: 'Unique per movement: the request id of a usage charge, the top-up id, …' }),
+  reference: t.String({ description: 'Unique per movement: usage:<batch>:<user> for usage, the top-up id, …' }),
   requestId: Nullable(t.String()),
   createdAt: t.String({ format: 'date-time' }),
   completedAt: Nullable(t.String({ format: 'date-time' })),
@@ -33,7 +33,11 @@ export const TransactionDetail = t.Composite([
   t.Object({
     keyId: Nullable(t.String()),
     note: Nullable(t.String()),
-    /** usage */
+    /** usage: how many calls the entry billed, and the span of their times (GET /api/logs?transactionId= lists them) */
+    calls: t.Optional(t.Integer()),
+    from: t.Optional(t.String({ format: 'date-time' })),
+    to: t.Optional(t.String({ format: 'date-time' })),
+    /** usage of one call (entries written before usage covered a batch) */
     model: t.Optional(Nullable(t.String())),
     usage: t.Optional(Nullable(Tokens)),
     usageSource: t.Optional(Nullable(t.String())),

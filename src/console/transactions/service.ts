@@ -1,5 +1,5 @@
 // The user's ledger: keyset pages newest first (filters kind, status) and one entry's detail.
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm'
 import { refundsOf } from '../../billing/refunds.ts'
 import { GatewayError } from '../../core/errors.ts'
 import { ledgerEntries, paymentEvents } from '../../db/schema/index.ts'
@@ -27,6 +27,13 @@ export function transactionView(e: Entry): Transaction {
   }
 }
 
+/**
+ * A filter on an enumerated value (validated by the model), as a literal: the partial indexes
+ * for the rare kinds and statuses (schema/ledger.ts) then serve it under generic prepared plans.
+ */
+const literally = (column: typeof ledgerEntries.kind | typeof ledgerEntries.status, value: string): SQL =>
+  sql`${column} = ${sql.raw(`'${value.replace(/'/g, "''")}'`)}`
+
 export async function listTransactions(deps: Pick<ConsoleDeps, 'db'>, userId: string, q: TransactionsQuery) {
   const limit = q.limit ?? DEFAULT_PAGE
   const rows = await deps.db
@@ -35,8 +42,8 @@ export async function listTransactions(deps: Pick<ConsoleDeps, 'db'>, userId: st
     .where(
       and(
         eq(ledgerEntries.userId, userId),
-        q.kind ? eq(ledgerEntries.kind, q.kind) : undefined,
-        q.status ? eq(ledgerEntries.status, q.status) : undefined,
+        q.kind ? literally(ledgerEntries.kind, q.kind) : undefined,
+        q.status ? literally(ledgerEntries.status, q.status) : undefined,
         after(ledgerEntries.createdAt, ledgerEntries.id, q.cursor),
       ),
     )
@@ -61,8 +68,14 @@ export async function transactionDetail(deps: Pick<ConsoleDeps, 'db'>, userId: s
   const base = { ...transactionView(e), keyId: e.keyId, note: text(meta.note) }
   switch (e.kind) {
     case 'usage':
+      // An entry covers the calls one settlement batch billed (docs/api.md "Ledger"): their
+      // count and time span; GET /api/logs?transactionId= lists them. An entry written before
+      // that, or by the settlement fallback, covers one call: its model and tokens are here too.
       return {
         ...base,
+        calls: typeof meta.calls === 'number' ? meta.calls : 1,
+        from: text(meta.from) === null ? e.createdAt.toISOString() : new Date(text(meta.from)!).toISOString(),
+        to: text(meta.to) === null ? e.createdAt.toISOString() : new Date(text(meta.to)!).toISOString(),
         model: text(meta.model),
         usage: tokens(meta.usage),
         usageSource: text(meta.usageSource),

@@ -3,9 +3,10 @@
 // for a route without them, never zero; the daily series adds up to the summary; a batch the
 // writer sees twice counts once; bad periods are refused.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { and, eq, gte, lt, sql } from 'drizzle-orm'
+import { and, gte, inArray, lt, sql } from 'drizzle-orm'
 import { writeRecords } from '../../../src/billing/ledger-batch.ts'
-import { ledgerEntries } from '../../../src/db/schema/index.ts'
+import { ledgerEntries, requestLogs } from '../../../src/db/schema/index.ts'
+import { expectUsageCoversCalls } from '../../helpers/money.ts'
 import { base62 } from '../../../src/lib/ids.ts'
 import { ADMIN_TOKEN, ALL_BACKENDS, startTestGateway, type TestGateway } from '../../helpers/gateway.ts'
 import { usageRecord } from '../../helpers/records.ts'
@@ -85,18 +86,29 @@ for (const backends of ALL_BACKENDS) {
     test('summary agrees with the ledger to the micro-USD', async () => {
       const { status, body } = await get(`/api/admin/reports/summary?from=${MONTH.from}&to=${MONTH.to}`)
       expect(status).toBe(200)
-      const [ledger] = await gw.runtime.deps.db
-        .select({ usage: sql<string>`(-sum(${ledgerEntries.amountMicros}))::text` })
-        .from(ledgerEntries)
+      // The month's calls, each billed by the usage entry it names (docs/api.md "Ledger"), and
+      // those entries exactly the calls naming them.
+      const db = gw.runtime.deps.db
+      const [month] = await db
+        .select({
+          usage: sql<string>`sum(${requestLogs.costMicros})::text`,
+          unbilled: sql<number>`count(*) filter (where ${requestLogs.costMicros} > 0 and ${requestLogs.ledgerEntryId} is null)::int`,
+        })
+        .from(requestLogs)
         .where(
           and(
-            eq(ledgerEntries.kind, 'usage'),
-            gte(ledgerEntries.createdAt, new Date(`${MONTH.from}T00:00:00Z`)),
-            lt(ledgerEntries.createdAt, new Date(`${MONTH.to}T00:00:00Z`)),
+            inArray(
+              requestLogs.userId,
+              users.map((u) => u.userId),
+            ),
+            gte(requestLogs.createdAt, new Date(`${MONTH.from}T00:00:00Z`)),
+            lt(requestLogs.createdAt, new Date(`${MONTH.to}T00:00:00Z`)),
           ),
         )
       // Σ(1000 + d) + Σ 7d over d = 1..30 = 30 465 + 3 255 micro-USD.
-      expect(ledger!.usage).toBe('33720')
+      expect(month!.usage).toBe('33720')
+      expect(month!.unbilled).toBe(0)
+      for (const u of users) await expectUsageCoversCalls(db, u.userId)
       expect(body.usage).toBe(0.03372)
       expect(body.topups).toEqual({ count: 2, amount: 12.500001 })
       expect(body.refunds).toEqual({ count: 1, amount: -1 })

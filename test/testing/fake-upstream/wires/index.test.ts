@@ -1,10 +1,11 @@
-// The demo upstream on its own: each protocol echoes the last user message, the streamed words
-// add up to the JSON answer, and usage is reported as the real APIs report it.
+// The fake upstream's wires on their own (the demo's upstream too): each protocol echoes the last
+// user message, the streamed words add up to the JSON answer, and usage is reported as the real
+// APIs report it.
 import { afterAll, describe, expect, test } from 'bun:test'
-import { startDemoUpstream } from '../../src/demo/upstream.ts'
+import { startFakeUpstream } from 'tollgate/testing'
 
-const server = startDemoUpstream()
-afterAll(() => server.stop(true))
+const server = startFakeUpstream()
+afterAll(() => server.stop())
 const post = (path: string, body: object) =>
   fetch(`http://127.0.0.1:${server.port}/v1${path}`, {
     method: 'POST',
@@ -22,9 +23,9 @@ const dataOf = async (res: Response) =>
     )
     .filter((d): d is string => d !== undefined)
 
-const ECHO = 'Hello from the Tollgate demo upstream. You said: '
+const ECHO = 'You said: '
 
-describe('demo upstream', () => {
+describe('the fake upstream’s wires', () => {
   test('chat JSON echoes the last user turn (parts joined), with usage that adds up', async () => {
     const body = await (
       await post('/chat/completions', {
@@ -99,8 +100,10 @@ describe('demo upstream', () => {
     expect(events.at(-1).response.usage.output_tokens).toBe(Math.ceil(`${ECHO}abc`.length / 4))
   })
 
-  test('anything but a POST to a known path is 404', async () => {
+  test('anything but a POST to a known path is 404; a body that is not JSON is 400', async () => {
     expect((await fetch(`http://127.0.0.1:${server.port}/v1/chat/completions`)).status).toBe(404)
-    expect((await post('/embeddings', { input: 'x' })).status).toBe(404)
+    expect((await post('/completions', { prompt: 'x' })).status).toBe(404)
+    const bad = await fetch(`http://127.0.0.1:${server.port}/v1/messages`, { method: 'POST', body: '{' })
+    expect(bad.status).toBe(400)
   })
 })
