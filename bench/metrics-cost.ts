@@ -37,12 +37,12 @@ async function oneCall(metrics: Metrics): Promise<void> {
       obs.reserve(1234n)
     })(),
   )
-  await obs.attempt(ROUTE, answer)
+  await obs.attempt(ROUTE, 'bench/model', answer)
   const span = obs.settling(USAGE, 38n, 'bench')
   obs.storeTrip('settle', t0, true)
   span.end()
   obs.firstByte()
-  obs.end(200, null)
+  obs.end(200, null, null)
 }
 
 /** The same awaits without any observation: what is subtracted. */

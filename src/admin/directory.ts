@@ -57,8 +57,8 @@ export async function listKeys(db: Db, userId: string) {
   return db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt))
 }
 
-/** Keys of one user as the admin API shows them: `spent` is the current period's with limitReset. */
-export async function keyViews(deps: { db: Db; now: () => number }, rows: (typeof apiKeys.$inferSelect)[]) {
+/** Keys of one user as the admin API shows them: `spent` is the current period's with limitReset; `rpm` the key's own or the default (DEFAULT_RPM), as the console shows it. */
+export async function keyViews(deps: { db: Db; now: () => number; config: { defaultRpm: number } }, rows: (typeof apiKeys.$inferSelect)[]) {
   const now = deps.now()
   const spends = await keySpends(deps.db, rows, now)
   return rows.map((k) => ({
@@ -67,7 +67,7 @@ export async function keyViews(deps: { db: Db; now: () => number }, rows: (typeo
     prefix: k.prefix,
     limit: usd(k.limitMicros),
     spent: usd(spends.get(k.id)!),
-    rpm: k.rpm,
+    rpm: k.rpm ?? deps.config.defaultRpm,
     serviceMode: k.serviceMode,
     expiresAt: iso(k.expiresAt),
     revokedAt: iso(k.revokedAt),

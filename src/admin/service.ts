@@ -72,7 +72,7 @@ export async function createKey(deps: Pick<AdminDeps, 'db' | 'now' | 'catalog'>,
 
 /** PATCH /api/admin/keys/:id: the key as the admin listing shows it after the change. */
 export async function changeKey(
-  deps: Pick<AdminDeps, 'db' | 'now' | 'catalog' | 'auth'>,
+  deps: Pick<AdminDeps, 'db' | 'now' | 'catalog' | 'auth' | 'config'>,
   keyId: string,
   input: typeof KeyPatch.static,
   audit?: InChange,
@@ -106,7 +106,7 @@ export async function refundTransaction(deps: Pick<AdminDeps, 'db' | 'store'>, i
   }
 }
 
-export async function userKeys(deps: Pick<AdminDeps, 'db' | 'now'>, userId: string) {
+export async function userKeys(deps: Pick<AdminDeps, 'db' | 'now' | 'config'>, userId: string) {
   if (!(await userExists(deps.db, userId))) throw new GatewayError('NOT_FOUND', 'No such user.')
   return { items: await keyViews(deps, await listKeys(deps.db, userId)) }
 }

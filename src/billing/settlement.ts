@@ -1,7 +1,7 @@
 // Settlement of a gateway call: how it ended → the usage billed (bill.ts) → cost, reservation
 // released, the call's record appended — once per call, in one store round trip the client does
 // not wait for (tracked for shutdown). A call refused after authentication still gets its record.
-import type { EndCause } from '../core/call-end.ts'
+import { type EndCause, type Fault, faultOf, refusalFault } from '../core/call-end.ts'
 import type { GatewayError } from '../core/errors.ts'
 import { type Usage, usageTokens } from '../core/usage.ts'
 import type { Logger } from '../lib/log.ts'
@@ -40,7 +40,7 @@ export interface SettlingCall {
   /** epoch ms at receipt */
   at: number
   settled: boolean
-  obs: Pick<CallObserver, 'settling' | 'storeTrip'>
+  obs: Pick<CallObserver, 'settling' | 'storeTrip' | 'attempts'>
   /** The candidate models, when the call had more than one (its request log records them). */
   chain?: string[]
   /** What the key's spend counted under at admission (billing/spend-period.ts); absent = the key id. */
@@ -52,6 +52,8 @@ export interface SettlingCall {
 export interface Outcome {
   status: number
   errorCode: string | null
+  /** Whose failure ended the call (core/call-end.ts faultOf); what the reports count as an error. */
+  fault: Fault | null
   gateway: string | null
   usage: Usage
   usageSource: UsageSource
@@ -67,6 +69,8 @@ export function settle(deps: SettlementDeps, call: SettlingCall, o: Outcome): bi
     gateway: o.gateway,
     status: o.status,
     errorCode: o.errorCode,
+    fault: o.fault,
+    attempts: call.obs.attempts,
     usage: o.usage,
     costMicros: cost,
     usageSource: o.usageSource,
@@ -122,8 +126,12 @@ export function settleEnd(deps: SettlementDeps, call: SettlingCall, end: EndCaus
   return settle(deps, call, { ...endStatus(end), gateway, usage: billed.usage, usageSource: billed.source })
 }
 
-/** The request log's status and error code for an end (docs/api.md "What a call is billed"). */
-export function endStatus(end: EndCause): { status: number; errorCode: string | null } {
+/** The request log's status, error code and fault for an end (docs/api.md "What a call is billed"). */
+export function endStatus(end: EndCause): { status: number; errorCode: string | null; fault: Fault | null } {
+  return { ...endCode(end), fault: faultOf(end) }
+}
+
+function endCode(end: EndCause): { status: number; errorCode: string | null } {
   switch (end.kind) {
     case 'completed':
       return { status: 200, errorCode: null }
@@ -153,6 +161,7 @@ export function logRejected(deps: Omit<SettlementDeps, 'metrics'>, r: RejectedCa
     gateway: null,
     status: err.status,
     errorCode: err.code,
+    fault: refusalFault(err),
     usage: ZERO_USAGE,
     costMicros: 0n,
     usageSource: 'none',

@@ -66,7 +66,7 @@ export interface AdmitDeps {
   db: Db
   store: Store
   /** Its account mirror is dropped when an admit has no answer (docs/operations.md). */
-  rescue: Pick<SettleRescue, 'dropMirror'>
+  rescue: Pick<SettleRescue, 'dropMirror' | 'beforeAdmit'>
   inflight: InFlight
   now: () => number
   config: Pick<Config, 'dbRequestTimeoutMs'>
@@ -113,6 +113,9 @@ export async function admit(deps: AdmitDeps, c: Admitting): Promise<Call> {
     })
   let result
   try {
+    // A mirror drop of the account still waiting goes first (docs/operations.md "Settlement fallback").
+    const waiting = deps.rescue.beforeAdmit(input.userId)
+    if (waiting) await waiting
     result = await storeAdmit()
     if (!result.ok && result.reason === 'cold') {
       const load = loadMirrorOnce(deps.db, deps.store, p, input.spendKey, nowMs)

@@ -60,8 +60,8 @@ export function jsonAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: ServedJ
     ctx,
   )
   call.obs.firstByte()
-  const { status, errorCode } = endStatus(end)
-  call.obs.end(status, errorCode)
+  const { status, errorCode, fault } = endStatus(end)
+  call.obs.end(status, errorCode, fault)
   const headers = a.headers
   headers['content-type'] = 'application/json'
   headers['x-model'] = call.model.id
@@ -95,8 +95,8 @@ export function streamAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: Serve
     }
     const costMicros = settleEnd(deps, call, end, tally, gw.id)
     if (tally.reported?.final) settleQuota(deps.router, served.quota, usedTokens(tally.reported.usage))
-    const { status, errorCode } = endStatus(end)
-    call.obs.end(status, errorCode)
+    const { status, errorCode, fault } = endStatus(end)
+    call.obs.end(status, errorCode, fault)
     return withFallbackSvc(
       spoke.svc({
         costMicros,

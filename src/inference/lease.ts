@@ -33,6 +33,8 @@ export function leaseFor(c: Omit<Call, 'reservedMicros' | 'rate' | 'settled' | '
     gateway: null,
     status: 500,
     errorCode: 'ABANDONED',
+    // The instance that held the call stopped answering for it: Tollgate's own failure.
+    fault: 'tollgate',
     usage,
     costMicros: cost,
     usageSource: 'estimate',

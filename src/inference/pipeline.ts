@@ -7,7 +7,7 @@ import { NOTHING_DELIVERED } from '../billing/bill.ts'
 import { logRejected, type RejectedCall, settleEnd } from '../billing/settlement.ts'
 import type { Catalog } from '../catalog/catalog.ts'
 import type { Config } from '../config.ts'
-import { CallEnded, type EndCause } from '../core/call-end.ts'
+import { CallEnded, type EndCause, faultOf } from '../core/call-end.ts'
 import { GatewayError } from '../core/errors.ts'
 import { readJsonBody } from '../http/body.ts'
 import { rateHeaders } from '../http/rate-headers.ts'
@@ -110,7 +110,7 @@ export async function protocolCall<Body>(
     if (call) settleEnd(deps, call, end, NOTHING_DELIVERED, null)
     else if (rejected) logRejected(deps, rejected, err)
     const res = errorResponse(spoke.errorBody, err, requestId, deps.log, `${spoke.name} request`, spoke.idHeaders)
-    obs.end(res.status, err.code)
+    obs.end(res.status, err.code, faultOf(end))
     return res
   }
 }

@@ -224,6 +224,14 @@ export function createMemoryStore(): Store {
       const acct = accounts.get(userId)
       return acct && { balanceMicros: acct.balance, reservedMicros: acct.reserved }
     },
+    async accountLeases(userId) {
+      return [...leases].flatMap(([id, l]) => (l.userId === userId ? [id] : []))
+    },
+    async endLeases(userId, leaseIds) {
+      if (leaseIds.length === 0) return
+      for (const id of leaseIds) if (leases.delete(id)) abandoned.set(id, Date.now() + ABANDONED_MARK_MS)
+      accounts.delete(userId)
+    },
     async forgetAccount(userId, leaseId) {
       if (leaseId !== undefined && leases.delete(leaseId)) abandoned.set(leaseId, Date.now() + ABANDONED_MARK_MS)
       accounts.delete(userId)

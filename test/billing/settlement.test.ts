@@ -61,14 +61,14 @@ const call = (): SettlingCall => ({
   t0: performance.now(),
   at: 1_700_000_000_000,
   settled: false,
-  obs: { settling: () => span as never, storeTrip() {} },
+  obs: { settling: () => span as never, storeTrip() {}, attempts: [] },
 })
 
 describe('settlement', () => {
   test('settles once: cost from usage, reservation released, the record appended in the same trip', async () => {
     const f = fakeDeps()
     const c = call()
-    const o = { status: 200, errorCode: null, gateway: 'gw-a', usage: usage(100, 50), usageSource: 'upstream' as const }
+    const o = { status: 200, errorCode: null, fault: null, gateway: 'gw-a', usage: usage(100, 50), usageSource: 'upstream' as const }
     expect(settle(f.deps, c, o)).toBe(200n)
     expect(settle(f.deps, c, o)).toBe(0n)
     await f.done()
@@ -107,7 +107,16 @@ describe('settlement', () => {
     const built = decodeRecord(
       callRecord(
         { ...r, at: 5 },
-        { gateway: null, status: 429, errorCode: 'RATE_LIMITED', usage: usage(0, 0), costMicros: 0n, usageSource: 'none', latencyMs: 0 },
+        {
+          gateway: null,
+          status: 429,
+          errorCode: 'RATE_LIMITED',
+          fault: null,
+          usage: usage(0, 0),
+          costMicros: 0n,
+          usageSource: 'none',
+          latencyMs: 0,
+        },
       ),
     )!
     expect({ ...got, latencyMs: 0 }).toEqual(built)

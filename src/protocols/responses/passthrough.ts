@@ -28,6 +28,8 @@ export function responsesTee(ours: { id: string; model: string }): FrameTransfor
   let chars = 0
   let held: { event: string; data: ResponsesEventWire } | undefined
   let seq = 0
+  /** The last response object the client saw (response.created / in_progress), for response.failed. */
+  let seen: Record<string, unknown> = { id: ours.id, object: 'response', status: 'in_progress', model: ours.model, output: [] }
   return {
     push(ev) {
       if (ev.data === '[DONE]') return '' // a compatible server's chat sentinel: not part of this protocol
@@ -48,7 +50,8 @@ export function responsesTee(ours: { id: string; model: string }): FrameTransfor
       // The error event that may replace a later one takes the next number in the client's stream.
       if (typeof data.sequence_number === 'number') seq = data.sequence_number + 1
       // Only events carrying the response object name it; deltas pass through byte for byte.
-      const out = data.response ? JSON.stringify({ ...data, response: publicResponse(data.response, ours) }) : ev.data
+      if (data.response) seen = publicResponse(data.response, ours)
+      const out = data.response ? JSON.stringify({ ...data, response: seen }) : ev.data
       return `event: ${ev.event ?? data.type}\ndata: ${out}\n\n`
     },
     complete: () => held !== undefined,
@@ -58,7 +61,7 @@ export function responsesTee(ours: { id: string; model: string }): FrameTransfor
       const mine = appendMemberJson(JSON.stringify(publicResponse(response ?? {}, ours)), 'svc', svc)
       return `event: ${held!.event}\ndata: ${appendMemberJson(JSON.stringify(rest), 'response', mine)}\n\n`
     },
-    error: (err) => responsesStreamError(err, seq),
+    error: (err) => responsesStreamError(err, seq, seen),
     // Only the terminal event's response carries the count (response.created's is a placeholder).
     usage: (): ReportedUsage | undefined => usage && { usage, final: true },
     deliveredChars: () => chars,

@@ -45,9 +45,11 @@ for (const backends of ALL_BACKENDS) {
         records.push(
           JSON.stringify(usageRecord({ ...users[1]!, ...common, requestId: `r2_${day}`, model: 'acme/chat-2', cost: String(7 * day) })),
         )
+        // Counted an error by its fault (the upstream's), as settlement records it — not by its status.
         const failed = {
           status: 502,
           errorCode: 'upstream_error',
+          fault: 'upstream' as const,
           usage: { ...usageRecord({} as never).usage, inputTokens: 0, outputTokens: 0 },
         }
         records.push(JSON.stringify(usageRecord({ ...users[0]!, ...common, ...failed, requestId: `r3_${day}`, cost: '0' })))
