@@ -18,6 +18,7 @@ import { applyCredit, type Credit } from './credits.ts'
 import { clearSwitches } from './gateways/switches.ts'
 import type { AdminDeps } from './deps.ts'
 import { keyViews, listKeys, setDisabled, userExists } from './directory.ts'
+import { keepAnAdmin } from './roles.ts'
 import type { CreditAdjustment, KeyPatch, NewKey, NewUser, RefundRequest } from './model.ts'
 
 const MAX_ADJUST_USD = 10_000
@@ -106,6 +107,7 @@ export type InChange = (tx: Tx) => Promise<void>
 
 export async function setUserDisabled(deps: Pick<AdminDeps, 'db' | 'auth'>, userId: string, disabled: boolean, audit?: InChange) {
   const found = await deps.db.transaction(async (tx) => {
+    if (disabled) await keepAnAdmin(tx, userId)
     if (!(await setDisabled(tx, userId, disabled))) return false
     await audit?.(tx)
     return true
