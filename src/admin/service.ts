@@ -11,7 +11,7 @@ import { readCatalogFile, upsertCatalog } from '../catalog/file.ts'
 import { GatewayError } from '../core/errors.ts'
 import { apiKeys, users } from '../db/schema/index.ts'
 import { parseIsoDateTime } from '../lib/dates.ts'
-import { normalizeEmail } from '../lib/email.ts'
+import { emailIssue, normalizeEmail } from '../lib/email.ts'
 import { formatUsd, usdToMicros } from '../lib/money.ts'
 import { startupFailure } from '../lib/startup-error.ts'
 import { applyCredit, type Credit } from './credits.ts'
@@ -33,6 +33,8 @@ async function existingUser(deps: Pick<AdminDeps, 'db'>, id: string): Promise<{ 
 
 export async function createAccount(deps: Pick<AdminDeps, 'db'>, input: typeof NewUser.static) {
   const email = normalizeEmail(input.email)
+  const issue = emailIssue(email)
+  if (issue) throw new GatewayError('VALIDATION_FAILED', `email: ${issue}`, { param: 'email' })
   const passwordHash = input.password ? await Bun.password.hash(input.password, 'argon2id') : null
   const [exists] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, email))
   if (exists) throw new GatewayError('CONFLICT', 'A user with this email already exists.')

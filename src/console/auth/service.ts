@@ -6,17 +6,15 @@ import { createUser } from '../../billing/accounts.ts'
 import { GatewayError } from '../../core/errors.ts'
 import type { Db } from '../../db/client.ts'
 import { users } from '../../db/schema/index.ts'
-import { normalizeEmail } from '../../lib/email.ts'
+import { emailIssue, normalizeEmail } from '../../lib/email.ts'
 import type { Login, Me, Registration } from './model.ts'
 
 const EMAIL_TAKEN = 'An account with this email already exists; sign in instead.'
 
-/** Deliberately permissive (one @, a dot in the domain, no spaces): the mailbox is the real check. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-
 export async function register(db: Db, input: Registration): Promise<Me & { credentialVersion: number }> {
   const email = normalizeEmail(input.email)
-  if (!EMAIL.test(email)) throw new GatewayError('VALIDATION_FAILED', 'email: must be an email address.')
+  const issue = emailIssue(email)
+  if (issue) throw new GatewayError('VALIDATION_FAILED', `email: ${issue}`, { param: 'email' })
   const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.email, email))
   if (taken) throw new GatewayError('CONFLICT', EMAIL_TAKEN)
   const hash = await Bun.password.hash(input.password, 'argon2id')
