@@ -4,6 +4,7 @@
 import { eq } from 'drizzle-orm'
 import { issueKey } from '../auth/issue-key.ts'
 import { checkKeySettings } from '../auth/key-settings.ts'
+import { operatorLimitsAfter } from '../auth/operator-limits.ts'
 import { updateKey } from '../auth/update-key.ts'
 import { createUser } from '../billing/accounts.ts'
 import { refund } from '../billing/refunds.ts'
@@ -69,11 +70,14 @@ export async function createKey(deps: Pick<AdminDeps, 'db' | 'now' | 'catalog'>,
   await existingUser(deps, input.userId)
   checkExpiry(deps, input.expiresAt)
   const settings = checkKeySettings(input, slugs(deps))
-  const { id, key } = await issueKey(deps, { ...input, ...settings })
+  const { id, key } = await issueKey(deps, { ...input, ...settings, byOperator: true })
   return { id, key }
 }
 
-/** PATCH /api/admin/keys/:id: the key as the admin listing shows it after the change. */
+/**
+ * PATCH /api/admin/keys/:id: the key as the admin listing shows it after the change. The limits
+ * it sets become the operator's, which the owner may only tighten (auth/operator-limits.ts).
+ */
 export async function changeKey(
   deps: Pick<AdminDeps, 'db' | 'now' | 'catalog' | 'auth'>,
   keyId: string,
@@ -82,10 +86,16 @@ export async function changeKey(
 ) {
   checkExpiry(deps, input.expiresAt)
   const settings = checkKeySettings(input, slugs(deps))
+  const patch = { ...input, ...settings }
   const row = await deps.db.transaction(async (tx) => {
-    const changed = await updateKey(tx, keyId, undefined, { ...input, ...settings })
-    if (changed) await audit?.(tx)
-    return changed
+    const [before] = await tx.select({ limits: apiKeys.operatorLimits }).from(apiKeys).where(eq(apiKeys.id, keyId)).for('update')
+    if (!before) return undefined
+    const changed = await updateKey(tx, keyId, undefined, patch)
+    if (!changed) return undefined
+    const operatorLimits = operatorLimitsAfter(before.limits, patch, changed)
+    await tx.update(apiKeys).set({ operatorLimits }).where(eq(apiKeys.id, keyId))
+    await audit?.(tx)
+    return { ...changed, operatorLimits }
   })
   if (!row) throw new GatewayError('NOT_FOUND', 'No such key.')
   deps.auth.invalidate(row.id)
