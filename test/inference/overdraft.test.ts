@@ -36,7 +36,8 @@ for (const backends of ALL_BACKENDS) {
           return new Response(OVER_REPORTED, { headers: { 'content-type': 'text/event-stream' } })
         },
       })
-      gw = await startTestGateway(backends, simpleCatalog([{ id: 'gw-a', url: up.url }]))
+      // A generous upstream timeout: on a loaded machine 150 streams must not fail for want of time.
+      gw = await startTestGateway(backends, simpleCatalog([{ id: 'gw-a', url: up.url, timeoutMs: 20_000 }]))
     }, 30_000)
     afterAll(async () => {
       await gw.stop()
@@ -59,7 +60,7 @@ for (const backends of ALL_BACKENDS) {
         )
         const served = answers.filter((a) => a.status === 200)
         expect(served.length).toBeGreaterThan(0)
-        expect(served.length + answers.filter((a) => a.status === 402).length).toBe(STREAMS)
+        expect(answers.filter((a) => a.status !== 200 && a.status !== 402).map((a) => a.text)).toEqual([])
         for (const a of served) expect(JSON.parse(sseFrames(a.text).at(-2)!.slice(6)).svc.cost).toBe(Number(COST) / 1e6)
         await gw.settled()
         expect(await reservedOf(gw, u.userId)).toBe(0n)

@@ -49,8 +49,7 @@ export const KeySettingsView = {
         ipAllowlist: t.Optional(t.Array(t.String())),
       },
       {
-        description:
-          'The limits the operator set, at their values: the owner may tighten them, not lift or loosen them (403); null = none',
+        description: 'The limits the operator set, at their values: the owner may tighten them, not lift or loosen them (403); null = none',
       },
     ),
   ),
