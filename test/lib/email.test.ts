@@ -4,6 +4,18 @@ import { describe, expect, test } from 'bun:test'
 import { emailIssue, normalizeEmail } from '../../src/lib/email.ts'
 
 describe('email addresses', () => {
+  test.each([
+    ['Ann@Example.COM', 'ann@example.com'],
+    ['  bob@example.com\t\n', 'bob@example.com'],
+    ['carol+tag@example.com', 'carol+tag@example.com'],
+    ['d.o.t@EXAMPLE.com ', 'd.o.t@example.com'],
+  ])('%p → %p', (input, expected) => expect(normalizeEmail(input)).toBe(expected))
+
+  test('normalizing twice changes nothing more', () => {
+    const once = normalizeEmail('  MiXeD@Ｃase.Org ')
+    expect(normalizeEmail(once)).toBe(once)
+  })
+
   test('compatibility forms, case and surrounding space fold to one spelling', () => {
     expect(normalizeEmail('  Dave@X.Test ')).toBe('dave@x.test')
     expect(normalizeEmail('ｄａｖｅ＠ｘ.ｔｅｓｔ')).toBe('dave@x.test')
