@@ -51,7 +51,7 @@ for (const backends of ALL_BACKENDS) {
         if (loser.status === 409) expect((await json(loser)).error).toEqual({ code: 'CONFLICT', message: LAST_ADMIN })
         expect(await enabledAdmins()).toEqual([ab.status === 200 ? a.id : b.id])
       }
-    })
+    }, 180_000)
 
     test('a demotion racing a disabling, and the token: never zero enabled admins', async () => {
       for (let round = 0; round < 4; round++) {
@@ -63,11 +63,11 @@ for (const backends of ALL_BACKENDS) {
           withToken(`/api/admin/users/${b.id}/role`, { role: 'user' }),
         ])
         const statuses = answers.map((r) => r.status)
-        expect(statuses.every((s) => s === 200 || s === 409 || s === 403 || s === 401)).toBe(true)
+        expect(statuses.filter((s) => s !== 200 && s !== 409 && s !== 403 && s !== 401)).toEqual([])
         expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(3)
         expect(await enabledAdmins()).toHaveLength(1)
       }
-    })
+    }, 180_000)
 
     test('the token cannot remove the last admin; an admin cannot disable themselves', async () => {
       const [a, b] = await twoAdmins()
