@@ -6,6 +6,7 @@ import { SettleRescue } from './billing/settle-rescue.ts'
 import { startLeaseSweep } from './billing/lease-sweep.ts'
 import { Catalog } from './catalog/catalog.ts'
 import { readCatalogFile, upsertCatalog } from './catalog/file.ts'
+import { GatewayAuths } from './providers/auth/create-auth.ts'
 import type { Config } from './config.ts'
 import { openDatabase, type Database, type Db } from './db/client.ts'
 import { maintainRequestLogPartitions } from './db/request-log-partitions.ts'
@@ -116,10 +117,17 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
           maintenanceMs,
         )
       : undefined
-  const catalog = new Catalog(database.db, config.secret, SERVED_PROTOCOLS)
+  const auths = new GatewayAuths({
+    env: (name) => config.secret(`env:${name}`),
+    fetch: (url, init) => fetch(url, init),
+    readFile: (path) => Bun.file(path).text(),
+    now: Date.now,
+  })
+  const catalog = new Catalog(database.db, config.secret, SERVED_PROTOCOLS, auths)
   await catalog.refresh()
   for (const g of catalog.unresolvedSecrets())
     log.warn('catalog: a gateway key reference names an unset variable; calls through it carry no key', { gateway: g.id, apiKey: g.ref })
+  for (const problem of catalog.authProblems()) log.warn(`catalog: ${problem}; calls through it fail over`)
   const refreshMs = opts.catalogRefreshMs ?? 10_000
   const refresher =
     refreshMs > 0

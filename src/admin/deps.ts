@@ -12,7 +12,7 @@ export interface AdminDeps {
   store: Store
   /** POST /catalog/reload reloads the running catalog and reports unset key variables; GET /catalog shows it. */
   /** Key model allowlists are checked against every model of the catalog (`all`). */
-  catalog: Pick<Catalog, 'refresh' | 'unresolvedSecrets' | 'all'>
+  catalog: Pick<Catalog, 'refresh' | 'unresolvedSecrets' | 'authProblems' | 'all'>
   /** Disabling a user or revoking a key drops it from this instance's key cache at once. */
   auth: Pick<ApiKeyAuth, 'invalidate' | 'invalidateUser'>
   config: Pick<Config, 'adminToken' | 'trustedProxies' | 'maxBodyBytes' | 'catalogFile' | 'publicUrl'>

@@ -150,10 +150,13 @@ export async function reloadCatalog(deps: Pick<AdminDeps, 'db' | 'catalog' | 'co
       gateway: g.id,
       apiKey: g.ref,
     })
+  const authProblems = deps.catalog.authProblems()
+  for (const problem of authProblems) deps.log.warn(`catalog: ${problem}; calls through it fail over`)
   return {
     gateways: file.gateways.length,
     models: file.models.length,
     unsetKeyVariables: [...new Set(unresolved.map((g) => g.ref.slice(4)))],
+    authProblems: [...authProblems],
   }
 }
 

@@ -1,10 +1,13 @@
 // The in-process catalog snapshot the hot path reads (no database on a warm request). Reloaded
 // from Postgres on an interval, so catalog changes reach every instance.
+import { readFileSync } from 'node:fs'
 import { asc } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { gateways, modelRoutes, models, routeSwitches } from '../db/schema/index.ts'
 import { isPriced, type Pricing } from '../billing/pricing.ts'
-import type { Gateway, GatewayProtocol, ModelKind, Route } from '../core/gateway.ts'
+import type { Gateway, GatewayProtocol, ModelKind, Route, UpstreamAuth } from '../core/gateway.ts'
+import type { AuthSpec } from '../providers/auth/spec.ts'
+import { type AuthFile, resolveAuth } from './gateway-auth.ts'
 import { resolvePolicy, type PolicyFile } from '../routing/policy.ts'
 
 export interface CatalogModel {
@@ -49,15 +52,53 @@ export type Lookup =
   /** The model exists but cannot serve; its catalog fallbacks still may (docs/failover.md "Model fallbacks"). */
   | { ok: false; reason: 'unavailable'; model: CatalogModel }
 
+/** Builds a gateway's auth from its resolved spec (providers/auth GatewayAuths); rejects when the key cannot be used. */
+export interface CatalogAuth {
+  for(gatewayId: string, spec: AuthSpec): Promise<UpstreamAuth>
+  /** Reads a `file:` reference (default: the file system). */
+  readText?: (path: string) => string
+}
+
+/** The auth of a gateway whose `auth` cannot work: each call fails over, naming the problem in the log. */
+const brokenAuth = (type: UpstreamAuth['type'], problem: string): UpstreamAuth => ({
+  type,
+  authorize: async () => ({ ok: false, status: 401, detail: problem }),
+})
+
+const readText = (path: string) => readFileSync(path, 'utf8')
+
 export class Catalog {
   private byId = new Map<string, CatalogModel>()
   private unresolved: { id: string; ref: string }[] = []
+  private authIssues: string[] = []
 
   constructor(
     private readonly db: Db,
     private readonly resolveSecret: (ref: string | undefined) => string | undefined,
     private readonly protocols: ReadonlySet<GatewayProtocol>,
+    private readonly auths?: CatalogAuth,
   ) {}
+
+  /** A gateway's auth, built from its stored `auth` with references resolved; a problem is recorded and its calls fail over. */
+  private async authOf(id: string, stored: AuthFile, problems: string[]): Promise<UpstreamAuth> {
+    const resolved = resolveAuth(id, stored, { secret: this.resolveSecret, readText: this.auths?.readText ?? readText })
+    const problem = !resolved.ok
+      ? resolved.problem
+      : !this.auths
+        ? `gateway ${id}: auth ${stored.type} is not available in this process`
+        : undefined
+    if (problem || !resolved.ok || !this.auths) {
+      problems.push(problem!)
+      return brokenAuth(stored.type, problem!)
+    }
+    try {
+      return await this.auths.for(id, resolved.spec)
+    } catch (e) {
+      const line = `gateway ${id}: auth ${stored.type}: ${e instanceof Error ? e.message : String(e)}`
+      problems.push(line)
+      return brokenAuth(stored.type, line)
+    }
+  }
 
   async refresh(): Promise<void> {
     const [gw, ms, rs, off] = await Promise.all([
@@ -68,10 +109,14 @@ export class Catalog {
     ])
     // Routes an operator switched off at run time (docs/operators.md "Models and gateways").
     const switchedOff = new Set(off.map((s) => `${s.modelId}\n${s.gatewayId}\n${s.upstreamModel}`))
+    const problems: string[] = []
+    const auths = new Map<string, UpstreamAuth>()
+    for (const g of gw) if (g.auth && g.enabled) auths.set(g.id, await this.authOf(g.id, g.auth as AuthFile, problems))
     const gateById = new Map(
       gw.map((g) => [
         g.id,
         {
+          auth: auths.get(g.id),
           id: g.id,
           protocol: g.protocol,
           baseUrl: g.baseUrl,
@@ -115,6 +160,12 @@ export class Catalog {
         model.routes.push(routeOf(gateway, r.upstreamModel, r.position, r.options as RouteOptions | null))
     }
     this.byId = next
+    this.authIssues = problems
+  }
+
+  /** Enabled gateways whose auth cannot work (a key file unreadable or malformed, a reference unset): one line each. */
+  authProblems(): readonly string[] {
+    return this.authIssues
   }
 
   /** A gateway's `headers` / `query` with `env:` references resolved; an unset variable drops the entry. */

@@ -8,6 +8,7 @@ import { strictSchema } from '../lib/strict-schema.ts'
 import { compile } from '../lib/validate.ts'
 import { PolicyFile } from '../routing/policy.ts'
 import { serves } from './catalog.ts'
+import { AuthFile, authShapeProblem } from './gateway-auth.ts'
 
 const Price = t.Union([t.Number({ minimum: 0 }), t.Null()])
 const Prices = t.Object({ input: Price, output: Price, cacheRead: t.Optional(Price), cacheWrite: t.Optional(Price) })
@@ -30,7 +31,14 @@ export const CatalogFile = t.Object({
   gateways: t.Array(
     t.Object({
       id: t.String({ minLength: 1 }),
-      protocol: t.Union([t.Literal('openai-chat'), t.Literal('anthropic-messages'), t.Literal('openai-responses')]),
+      protocol: t.Union([
+        t.Literal('openai-chat'),
+        t.Literal('anthropic-messages'),
+        t.Literal('openai-responses'),
+        t.Literal('bedrock-anthropic'),
+        t.Literal('bedrock-converse'),
+        t.Literal('vertex-anthropic'),
+      ]),
       baseUrl: t.String({ pattern: '^https?://' }),
       apiKey: t.Optional(t.String()),
       timeoutMs: t.Optional(t.Integer({ minimum: 1, maximum: 600_000 })),
@@ -38,6 +46,8 @@ export const CatalogFile = t.Object({
       policy: t.Optional(PolicyFile),
       headers: t.Optional(Strings),
       query: t.Optional(Strings),
+      /** Cloud auth (docs/providers.md "Cloud auth"); absent: apiKey as the protocol sends it. */
+      auth: t.Optional(AuthFile),
     }),
   ),
   models: t.Array(
@@ -87,6 +97,10 @@ export function parseCatalogFile(raw: unknown): CatalogFile {
     throw new CatalogFileError(`catalog: ${first.path === 'body' ? 'the file' : first.path}: ${first.message}`)
   }
   const json = checked.value
+  for (const g of json.gateways) {
+    const problem = authShapeProblem(g)
+    if (problem) throw new CatalogFileError(`catalog: ${problem}`)
+  }
   const protocols = new Map(json.gateways.map((g) => [g.id, g.protocol]))
   for (const [i, m] of json.models.entries()) {
     for (const r of m.routes) {
@@ -135,6 +149,7 @@ export async function upsertCatalog(db: Db, file: CatalogFile): Promise<void> {
         policy: g.policy ?? null,
         headers: g.headers ?? null,
         query: g.query ?? null,
+        auth: g.auth ?? null,
         updatedAt: new Date(),
       }
       await tx

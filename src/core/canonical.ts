@@ -114,7 +114,8 @@ export type CEvent =
   /** final: false for a placeholder count (Anthropic's message_start), never billed as the call's usage. */
   | { type: 'usage'; usage: Usage; final: boolean }
   | { type: 'finish'; stopReason: StopReason; stopSequence?: string }
-  | { type: 'error'; message: string }
+  /** A failure the upstream sent in its stream; `status` classes it as an HTTP answer would (429: throttled). */
+  | { type: 'error'; message: string; status?: number }
 
 export const textOf = (parts: CPart[]): string =>
   parts

@@ -109,7 +109,13 @@ export function streamAnswer<B>(deps: AnswerDeps, a: Answering<B>, served: Serve
       ctx,
     )
   }
-  const opts = { life: call.life, idleTimeoutMs: gw.timeoutMs, clientIdleMs: deps.config.clientIdleMs, finish }
+  const opts = {
+    life: call.life,
+    idleTimeoutMs: gw.timeoutMs,
+    clientIdleMs: deps.config.clientIdleMs,
+    finish,
+    events: served.adapter.events?.(),
+  }
   const transform = served.native ? spoke.tee(ctx) : translateTransform(served.adapter.streamDecoder(), spoke.streamEncoder(ctx))
   const body = pipeStream(served.stream.body, call.obs.watchFirstFrame(transform), opts)
   return new Response(body, { status: 200, headers: Object.assign(a.headers, SSE_HEADERS) })

@@ -14,7 +14,11 @@ export function translateTransform(decoder: StreamDecoder, encoder: StreamEncode
   const encode = (events: CEvent[]): string => {
     let out = ''
     for (const ev of events) {
-      if (ev.type === 'error') throw new GatewayError('UPSTREAM_ERROR', 'The upstream model failed mid-stream.', { cause: ev.message })
+      if (ev.type === 'error')
+        throw new GatewayError('UPSTREAM_ERROR', 'The upstream model failed mid-stream.', {
+          cause: ev.message,
+          ...(ev.status !== undefined ? { upstream: { kind: 'status', status: ev.status } } : {}),
+        })
       if (ev.type === 'usage') usage = { usage: ev.usage, final: ev.final }
       else if (ev.type === 'text' || ev.type === 'reasoning') chars += ev.text.length
       else if (ev.type === 'tool_call_args') chars += ev.delta.length

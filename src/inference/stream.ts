@@ -16,10 +16,11 @@
 // signal).
 import type { CallTally } from '../billing/bill.ts'
 import type { EndCause } from '../core/call-end.ts'
-import { GatewayError } from '../core/errors.ts'
+import { GatewayError, type UpstreamFailure } from '../core/errors.ts'
 import type { FrameTransform } from '../core/frames.ts'
 import { SseParser } from '../lib/sse/parse.ts'
 import type { BodyChunk, BodyReader } from '../providers/transport/body-reader.ts'
+import type { EventSource } from '../providers/types.ts'
 import type { CallLife } from './call-life.ts'
 
 /** What the stream knows when it ends, for settlement and the log. */
@@ -35,6 +36,8 @@ export interface PipeOptions {
   idleTimeoutMs: number
   /** Cut the client after this long without it taking the next chunk (unset: never). */
   clientIdleMs?: number
+  /** How the upstream's bytes become events (the adapter's framing); SSE by default. */
+  events?: EventSource
   /** Called once, when the call ends; for a completed stream returns the svc JSON. */
   finish: (end: EndCause, tally: StreamTally) => string
 }
@@ -47,8 +50,9 @@ const DirectStream = ReadableStream as unknown as new (source: Bun.DirectUnderly
  * An upstream failure after the first byte. It counts on the route's breakers (docs/failover.md
  * "Circuit breaker"): a stream gone silent on the gateway's, any other on the route's.
  */
-function failedMidStream(code: 'UPSTREAM_ERROR' | 'UPSTREAM_TIMEOUT', message: string, cause?: unknown): EndCause {
-  const upstream = { kind: code === 'UPSTREAM_TIMEOUT' ? ('timeout' as const) : ('body' as const) }
+function failedMidStream(code: 'UPSTREAM_ERROR' | 'UPSTREAM_TIMEOUT', message: string, cause?: unknown, said?: UpstreamFailure): EndCause {
+  // An error the upstream sent with a status class (a throttled stream: 429) keeps it.
+  const upstream = said ?? { kind: code === 'UPSTREAM_TIMEOUT' ? ('timeout' as const) : ('body' as const) }
   return { kind: 'upstream_failed', error: new GatewayError(code, message, { cause, retryable: true, upstream }), afterFirstByte: true }
 }
 /** The one error frame of a stream that did not complete (the client is still there to read it). */
@@ -60,7 +64,7 @@ function terminalError(end: Exclude<EndCause, { kind: 'completed' | 'client_left
 
 export function pipeStream(reader: BodyReader, t: FrameTransform, opts: PipeOptions): ReadableStream<Uint8Array> {
   const { life } = opts
-  const parser = new SseParser()
+  const parser = opts.events ?? new SseParser()
   let started = false
   let unreadable = 0
   /** Frames of the read that ended the stream, written before its terminal. */
@@ -134,7 +138,7 @@ export function pipeStream(reader: BodyReader, t: FrameTransform, opts: PipeOpti
         out += t.push(ev)
       } catch (e) {
         // An error event the upstream sent (its detail stays in the cause, for the log).
-        if (e instanceof GatewayError) return void conclude(failedMidStream('UPSTREAM_ERROR', e.message, e.cause), out)
+        if (e instanceof GatewayError) return void conclude(failedMidStream('UPSTREAM_ERROR', e.message, e.cause, e.extra.upstream), out)
         if (++unreadable > MAX_UNREADABLE)
           return void conclude(failedMidStream('UPSTREAM_ERROR', 'The upstream sent an unreadable stream.', e), out)
       }

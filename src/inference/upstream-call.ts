@@ -65,7 +65,7 @@ export async function callUpstream<Body>(deps: UpstreamCallDeps, r: UpstreamCall
   const attempt = async (route: Route, where: AttemptContext): Promise<Served> => {
     const gw = route.gateway
     const adapter = adapterFor(gw.protocol)
-    const native = gw.protocol === r.spoke.native
+    const native = (adapter.speaks ?? gw.protocol) === r.spoke.native
     const upstreamBody = native
       ? adapter.passthroughBody(r.raw, route.upstreamModel, r.stream)
       : adapter.body((canonical ??= r.spoke.decode(r.body)), route.upstreamModel, deps.config.defaultMaxOutputTokens)
@@ -73,8 +73,9 @@ export async function callUpstream<Body>(deps: UpstreamCallDeps, r: UpstreamCall
     const by = { native, adapter, gateway: gw, route }
     deps.router.load.started(route)
     try {
-      if (r.stream) return { ...by, stream: await streamAttempt(deps, gw, adapter, headers, upstreamBody, where, r.life.attempt()) }
-      const json = await upstreamJson(gw, own?.path ?? adapter.path, headers, upstreamBody, r.life.attempt(), own?.read)
+      const path = own?.path ?? adapter.modelPath?.(route.upstreamModel, r.stream) ?? adapter.path
+      if (r.stream) return { ...by, stream: await streamAttempt(deps, gw, adapter, path, headers, upstreamBody, where, r.life.attempt()) }
+      const json = await upstreamJson(gw, path, headers, upstreamBody, r.life.attempt(), own?.read)
       deps.router.load.ended(route)
       return { ...by, json }
     } catch (e) {
@@ -123,6 +124,7 @@ async function streamAttempt(
   deps: UpstreamCallDeps,
   gw: Gateway,
   adapter: UpstreamAdapter,
+  path: string,
   headers: Record<string, string>,
   body: string,
   where: AttemptContext,
@@ -130,12 +132,12 @@ async function streamAttempt(
 ): Promise<UpstreamStream> {
   const client = deps.config.upstreamStreamClient
   const deadline = gw.policy.firstTokenMs
-  if (!where.hasNext || deadline >= gw.timeoutMs) return upstreamStream(gw, adapter.path, headers, body, client, { controller })
+  if (!where.hasNext || deadline >= gw.timeoutMs) return upstreamStream(gw, path, headers, body, client, { controller })
   const started = Date.now()
-  const call = await upstreamStream(gw, adapter.path, headers, body, client, { timeoutMs: deadline, controller }).catch((e) => {
+  const call = await upstreamStream(gw, path, headers, body, client, { timeoutMs: deadline, controller }).catch((e) => {
     // No headers within the first-token deadline is a slow first token, not a hang.
     if (!(e instanceof GatewayError) || e.extra.upstream?.kind !== 'timeout') throw e
     throw new GatewayError(e.code, e.message, { ...e.extra, upstream: { kind: 'first-token' } })
   })
-  return awaitFirstContent(call, adapter.streamDecoder(), Math.max(1, deadline - (Date.now() - started)), gw.id)
+  return awaitFirstContent(call, adapter.streamDecoder(), Math.max(1, deadline - (Date.now() - started)), gw.id, adapter.events?.())
 }

@@ -15,6 +15,10 @@ const PROVIDER: Record<GatewayProtocol, string> = {
   'openai-chat': 'openai',
   'anthropic-messages': 'anthropic',
   'openai-responses': 'openai',
+  // OpenTelemetry's gen_ai.provider.name values for the clouds.
+  'bedrock-anthropic': 'aws.bedrock',
+  'bedrock-converse': 'aws.bedrock',
+  'vertex-anthropic': 'gcp.vertex_ai',
 }
 
 export type RefusalReason = 'rate_limit' | 'balance' | 'key_limit' | 'tpm' | 'concurrency'

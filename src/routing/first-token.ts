@@ -7,20 +7,34 @@ import { CallEnded } from '../core/call-end.ts'
 import type { CEvent } from '../core/canonical.ts'
 import { GatewayError } from '../core/errors.ts'
 import { SseParser } from '../lib/sse/parse.ts'
-import type { StreamDecoder } from '../providers/types.ts'
+import type { EventSource, StreamDecoder } from '../providers/types.ts'
 import type { BodyReader } from '../providers/transport/body-reader.ts'
 import type { UpstreamStream } from '../providers/transport/http.ts'
 
 /** Anything but bookkeeping counts as the first content (text, tool calls, reasoning, finish, error). */
 const isContent = (ev: CEvent) => ev.type !== 'usage' && ev.type !== 'reasoning_start'
 
-function seesContent(parser: SseParser, decoder: StreamDecoder, chunk: Uint8Array): boolean {
+/**
+ * Whether `chunk` holds the first content. An error the upstream sent with a status class before
+ * any content (Bedrock's throttlingException: 429) is thrown: a failure before the first byte,
+ * which failover handles as that answer (docs/failover.md "Failure → behaviour").
+ */
+function seesContent(parser: EventSource, decoder: StreamDecoder, chunk: Uint8Array, gatewayId: string): boolean {
   for (const ev of parser.push(chunk)) {
+    let events: CEvent[]
     try {
-      if (decoder.push(ev).some(isContent)) return true
+      events = decoder.push(ev)
     } catch {
-      // unreadable: the pipeline skips and counts it
+      continue // unreadable: the pipeline skips and counts it
     }
+    const failed = events.find((e) => e.type === 'error' && e.status !== undefined)
+    if (failed?.type === 'error')
+      throw new GatewayError('UPSTREAM_ERROR', 'The upstream model failed.', {
+        cause: { gateway: gatewayId, error: failed.message },
+        retryable: true,
+        upstream: { kind: 'status', status: failed.status },
+      })
+    if (events.some(isContent)) return true
   }
   return false
 }
@@ -34,9 +48,10 @@ export async function awaitFirstContent(
   decoder: StreamDecoder,
   ms: number,
   gatewayId: string,
+  events?: EventSource,
 ): Promise<UpstreamStream> {
   const reader = call.body
-  const parser = new SseParser()
+  const parser = events ?? new SseParser()
   const read: Uint8Array[] = []
   let timedOut = false
   const timer = setTimeout(() => {
@@ -54,10 +69,15 @@ export async function awaitFirstContent(
         break
       }
       read.push(r.value)
-      if (seesContent(parser, decoder, r.value)) break
+      if (seesContent(parser, decoder, r.value, gatewayId)) break
     }
   } catch (cause) {
     if (call.signal.reason instanceof CallEnded) throw call.signal.reason
+    if (cause instanceof GatewayError) {
+      call.abort()
+      reader.cancel().catch(() => {})
+      throw cause
+    }
     throw new GatewayError(
       timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_ERROR',
       timedOut ? 'The upstream model sent no answer in time.' : 'The upstream connection failed before the answer began.',

@@ -115,7 +115,10 @@ for (const backends of ALL_BACKENDS) {
       next.models.push({ ...next.models[0]!, id: 'acme/chat-2', name: 'Chat 2' })
       await Bun.write(catalogPath, JSON.stringify(next))
       const reload = await send('POST', '/api/admin/catalog/reload')
-      expect(reload).toEqual({ status: 200, body: { gateways: 2, models: 2, unsetKeyVariables: ['TOLLGATE_TEST_UNSET_KEY'] } })
+      expect(reload).toEqual({
+        status: 200,
+        body: { gateways: 2, models: 2, unsetKeyVariables: ['TOLLGATE_TEST_UNSET_KEY'], authProblems: [] },
+      })
       expect((await postChat(gw, key, { model: 'acme/chat-2', messages: [{ role: 'user', content: 'hi' }] })).status).toBe(200)
 
       await Bun.write(catalogPath, '{ "gateways": [')

@@ -1,11 +1,53 @@
-// The last admin (docs/operators.md "Admins"): demotions and disablings that race each other
-// leave one enabled admin, whoever sends them; an admin cannot disable their own account.
+// Operator roles (docs/operators.md "Admins"): setRole answers the role before and after and runs
+// its audit in the same transaction; grantAdminByEmail finds the account by its normalised email.
+// Over HTTP: the last admin — demotions and disablings that race each other leave one enabled
+// admin, whoever sends them; an admin cannot disable their own account.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { and, eq, isNull } from 'drizzle-orm'
-import { LAST_ADMIN } from '../../src/admin/roles.ts'
+import { grantAdminByEmail, LAST_ADMIN, setRole } from '../../src/admin/roles.ts'
+import { createUser } from '../../src/billing/accounts.ts'
 import { users } from '../../src/db/schema/index.ts'
+import { memoryDb, type MemoryDb } from '../helpers/memory-db.ts'
 import { CONSOLE_ENV, json, signUp, type SignedIn } from '../console/helpers.ts'
 import { ADMIN_TOKEN, ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+
+describe('roles on embedded Postgres', () => {
+  let m: MemoryDb
+  const user = () => createUser(m.db, `${crypto.randomUUID()}@test.local`, null)
+  const roleOf = async (id: string) => (await m.db.select({ r: users.role }).from(users).where(eq(users.id, id)))[0]?.r
+  beforeAll(async () => {
+    m = await memoryDb()
+  }, 30_000)
+  afterAll(() => m.close())
+
+  test('setRole: before and after; the audit hook sees the role before', async () => {
+    const u = await user()
+    const seen: string[] = []
+    expect(await setRole(m.db, u.id, 'admin', async (_tx, before) => void seen.push(before))).toEqual({ before: 'user', after: 'admin' })
+    expect(await roleOf(u.id)).toBe('admin')
+    expect(await setRole(m.db, u.id, 'admin')).toEqual({ before: 'admin', after: 'admin' })
+    // The last enabled admin stays one; with another admin, the demotion goes through.
+    await expect(setRole(m.db, u.id, 'user')).rejects.toThrow(LAST_ADMIN)
+    const other = await user()
+    await setRole(m.db, other.id, 'admin')
+    expect(await setRole(m.db, u.id, 'user')).toEqual({ before: 'admin', after: 'user' })
+    expect(seen).toEqual(['user'])
+  })
+
+  test('setRole: an unknown user is undefined; a failing audit leaves the role as it was', async () => {
+    expect(await setRole(m.db, 'usr_nobody', 'admin')).toBeUndefined()
+    const u = await user()
+    await expect(setRole(m.db, u.id, 'admin', async () => Promise.reject(new Error('audit down')))).rejects.toThrow('audit down')
+    expect(await roleOf(u.id)).toBe('user')
+  })
+
+  test('grantAdminByEmail: any case and spacing of the email; undefined without an account', async () => {
+    const u = await user()
+    expect(await grantAdminByEmail(m.db, `  ${u.email.toUpperCase()} `)).toEqual({ id: u.id, email: u.email })
+    expect(await roleOf(u.id)).toBe('admin')
+    expect(await grantAdminByEmail(m.db, 'nobody@test.local')).toBeUndefined()
+  })
+})
 
 const token = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }
 

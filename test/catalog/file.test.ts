@@ -45,7 +45,7 @@ describe('catalog file', () => {
   test('a wrong protocol names the protocols there are', () => {
     const c = base()
     expect(refusal({ ...c, gateways: [{ ...c.gateways[0]!, protocol: 'openai' }] })).toBe(
-      'catalog: gateways[0].protocol: must be one of openai-chat, anthropic-messages, openai-responses',
+      'catalog: gateways[0].protocol: must be one of openai-chat, anthropic-messages, openai-responses, bedrock-anthropic, bedrock-converse, vertex-anthropic',
     )
   })
 

@@ -61,13 +61,13 @@ describe('the worked catalog of docs/providers.md', () => {
   test('each model reaches its first route at baseUrl + endpoint, with the referenced key', async () => {
     for (const m of doc.models) {
       const g = doc.gateways.find((x) => x.id === m.routes[0]!.gateway)!
-      const [proto, file] = ANSWER[g.protocol]
+      const [proto, file] = ANSWER[g.protocol as keyof typeof ANSWER]
       up.script({ kind: 'json', body: fixtureJson(proto, file) })
       const before = up.seen.length
       const res = await call(m.id)
       expect(res.status).toBe(200)
       const seen = up.seen[before]!
-      expect(seen.path).toBe(`${new URL(g.baseUrl).pathname}${ENDPOINT[g.protocol]}`)
+      expect(seen.path).toBe(`${new URL(g.baseUrl).pathname}${ENDPOINT[g.protocol as keyof typeof ENDPOINT]}`)
       const secret = KEYS[g.apiKey!.slice(4) as keyof typeof KEYS]
       if (g.protocol === 'anthropic-messages') expect(seen.headers['x-api-key']).toBe(secret)
       else expect(seen.headers.authorization).toBe(`Bearer ${secret}`)
@@ -84,9 +84,21 @@ describe('the worked catalog of docs/providers.md', () => {
   })
 })
 
+test('the cloud entries of docs/providers.md "Cloud providers" pass the catalog parser', () => {
+  const clouds = blocks('docs/providers.md').filter((b) => b.lang === 'json' && b.notRun)
+  const protocols = clouds.flatMap((b) => parseCatalogFile(JSON.parse(b.text)).gateways.map((g) => `${g.protocol}:${g.auth?.type}`))
+  expect(protocols).toEqual([
+    'bedrock-anthropic:aws-sigv4',
+    'bedrock-converse:aws-sigv4',
+    'vertex-anthropic:google-service-account',
+    'openai-chat:google-service-account',
+    'openai-chat:azure-entra',
+  ])
+})
+
 describe('the recipes of docs/providers.md "Recipes"', () => {
   const recipes = blocks('docs/providers.md')
-    .filter((b) => b.lang === 'json' && b.text.includes('"gateways"'))
+    .filter((b) => b.lang === 'json' && b.text.includes('"gateways"') && !b.notRun)
     .slice(1)
     .map((b) => parseCatalogFile(JSON.parse(b.text)))
   const gateways = recipes.flatMap((c) => c.gateways)
@@ -135,7 +147,7 @@ describe('the recipes of docs/providers.md "Recipes"', () => {
 
   test('each gateway is called at its path with its key, headers and query, env: references resolved', async () => {
     for (const g of gateways) {
-      const [proto, file] = ANSWER[g.protocol]
+      const [proto, file] = ANSWER[g.protocol as keyof typeof ANSWER]
       let url = ''
       up.script({ kind: 'fn', handle: (req) => ((url = req.url), Response.json(fixtureJson(proto, file))) })
       const before = up.seen.length
@@ -146,7 +158,7 @@ describe('the recipes of docs/providers.md "Recipes"', () => {
       })
       expect(res.status).toBe(200)
       const seen = up.seen[before]!
-      expect(seen.path).toBe(`${new URL(g.baseUrl).pathname}${ENDPOINT[g.protocol]}`)
+      expect(seen.path).toBe(`${new URL(g.baseUrl).pathname}${ENDPOINT[g.protocol as keyof typeof ENDPOINT]}`)
       expect(new URL(url).search).toBe(g.query ? `?${new URLSearchParams(Object.entries(g.query).map(([k, v]) => [k, envOf(v)!]))}` : '')
       for (const [name, value] of Object.entries(g.headers ?? {})) expect(seen.headers[name.toLowerCase()]).toBe(envOf(value)!)
       const secret = envOf(g.apiKey)

@@ -54,10 +54,10 @@ function slowAnswer(up: FakeUpstream) {
       return new Response(
         new ReadableStream({
           async start(c) {
-            c.enqueue(enc.encode(s.head))
+            c.enqueue(enc.encode(s.head as string)) // an SSE protocol's parts are text
             await Bun.sleep(SLOW_MS)
             try {
-              c.enqueue(enc.encode(s.tail))
+              c.enqueue(enc.encode(s.tail as string))
               c.close()
             } catch {}
           },

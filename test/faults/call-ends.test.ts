@@ -14,7 +14,7 @@ import { protocolSpokes } from '../../src/protocols/registry.ts'
 import { routeKey, gatewayKey } from '../../src/routing/breakers.ts'
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.ts'
 import { ALL_BACKENDS, bearer, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
-import { END_MARK, FINAL, longJson, longStream, TEXT_CHARS, type UpstreamProtocol } from '../helpers/long-streams.ts'
+import { byteLength, END_MARK, FINAL, joinParts, longJson, longStream, TEXT_CHARS, type UpstreamProtocol } from '../helpers/long-streams.ts'
 import { expectExactBooks, reservedNow } from '../helpers/money.ts'
 import { until } from '../helpers/until.ts'
 import { eq } from 'drizzle-orm'
@@ -22,7 +22,15 @@ import { requestLogs } from '../../src/db/schema/index.ts'
 
 type Inbound = 'chat' | 'messages' | 'responses'
 const INBOUNDS: Inbound[] = ['chat', 'messages', 'responses']
-const UPSTREAMS: UpstreamProtocol[] = ['openai-chat', 'anthropic-messages', 'openai-responses']
+// The three vendor wires and the clouds' (docs/providers.md "Cloud providers").
+const UPSTREAMS: UpstreamProtocol[] = [
+  'openai-chat',
+  'anthropic-messages',
+  'openai-responses',
+  'bedrock-anthropic',
+  'bedrock-converse',
+  'vertex-anthropic',
+]
 const PATH: Record<Inbound, string> = { chat: '/v1/chat/completions', messages: '/v1/messages', responses: '/v1/responses' }
 const ENDS = [
   'completes',
@@ -46,7 +54,9 @@ function catalog(ups: Record<UpstreamProtocol, FakeUpstream>): CatalogFile {
       id: `gw-${id}`,
       protocol: p,
       baseUrl: `${ups[p].url}/v1`,
-      apiKey: 'sk-upstream-secret',
+      ...(p.startsWith('bedrock-')
+        ? { auth: { type: 'aws-sigv4' as const, region: 'us-east-1', accessKeyId: 'AKIAENDS', secretAccessKey: 'ends-secret' } }
+        : { apiKey: 'sk-upstream-secret' }),
       timeoutMs: end === 'idle' ? IDLE_MS : 10_000,
       policy: { retries: 2, backoffMs: 10, firstTokenMs: 5_000, breaker: { failures: 1, cooldownMs: 600_000 } },
     })),
@@ -168,7 +178,7 @@ for (const backends of ALL_BACKENDS)
     })
     /** What an upstream had reported when its stream was cut after the text: Anthropic's placeholder, else nothing. */
     const cutReport = (p: UpstreamProtocol): ReportedUsage | undefined =>
-      p === 'anthropic-messages'
+      p === 'anthropic-messages' || p === 'bedrock-anthropic' || p === 'vertex-anthropic'
         ? {
             usage: { inputTokens: FINAL.input, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
             final: false,
@@ -184,7 +194,7 @@ for (const backends of ALL_BACKENDS)
       for (const p of UPSTREAMS) {
         const pair = `${inbound} → ${p}`
         test(`${pair}: completes — billed the final usage`, async () => {
-          ups[p].script({ kind: 'sse', text: longStream(p).head + longStream(p).tail })
+          ups[p].script({ kind: 'sse', text: joinParts(longStream(p).head, longStream(p).tail) })
           const c = await send(inbound, `e/completes-${inbound}-${p}`, true)
           const res = await c.res
           const text = await readUntil(res, () => false)
@@ -201,7 +211,7 @@ for (const backends of ALL_BACKENDS)
 
         test(`${pair}: upstream cut after the text — billed the text delivered, the route's breaker counts it`, async () => {
           const s = longStream(p)
-          ups[p].script({ kind: 'drop', text: s.head + s.tail, bytes: s.head.length })
+          ups[p].script({ kind: 'drop', text: joinParts(s.head, s.tail), bytes: byteLength(s.head) })
           const c = await send(inbound, `e/cut-${inbound}-${p}`, true)
           const res = await c.res
           expect(await readUntil(res, () => false)).toContain(END_MARK)
@@ -213,7 +223,7 @@ for (const backends of ALL_BACKENDS)
 
         test(`${pair}: upstream error event after the text — billed the text delivered, counted`, async () => {
           const s = longStream(p)
-          ups[p].script({ kind: 'sse', text: s.head + s.errorEvent })
+          ups[p].script({ kind: 'sse', text: joinParts(s.head, s.errorEvent) })
           const c = await send(inbound, `e/error-event-${inbound}-${p}`, true)
           const res = await c.res
           expect(await readUntil(res, () => false)).toContain(END_MARK)

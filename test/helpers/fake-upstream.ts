@@ -1,19 +1,20 @@
 // A deterministic fake upstream (Bun.serve) for tests and the benchmark. Each request is
 // answered by the next scripted behaviour for its gateway path, or by the default behaviour:
 // replay a fixture (JSON or exact SSE bytes, optionally split and paced), fail with a status,
-// hang (timeout), reset the connection, or drop mid-stream.
+// hang (timeout), reset the connection, or drop mid-stream. A stream's `text` may be bytes (an AWS
+// event stream).
 
 export type Behaviour =
   | { kind: 'json'; body: unknown; status?: number; headers?: Record<string, string> }
-  | { kind: 'sse'; text: string; chunkSize?: number; delayMs?: number; headers?: Record<string, string> }
+  | { kind: 'sse'; text: string | Uint8Array; chunkSize?: number; delayMs?: number; headers?: Record<string, string> }
   | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
   /** Never answers; counted in `aborted` once the client goes away. */
   | { kind: 'hang' }
   | { kind: 'reset' }
   /** Sends the first `bytes` of the SSE text, then destroys the connection. */
-  | { kind: 'drop'; text: string; bytes: number }
+  | { kind: 'drop'; text: string | Uint8Array; bytes: number }
   /** Sends `text` then keeps the stream open until the client goes away. */
-  | { kind: 'stall'; text: string }
+  | { kind: 'stall'; text: string | Uint8Array }
   | { kind: 'fn'; handle: (req: Request, body: any) => Response | Promise<Response> }
 
 export interface SeenRequest {
@@ -40,14 +41,15 @@ export interface FakeUpstream {
 }
 
 const enc = new TextEncoder()
+const bytesOf = (text: string | Uint8Array) => (typeof text === 'string' ? enc.encode(text) : text)
 
 function sseResponse(
-  text: string,
+  text: string | Uint8Array,
   chunkSize: number | undefined,
   delayMs: number | undefined,
   headers: Record<string, string> | undefined,
 ): Response {
-  const bytes = enc.encode(text)
+  const bytes = bytesOf(text)
   const size = chunkSize ?? bytes.length
   return new Response(
     new ReadableStream({
@@ -120,7 +122,7 @@ export function startFakeUpstream(fallback: Behaviour = { kind: 'status', status
           await Bun.sleep(1_500)
           return new Response('late')
         case 'drop': {
-          const bytes = enc.encode(b.text).slice(0, b.bytes)
+          const bytes = bytesOf(b.text).slice(0, b.bytes)
           return new Response(
             new ReadableStream({
               async start(c) {
@@ -136,7 +138,7 @@ export function startFakeUpstream(fallback: Behaviour = { kind: 'status', status
           return new Response(
             new ReadableStream({
               start(c) {
-                c.enqueue(enc.encode(b.text))
+                c.enqueue(bytesOf(b.text))
                 req.signal.addEventListener('abort', () => {
                   noteAbort()
                   try {

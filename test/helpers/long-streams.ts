@@ -1,7 +1,13 @@
 // Long answers of each upstream protocol, built for the call-end tests: 8,000 characters of text
 // in 80 deltas (the last one carries END_MARK), then the protocol's closing events with the final
-// usage — and its own mid-stream error event. Shapes follow the recorded fixtures.
-export type UpstreamProtocol = 'openai-chat' | 'anthropic-messages' | 'openai-responses'
+// usage — and its own mid-stream error event. Shapes follow the recorded fixtures; the cloud
+// wires carry the same text: Bedrock's Anthropic wire as AWS event-stream chunks of the Anthropic
+// events, Vertex's as Anthropic's SSE, Converse in its documented events.
+import type { GatewayProtocol } from '../../src/core/gateway.ts'
+import { CONVERSE_EXCEPTION } from './converse-answers.ts'
+import { bedrockChunks, eventFrame, exceptionFrame } from './fake-clouds.ts'
+
+export type UpstreamProtocol = GatewayProtocol
 
 export const END_MARK = 'ENDMARK'
 export const TEXT_CHARS = 8_000
@@ -14,11 +20,53 @@ const DELTAS = Array.from({ length: 80 }, (_, i) =>
 
 export interface LongStream {
   /** Every event up to and including the last text delta. */
-  head: string
+  head: string | Uint8Array
   /** The events that complete the answer (with the final usage). */
-  tail: string
+  tail: string | Uint8Array
   /** The protocol's own error event. */
-  errorEvent: string
+  errorEvent: string | Uint8Array
+}
+
+/** Two parts of a stream as one (text or event-stream bytes). */
+export function joinParts(a: string | Uint8Array, b: string | Uint8Array): string | Uint8Array {
+  if (typeof a === 'string' && typeof b === 'string') return a + b
+  const enc = new TextEncoder()
+  return new Uint8Array(Buffer.concat([typeof a === 'string' ? enc.encode(a) : a, typeof b === 'string' ? enc.encode(b) : b]))
+}
+
+/** A part's length in bytes (what a drop after it cuts at). */
+export const byteLength = (a: string | Uint8Array): number => (typeof a === 'string' ? new TextEncoder().encode(a).length : a.length)
+
+const bytes = (frames: Uint8Array[]) => new Uint8Array(Buffer.concat(frames))
+const eventsOf = (sse: string) =>
+  sse
+    .split('\n\n')
+    .filter(Boolean)
+    .map((f) => JSON.parse(f.slice(f.indexOf('data: ') + 6)))
+
+/** Anthropic's long stream as Bedrock sends it: one event-stream chunk per event. */
+function bedrockAnthropic(): LongStream {
+  const a = anthropic()
+  return {
+    head: bytes(bedrockChunks(eventsOf(a.head as string))),
+    tail: bytes(bedrockChunks(eventsOf(a.tail as string))),
+    errorEvent: exceptionFrame('modelStreamErrorException', 'The model failed mid-stream.'),
+  }
+}
+
+function converse(): LongStream {
+  return {
+    head: bytes([
+      eventFrame('messageStart', { role: 'assistant' }),
+      ...DELTAS.map((text) => eventFrame('contentBlockDelta', { contentBlockIndex: 0, delta: { text } })),
+    ]),
+    tail: bytes([
+      eventFrame('contentBlockStop', { contentBlockIndex: 0 }),
+      eventFrame('messageStop', { stopReason: 'end_turn' }),
+      eventFrame('metadata', { usage: { inputTokens: FINAL.input, outputTokens: FINAL.output, totalTokens: FINAL.input + FINAL.output } }),
+    ]),
+    errorEvent: CONVERSE_EXCEPTION,
+  }
 }
 
 const ev = (event: string | undefined, data: unknown) => `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`
@@ -124,13 +172,31 @@ function responses(): LongStream {
 }
 
 export function longStream(p: UpstreamProtocol): LongStream {
-  return p === 'anthropic-messages' ? anthropic() : p === 'openai-chat' ? chat() : responses()
+  switch (p) {
+    case 'anthropic-messages':
+    case 'vertex-anthropic':
+      return anthropic()
+    case 'bedrock-anthropic':
+      return bedrockAnthropic()
+    case 'bedrock-converse':
+      return converse()
+    case 'openai-chat':
+      return chat()
+    case 'openai-responses':
+      return responses()
+  }
 }
 
 /** A non-streaming answer of each protocol with FINAL usage. */
 export function longJson(p: UpstreamProtocol): Record<string, unknown> {
   const text = DELTAS.join('')
-  if (p === 'anthropic-messages')
+  if (p === 'bedrock-converse')
+    return {
+      output: { message: { role: 'assistant', content: [{ text }] } },
+      stopReason: 'end_turn',
+      usage: { inputTokens: FINAL.input, outputTokens: FINAL.output, totalTokens: FINAL.input + FINAL.output },
+    }
+  if (p === 'anthropic-messages' || p === 'bedrock-anthropic' || p === 'vertex-anthropic')
     return {
       id: 'msg_long',
       type: 'message',

@@ -7,6 +7,7 @@ import { CallLife } from '../../src/inference/call-life.ts'
 import { Cut } from '../../src/inference/inflight.ts'
 import { pipeStream, type StreamTally } from '../../src/inference/stream.ts'
 import type { BodyReader } from '../../src/providers/transport/body-reader.ts'
+import type { EventSource } from '../../src/providers/types.ts'
 
 export interface PipeEnd extends StreamTally {
   end: EndCause['kind']
@@ -16,7 +17,11 @@ export interface PipeEnd extends StreamTally {
   error: EndCause extends infer C ? (C extends { error: infer E } ? E : never) | undefined : never
 }
 
-export function pipeHarness(reader: BodyReader, t: FrameTransform, o: { svc: string; idleTimeoutMs?: number; clientIdleMs?: number }) {
+export function pipeHarness(
+  reader: BodyReader,
+  t: FrameTransform,
+  o: { svc: string; idleTimeoutMs?: number; clientIdleMs?: number; events?: EventSource },
+) {
   const client = new AbortController()
   const drain = new Cut()
   const life = new CallLife(client.signal, drain)
@@ -26,6 +31,7 @@ export function pipeHarness(reader: BodyReader, t: FrameTransform, o: { svc: str
     life,
     idleTimeoutMs: o.idleTimeoutMs ?? 5_000,
     clientIdleMs: o.clientIdleMs,
+    events: o.events,
     finish: (cause, tally) => {
       const error = cause.kind === 'upstream_failed' || cause.kind === 'refused' ? cause.error : undefined
       ended = { ...tally, end: cause.kind, cause, usage: tally.reported?.usage, error }

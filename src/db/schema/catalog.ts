@@ -15,6 +15,8 @@ export const gateways = pgTable('gateways', {
   /** Sent on every upstream call; values may be "env:NAME" references (docs/providers.md). */
   headers: jsonb('headers').$type<Record<string, string>>(),
   query: jsonb('query').$type<Record<string, string>>(),
+  /** Upstream auth as written in the catalog file (docs/providers.md "Cloud auth"); null = `apiKeyRef` as the protocol sends it. */
+  auth: jsonb('auth').$type<Record<string, string>>(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
 

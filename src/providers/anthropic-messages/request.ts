@@ -142,6 +142,11 @@ function thinkingAllowed(messages: (Turn | Instruction)[]): boolean {
 }
 
 export function anthropicBody(req: CRequest, model: string, defaultMaxTokens: number): string {
+  return JSON.stringify(anthropicBodyObject(req, model, defaultMaxTokens))
+}
+
+/** The body as an object: the clouds' Anthropic wires (Bedrock, Vertex) send it with their own version and without some members. */
+export function anthropicBodyObject(req: CRequest, model: string, defaultMaxTokens: number): Record<string, unknown> {
   const { messages, hoisted } = anthropicMessages(req.messages)
   const budget =
     req.reasoning && thinkingAllowed(messages)
@@ -151,7 +156,7 @@ export function anthropicBody(req: CRequest, model: string, defaultMaxTokens: nu
   const tools = req.tools?.length ? req.tools : undefined
   const format =
     typeof req.jsonSchema === 'object' && req.jsonSchema.schema ? { type: 'json_schema', schema: req.jsonSchema.schema } : undefined
-  return JSON.stringify({
+  return {
     model,
     max_tokens: maxTokens,
     system: systemContent([...(req.system ?? []), ...hoisted]),
@@ -167,5 +172,5 @@ export function anthropicBody(req: CRequest, model: string, defaultMaxTokens: nu
     thinking: budget !== undefined ? { type: 'enabled', budget_tokens: budget } : undefined,
     output_config: format ? { format } : undefined,
     metadata: req.user ? { user_id: req.user } : undefined,
-  })
+  }
 }

@@ -9,7 +9,7 @@ import { upstreamUrl, withGatewayHeaders } from './gateway-extras.ts'
 import { CallEnded } from '../../core/call-end.ts'
 import { isContextLengthAnswer } from '../../core/context-window.ts'
 import { GatewayError } from '../../core/errors.ts'
-import type { Gateway } from '../../core/gateway.ts'
+import type { Gateway, OutgoingRequest } from '../../core/gateway.ts'
 import { retryAfterMs } from '../../lib/retry-after.ts'
 import type { BodyReader } from './body-reader.ts'
 import { streamingPost } from './h1-stream.ts'
@@ -41,6 +41,22 @@ function attemptFailure(gw: Gateway, signal: AbortSignal, cause: unknown): Error
     timedOut ? 'The upstream model timed out.' : 'The upstream model could not be reached.',
     { cause: { gateway: gw.id, error: String(cause) }, retryable: true, upstream: { kind: timedOut ? 'timeout' : 'connect' } },
   )
+}
+
+/**
+ * The request with its gateway's auth (docs/providers.md "Cloud auth"): signed over its final
+ * URL, headers and body, or carrying the gateway's token. A token or signature that could not be
+ * had is this route's upstream failure, classed by the auth's status; its detail goes to the log.
+ */
+async function authorized(gw: Gateway, req: OutgoingRequest): Promise<OutgoingRequest> {
+  if (!gw.auth) return req
+  const result = await gw.auth.authorize(req)
+  if (result.ok) return { ...req, headers: result.headers }
+  throw new GatewayError('UPSTREAM_ERROR', 'The upstream model failed.', {
+    cause: { gateway: gw.id, auth: gw.auth.type, error: result.detail },
+    retryable: true,
+    upstream: { kind: 'status', status: result.status },
+  })
 }
 
 type Send = (url: string, headers: Record<string, string>, body: string, signal: AbortSignal) => Promise<Response>
@@ -100,9 +116,12 @@ async function openCall(
   const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs)
   let response: Response
   try {
-    response = await send(upstreamUrl(gw, path), withGatewayHeaders(gw, headers), body, controller.signal)
+    const request = await authorized(gw, { url: upstreamUrl(gw, path), headers: withGatewayHeaders(gw, headers), body })
+    if (controller.signal.aborted) throw controller.signal.reason
+    response = await send(request.url, request.headers, body, controller.signal)
   } catch (cause) {
     clearTimeout(timer)
+    if (cause instanceof GatewayError && !controller.signal.aborted) throw cause
     throw attemptFailure(gw, controller.signal, cause)
   }
   if (response.ok) return { call: { response, abort: () => controller.abort(TIMED_OUT), signal: controller.signal }, timer }
