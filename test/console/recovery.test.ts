@@ -103,11 +103,11 @@ for (const backends of ALL_BACKENDS) {
       // The interleaving the race above hits by chance: verify, then the reset commits, then save.
       const verified = await verifyLogin(db, { email: u.email, password: u.password })
       expect((await browser(gw).post('/api/auth/password/reset', { token, password: 'a brand new secret' })).status).toBe(200)
-      const late = await createSession(db, verified.id, verified.credentialVersion, 3600, now)
+      const late = await createSession(db, verified.id, 3600, now, verified.credentialVersion)
       expect(await sessionUser(db, late, now)).toBeUndefined()
       // A session of the new password works.
       const fresh = await verifyLogin(db, { email: u.email, password: 'a brand new secret' })
-      expect((await sessionUser(db, await createSession(db, fresh.id, fresh.credentialVersion, 3600, now), now))?.id).toBe(u.id)
+      expect((await sessionUser(db, await createSession(db, fresh.id, 3600, now, fresh.credentialVersion), now))?.id).toBe(u.id)
     })
 
     if (backends.db === 'postgres')

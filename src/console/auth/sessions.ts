@@ -13,8 +13,11 @@ export type SessionUser = { id: string; email: string; role: 'user' | 'admin'; v
 
 const TOKEN_BYTES = 32
 
-/** `credentialVersion`: the user's, from the same row read that verified the credential. */
-export async function createSession(db: Db, userId: string, credentialVersion: number, ttlSeconds: number, nowMs: number): Promise<string> {
+/**
+ * `credentialVersion`: the user's, from the same row read that verified the credential (a wrong
+ * one only makes a session that never opens).
+ */
+export async function createSession(db: Db, userId: string, ttlSeconds: number, nowMs: number, credentialVersion = 0): Promise<string> {
   const token = Buffer.from(crypto.getRandomValues(new Uint8Array(TOKEN_BYTES))).toString('base64url')
   // The user's expired rows go as a new one arrives: the table stays bounded without a sweeper.
   await db.delete(sessions).where(and(eq(sessions.userId, userId), lte(sessions.expiresAt, new Date(nowMs))))
