@@ -6,6 +6,7 @@ import type { Db } from '../db/client.ts'
 import type { Store } from '../store/types.ts'
 import { accounts, apiKeys, users } from '../db/schema/index.ts'
 import { formatUsd } from '../lib/money.ts'
+import { normalizeEmail } from '../lib/email.ts'
 import { keySpends } from '../billing/period-spend.ts'
 import { settingsView } from '../console/keys/view.ts'
 
@@ -28,7 +29,7 @@ export async function listUsers(db: Db, q: { limit: number; cursor?: string; ema
     .where(
       and(
         q.cursor ? gt(users.id, q.cursor) : undefined,
-        q.email ? ilike(users.email, `%${q.email.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
+        q.email ? ilike(users.email, `%${normalizeEmail(q.email).replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
       ),
     )
     .orderBy(asc(users.id))

@@ -69,7 +69,7 @@ export async function protocolCall<Body>(
     checkModel(principal, spoke.model(body))
     const est = spoke.estimateInput(body)
     // A key limited to some models is served only by those, fallbacks included (docs/api.md "Key settings").
-    const allowed = candidates(deps.catalog, spoke.model(body), taken.models, spoke.kind).filter((m) => principal.allowsModel(m.id))
+    const allowed = candidates(deps.catalog, spoke.model(body), taken.models, spoke.kind, principal.allowsModel)
     const chain = fitting(allowed, est.fitChars ?? est.promptChars)
     obs.resolved(chain[0]!.id, chain[0]!.provider, stream)
     const plan = planCall(chain, est, deps.config.defaultMaxOutputTokens)
