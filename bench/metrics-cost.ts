@@ -37,7 +37,7 @@ async function oneCall(metrics: Metrics): Promise<void> {
       obs.reserve(1234n)
     })(),
   )
-  await obs.attempt(ROUTE, answer)
+  await obs.attempt(ROUTE, 'bench/model', answer)
   const answeredAt = performance.now()
   obs.settled({
     usage: USAGE,
@@ -47,7 +47,7 @@ async function oneCall(metrics: Metrics): Promise<void> {
     trip: Promise.resolve({ outcome: 'applied', answeredAt }),
   })
   obs.firstByte()
-  obs.end(200, null)
+  obs.end(200, null, null)
 }
 
 /** The same awaits without any observation: what is subtracted. */

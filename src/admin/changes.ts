@@ -68,6 +68,8 @@ export async function auditedRefund(deps: Deps, actor: Actor, body: typeof Refun
 }
 
 export async function auditedDisable(deps: Deps, actor: Actor, userId: string, disabled: boolean) {
+  if (actor.kind === 'user' && actor.id === userId && disabled)
+    throw new GatewayError('CONFLICT', 'An admin cannot disable their own account; ask another admin or use the admin token.')
   return setUserDisabled(deps, userId, disabled, (tx) =>
     recordAudit(tx, actor, { action: disabled ? 'user.disable' : 'user.enable', target: userId, after: { disabled } }),
   )

@@ -15,7 +15,7 @@ export interface AdminDeps {
   catalog: Pick<Catalog, 'refresh' | 'unresolvedSecrets' | 'authProblems' | 'all'>
   /** Disabling a user or revoking a key drops it from this instance's key cache at once. */
   auth: Pick<ApiKeyAuth, 'invalidate' | 'invalidateUser'>
-  config: Pick<Config, 'adminToken' | 'trustedProxies' | 'maxBodyBytes' | 'catalogFile' | 'publicUrl'>
+  config: Pick<Config, 'adminToken' | 'trustedProxies' | 'maxBodyBytes' | 'catalogFile' | 'publicUrl' | 'defaultRpm'>
   /** The breakers the gateways view reads (routing/breakers.ts `health`, read-only). */
   router: Pick<Router, 'breakers' | 'cooling' | 'load'>
   /** Calls open on this instance (inference/inflight.ts counts them). */

@@ -6,6 +6,7 @@ import type { Db } from '../db/client.ts'
 import type { Store } from '../store/types.ts'
 import { accounts, apiKeys, users } from '../db/schema/index.ts'
 import { formatUsd } from '../lib/money.ts'
+import { normalizeEmail } from '../lib/email.ts'
 import { keySpends } from '../billing/period-spend.ts'
 import { settingsView } from '../console/keys/view.ts'
 
@@ -28,7 +29,7 @@ export async function listUsers(db: Db, q: { limit: number; cursor?: string; ema
     .where(
       and(
         q.cursor ? gt(users.id, q.cursor) : undefined,
-        q.email ? ilike(users.email, `%${q.email.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
+        q.email ? ilike(users.email, `%${normalizeEmail(q.email).replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
       ),
     )
     .orderBy(asc(users.id))
@@ -57,8 +58,8 @@ export async function listKeys(db: Db, userId: string) {
   return db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt))
 }
 
-/** Keys of one user as the admin API shows them: `spent` is the current period's with limitReset. */
-export async function keyViews(deps: { db: Db; now: () => number }, rows: (typeof apiKeys.$inferSelect)[]) {
+/** Keys of one user as the admin API shows them: `spent` is the current period's with limitReset; `rpm` the key's own or the default (DEFAULT_RPM), as the console shows it. */
+export async function keyViews(deps: { db: Db; now: () => number; config: { defaultRpm: number } }, rows: (typeof apiKeys.$inferSelect)[]) {
   const now = deps.now()
   const spends = await keySpends(deps.db, rows, now)
   return rows.map((k) => ({
@@ -67,7 +68,7 @@ export async function keyViews(deps: { db: Db; now: () => number }, rows: (typeo
     prefix: k.prefix,
     limit: usd(k.limitMicros),
     spent: usd(spends.get(k.id)!),
-    rpm: k.rpm,
+    rpm: k.rpm ?? deps.config.defaultRpm,
     serviceMode: k.serviceMode,
     expiresAt: iso(k.expiresAt),
     revokedAt: iso(k.revokedAt),

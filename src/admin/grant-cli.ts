@@ -10,7 +10,11 @@ if (!email) {
   console.error('usage: bun run admin:grant <email>')
   process.exit(2)
 }
-const database = await openDatabase(loadConfig().databaseUrl)
+// A running server on the same embedded database holds it: the one line says so (db/dir-lock.ts).
+const database = await openDatabase(loadConfig().databaseUrl).catch((e: Error) => {
+  console.error(`admin:grant: ${e.message}`)
+  process.exit(1)
+})
 try {
   const user = await grantAdminByEmail(database.db, email)
   if (!user) {

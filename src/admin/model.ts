@@ -1,6 +1,8 @@
 // The admin API's request models (README "Admin API").
 import { t } from 'elysia'
+import { SERVICE_MODES } from '../console/keys/model.ts'
 import { KeySettingsFields } from '../console/keys/settings-model.ts'
+import { OneOf } from '../console/http/models.ts'
 
 export const NewUser = t.Object({
   email: t.String({ format: 'email', maxLength: 320 }),
@@ -15,7 +17,7 @@ export const NewKey = t.Object({
   limit: t.Optional(t.Union([t.Number({ minimum: 0 }), t.Null()])),
   rpm: t.Optional(t.Union([t.Integer({ minimum: 1, maximum: 1_000_000 }), t.Null()])),
   expiresAt: t.Optional(t.Union([t.String(), t.Null()])),
-  serviceMode: t.Optional(t.String({ minLength: 1, maxLength: 50 })),
+  serviceMode: t.Optional(OneOf('serviceMode', SERVICE_MODES)),
   ...KeySettingsFields,
 })
 
@@ -25,7 +27,7 @@ export const KeyPatch = t.Object({
   limit: t.Optional(t.Union([t.Number({ minimum: 0 }), t.Null()])),
   rpm: t.Optional(t.Union([t.Integer({ minimum: 1, maximum: 1_000_000 }), t.Null()])),
   expiresAt: t.Optional(t.Union([t.String(), t.Null()])),
-  serviceMode: t.Optional(t.String({ minLength: 1, maxLength: 50 })),
+  serviceMode: t.Optional(OneOf('serviceMode', SERVICE_MODES)),
   ...KeySettingsFields,
 })
 

@@ -4,6 +4,7 @@
 import { eq } from 'drizzle-orm'
 import { issueKey } from '../auth/issue-key.ts'
 import { checkKeySettings } from '../auth/key-settings.ts'
+import { operatorLimitsAfter } from '../auth/operator-limits.ts'
 import { updateKey } from '../auth/update-key.ts'
 import { createUser } from '../billing/accounts.ts'
 import { refund, refundCall } from '../billing/refunds.ts'
@@ -11,13 +12,14 @@ import { readCatalogFile, upsertCatalog } from '../catalog/file.ts'
 import { GatewayError } from '../core/errors.ts'
 import { apiKeys, users } from '../db/schema/index.ts'
 import { parseIsoDateTime } from '../lib/dates.ts'
-import { normalizeEmail } from '../lib/email.ts'
+import { emailIssue, normalizeEmail } from '../lib/email.ts'
 import { formatUsd, usdToMicros } from '../lib/money.ts'
 import { startupFailure } from '../lib/startup-error.ts'
 import { applyCredit, type Credit } from './credits.ts'
 import { clearSwitches } from './gateways/switches.ts'
 import type { AdminDeps } from './deps.ts'
 import { keyViews, listKeys, setDisabled, userExists } from './directory.ts'
+import { keepAnAdmin } from './roles.ts'
 import type { CreditAdjustment, KeyPatch, NewKey, NewUser, RefundRequest } from './model.ts'
 
 const MAX_ADJUST_USD = 10_000
@@ -32,6 +34,8 @@ async function existingUser(deps: Pick<AdminDeps, 'db'>, id: string): Promise<{ 
 
 export async function createAccount(deps: Pick<AdminDeps, 'db'>, input: typeof NewUser.static) {
   const email = normalizeEmail(input.email)
+  const issue = emailIssue(email)
+  if (issue) throw new GatewayError('VALIDATION_FAILED', `email: ${issue}`, { param: 'email' })
   const passwordHash = input.password ? await Bun.password.hash(input.password, 'argon2id') : null
   const [exists] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, email))
   if (exists) throw new GatewayError('CONFLICT', 'A user with this email already exists.')
@@ -66,23 +70,32 @@ export async function createKey(deps: Pick<AdminDeps, 'db' | 'now' | 'catalog'>,
   await existingUser(deps, input.userId)
   checkExpiry(deps, input.expiresAt)
   const settings = checkKeySettings(input, slugs(deps))
-  const { id, key } = await issueKey(deps, { ...input, ...settings })
+  const { id, key } = await issueKey(deps, { ...input, ...settings, byOperator: true })
   return { id, key }
 }
 
-/** PATCH /api/admin/keys/:id: the key as the admin listing shows it after the change. */
+/**
+ * PATCH /api/admin/keys/:id: the key as the admin listing shows it after the change. The limits
+ * it sets become the operator's, which the owner may only tighten (auth/operator-limits.ts).
+ */
 export async function changeKey(
-  deps: Pick<AdminDeps, 'db' | 'now' | 'catalog' | 'auth'>,
+  deps: Pick<AdminDeps, 'db' | 'now' | 'catalog' | 'auth' | 'config'>,
   keyId: string,
   input: typeof KeyPatch.static,
   audit?: InChange,
 ) {
   checkExpiry(deps, input.expiresAt)
   const settings = checkKeySettings(input, slugs(deps))
+  const patch = { ...input, ...settings }
   const row = await deps.db.transaction(async (tx) => {
-    const changed = await updateKey(tx, keyId, undefined, { ...input, ...settings })
-    if (changed) await audit?.(tx)
-    return changed
+    const [before] = await tx.select({ limits: apiKeys.operatorLimits }).from(apiKeys).where(eq(apiKeys.id, keyId)).for('update')
+    if (!before) return undefined
+    const changed = await updateKey(tx, keyId, undefined, patch)
+    if (!changed) return undefined
+    const operatorLimits = operatorLimitsAfter(before.limits, patch, changed)
+    await tx.update(apiKeys).set({ operatorLimits }).where(eq(apiKeys.id, keyId))
+    await audit?.(tx)
+    return { ...changed, operatorLimits }
   })
   if (!row) throw new GatewayError('NOT_FOUND', 'No such key.')
   deps.auth.invalidate(row.id)
@@ -106,7 +119,7 @@ export async function refundTransaction(deps: Pick<AdminDeps, 'db' | 'store'>, i
   }
 }
 
-export async function userKeys(deps: Pick<AdminDeps, 'db' | 'now'>, userId: string) {
+export async function userKeys(deps: Pick<AdminDeps, 'db' | 'now' | 'config'>, userId: string) {
   if (!(await userExists(deps.db, userId))) throw new GatewayError('NOT_FOUND', 'No such user.')
   return { items: await keyViews(deps, await listKeys(deps.db, userId)) }
 }
@@ -117,6 +130,7 @@ export type InChange = (tx: Tx) => Promise<void>
 
 export async function setUserDisabled(deps: Pick<AdminDeps, 'db' | 'auth'>, userId: string, disabled: boolean, audit?: InChange) {
   const found = await deps.db.transaction(async (tx) => {
+    if (disabled) await keepAnAdmin(tx, userId)
     if (!(await setDisabled(tx, userId, disabled))) return false
     await audit?.(tx)
     return true

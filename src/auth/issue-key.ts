@@ -8,6 +8,7 @@ import { base62 } from '../lib/ids.ts'
 import { usdToMicros } from '../lib/money.ts'
 import { generateApiKey } from './api-keys.ts'
 import type { KeySettingsInput } from './key-settings.ts'
+import { type LimitValues, operatorLimitsAfter } from './operator-limits.ts'
 
 export interface KeyRequest extends KeySettingsInput {
   userId: string
@@ -18,6 +19,8 @@ export interface KeyRequest extends KeySettingsInput {
   /** ISO 8601 date-time with a time zone; null or absent = never. */
   expiresAt?: string | null
   serviceMode?: string
+  /** Issued by the operator (the admin API): the limits it sets are theirs (operator-limits.ts). */
+  byOperator?: boolean
 }
 
 /** The limit in micro-USD (null = none); refuses a negative or over-precise amount. */
@@ -42,21 +45,25 @@ export async function issueKey(deps: { db: Db }, input: KeyRequest): Promise<{ i
   const expiresAt = expiryOf(input.expiresAt ?? null)
   const { secret, hash, prefix } = generateApiKey()
   const id = `key_${base62(20)}`
-  await deps.db.insert(apiKeys).values({
-    id,
-    userId: input.userId,
-    name: input.name ?? '',
-    keyHash: hash,
-    prefix,
+  const limits: LimitValues = {
     limitMicros,
     rpm: input.rpm ?? null,
-    serviceMode: input.serviceMode ?? 'performance',
     expiresAt,
     models: input.models ?? null,
     ipAllowlist: input.ipAllowlist ?? null,
     tpm: input.tpm ?? null,
     maxConcurrent: input.maxConcurrent ?? null,
     limitReset: input.limitReset ?? null,
+  }
+  await deps.db.insert(apiKeys).values({
+    id,
+    userId: input.userId,
+    name: input.name ?? '',
+    keyHash: hash,
+    prefix,
+    serviceMode: input.serviceMode ?? 'performance',
+    ...limits,
+    operatorLimits: input.byOperator ? operatorLimitsAfter(null, input, limits) : null,
   })
   return { id, key: secret, prefix }
 }

@@ -1,7 +1,7 @@
 // The one billing rule (docs/api.md "What a call is billed"): how a call ended, the usage the
 // upstream reported and whether it was final, and what reached the client decide the usage
 // billed and its source. Pure; every end of every call is settled through it.
-import { type AbandonedEnd, type EndCause, type EndKind, endStatus } from '../core/call-end.ts'
+import { type AbandonedEnd, type EndCause, type EndKind, endStatus, type Fault } from '../core/call-end.ts'
 import type { ReportedUsage, Usage } from '../core/usage.ts'
 import { estimateDeliveredTokens } from './estimate.ts'
 import type { UsageSource } from './outbox-record.ts'
@@ -34,6 +34,8 @@ export function billFor(estimate: Usage, end: BilledEnd, t: CallTally): { usage:
 export interface Outcome {
   status: number
   errorCode: string | null
+  /** Whose failure ended the call (core/call-end.ts faultOf); what the reports count as an error. */
+  fault: Fault | null
   gateway: string | null
   usage: Usage
   usageSource: UsageSource

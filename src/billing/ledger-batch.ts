@@ -1,7 +1,8 @@
 // The ledger writer's one statement per batch (see ledger-writer.ts): request logs inserted
 // idempotently, one usage ledger entry per account for the calls this batch inserted (each log
 // names it), balances, key spend and the report rollups (request_daily, latency_daily:
-// docs/operators.md "Reports") moved only by what was inserted.
+// docs/operators.md "Reports") moved only by what was inserted. An error
+// is a call with a fault (the upstream's or Tollgate's: core/call-end.ts), whatever its status.
 import { sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { executePrepared } from '../db/prepared.ts'
@@ -38,18 +39,18 @@ with input as (
          case when r.cost::bigint > 0 then ${USAGE_ENTRY_PREFIX}::text || ${token}::text || '_' || r."userId" end as entry_id
   from jsonb_to_recordset(${batch}::jsonb) as r("requestId" text, "userId" text, "keyId" text, model text,
        gateway text, protocol text, stream boolean, status int, "errorCode" text, usage jsonb, cost text,
-       "usageSource" text, "latencyMs" float8, "at" bigint, chain text)
+       "usageSource" text, "latencyMs" float8, "at" bigint, chain text, fault text, attempts jsonb)
 ), logs as (
   insert into request_logs (id, user_id, key_id, model, gateway, protocol, stream, status, error_code,
     input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, cost_micros,
-    usage_source, latency_ms, created_at, models, ledger_entry_id)
+    usage_source, latency_ms, created_at, models, ledger_entry_id, fault, attempts)
   select "requestId", "userId", "keyId", model, gateway, protocol, stream, status, "errorCode",
-    in_t, out_t, cr_t, cw_t, rs_t, cost_m, "usageSource", round("latencyMs")::int, at_ts, chain, entry_id from input
+    in_t, out_t, cr_t, cw_t, rs_t, cost_m, "usageSource", round("latencyMs")::int, at_ts, chain, entry_id, fault, attempts from input
   on conflict (id, created_at) do nothing
-  returning user_id, key_id, model, gateway, status, cost_micros, input_tokens, output_tokens, cache_read_tokens,
+  returning user_id, key_id, model, gateway, status, fault, cost_micros, input_tokens, output_tokens, cache_read_tokens,
     cache_write_tokens, latency_ms, created_at, ledger_entry_id, (created_at at time zone 'UTC')::date as day
 ), daily as (
-  insert into request_daily as d select day, user_id, model, coalesce(gateway, ''), count(*), count(*) filter (where status >= 500),
+  insert into request_daily as d select day, user_id, model, coalesce(gateway, ''), count(*), count(*) filter (where fault is not null),
     sum(cost_micros), sum(input_tokens), sum(output_tokens), sum(cache_read_tokens), sum(cache_write_tokens)
   from logs group by 1, 2, 3, 4 order by 1, 2, 3, 4
   on conflict (day, user_id, model, gateway) do update set calls = d.calls + excluded.calls, errors = d.errors + excluded.errors,

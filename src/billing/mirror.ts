@@ -17,6 +17,7 @@ import type { SettleRescue } from './settle-rescue.ts'
 import { type LimitReset, spendPeriod } from './spend-period.ts'
 
 const IDS_PER_QUERY = 1_000
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 /** What Postgres does not hold yet of `calls` (each request once): their cost, and the part of it billed to `keyId`. */
 export function unwrittenCost(calls: readonly OutboxCall[], written: ReadonlySet<string>, keyId: string): { account: bigint; key: bigint } {
@@ -67,9 +68,32 @@ export async function loadMirror(db: Db, store: Store, k: MirroredKey, spendKey 
       for (const r of rows) written.add(r.id)
     }
     const unwritten = unwrittenCost(calls, written, keyId)
+    await endSettledLeases(tx, store, userId)
     const balance = (acct?.balance ?? 0n) - unwritten.account
     await store.loadAccount(userId, keyId, balance, (key?.spent ?? 0n) + unwritten.key, through, spendKey)
   })
+}
+
+/**
+ * A live lease whose call is already in Postgres was settled through the fallback, which has yet
+ * to end it (its store round trip failed: Redis was down, and its mirror drop waits to be
+ * retried). A new mirror would hold its reservation again though the call is billed, refusing a
+ * call the balance covers until that drop runs; so it is ended here with the mirror that may hold
+ * it, under the row lock (no call of the account reaches Postgres meanwhile), before the load
+ * holds the live leases again (docs/operations.md "Reloading a mirror").
+ */
+async function endSettledLeases(tx: Tx, store: Store, userId: string): Promise<void> {
+  const live = await store.accountLeases(userId)
+  if (live.length === 0) return
+  const settled: string[] = []
+  for (let i = 0; i < live.length; i += IDS_PER_QUERY) {
+    const rows = await tx
+      .select({ id: requestLogs.id })
+      .from(requestLogs)
+      .where(and(eq(requestLogs.userId, userId), inArray(requestLogs.id, live.slice(i, i + IDS_PER_QUERY))))
+    for (const r of rows) settled.push(r.id)
+  }
+  await store.endLeases(userId, settled)
 }
 
 /** Mirror loads under way, per store and account key: see loadMirrorOnce. */
@@ -99,11 +123,19 @@ export interface AccountMirror {
   warm(k: MirroredKey, spendKey: string, nowMs: number): Promise<void>
   /** After an admit without an answer (which may still reserve later): the call's lease is ended and the mirror dropped after it. */
   forget(userId: string, leaseId: string): void
+  /** A mirror drop of the account the settlement fallback still has waiting, run before its next admission; undefined when none waits. */
+  beforeAdmit(userId: string): Promise<void> | undefined
 }
 
-export function accountMirror(db: Db, store: Store, rescue: Pick<SettleRescue, 'dropMirror'>, timeoutMs: number): AccountMirror {
+export function accountMirror(
+  db: Db,
+  store: Store,
+  rescue: Pick<SettleRescue, 'dropMirror' | 'beforeAdmit'>,
+  timeoutMs: number,
+): AccountMirror {
   return {
     warm: (k, spendKey, nowMs) => withDeadline(loadMirrorOnce(db, store, k, spendKey, nowMs), timeoutMs, 'account load'),
     forget: (userId, leaseId) => rescue.dropMirror(userId, leaseId),
+    beforeAdmit: (userId) => rescue.beforeAdmit(userId),
   }
 }

@@ -1,5 +1,6 @@
 // What settlement hands to the ledger writer through the store's outbox: one request log and,
 // when it cost anything, one usage ledger entry. Versioned so old entries stay readable.
+import type { Fault, UpstreamAttempt } from '../core/call-end.ts'
 import type { Usage } from '../core/usage.ts'
 import { mayHoldUnsafeEscape, safeText } from '../lib/safe-text.ts'
 
@@ -25,7 +26,15 @@ export interface OutboxRecord {
   at: number
   /** The candidate models of a call that had more than one, comma-separated in order (docs/failover.md "Model fallbacks"). */
   chain?: string
+  /** Whose failure ended the call (core/call-end.ts); absent: none. Errors are counted by it. */
+  fault?: Fault
+  /** Every upstream attempt, in order, when one of them failed; absent: the one route logged answered at once. */
+  attempts?: UpstreamAttempt[]
 }
+
+/** At most this many attempts are kept per record (a call's retries and failovers are bounded well below). */
+export const MAX_ATTEMPTS = 32
+const FAULTS: ReadonlySet<unknown> = new Set(['upstream', 'tollgate'])
 
 /** Longest text a record carries per field, in code points (request_logs columns are text). */
 export const MAX_FIELD_CHARS = 200
@@ -65,6 +74,20 @@ export function sanitizeRecord(r: OutboxRecord): OutboxRecord {
     latencyMs: int4(r.latencyMs),
     at: typeof r.at === 'number' && Number.isFinite(r.at) ? Math.floor(r.at) : Date.now(),
     ...(r.chain !== undefined ? { chain: text(r.chain) } : {}),
+    ...(FAULTS.has(r.fault) ? { fault: r.fault } : {}),
+    ...(Array.isArray(r.attempts) && r.attempts.length > 0 ? { attempts: r.attempts.slice(0, MAX_ATTEMPTS).map(sanitizeAttempt) } : {}),
+  }
+}
+
+function sanitizeAttempt(a: Partial<UpstreamAttempt>): UpstreamAttempt {
+  return {
+    gateway: text(a.gateway),
+    model: text(a.model),
+    upstreamModel: text(a.upstreamModel),
+    outcome: text(a.outcome),
+    ...(a.status !== undefined ? { status: int4(a.status) } : {}),
+    ...(a.failure !== undefined ? { failure: text(a.failure) } : {}),
+    ms: int4(a.ms),
   }
 }
 
@@ -100,6 +123,9 @@ export interface RecordedEnd {
   gateway: string | null
   status: number
   errorCode: string | null
+  fault: Fault | null
+  /** The call's upstream attempts; kept only when one of them failed. */
+  attempts?: readonly UpstreamAttempt[]
   usage: Usage
   costMicros: bigint
   usageSource: UsageSource
@@ -125,10 +151,12 @@ export function callRecord(c: RecordedCall, e: RecordedEnd): string {
     latencyMs: e.latencyMs,
     at: c.at,
     ...(c.chain ? { chain: c.chain.join(',') } : {}),
+    ...(e.fault ? { fault: e.fault } : {}),
+    ...(e.attempts?.some((a) => a.outcome !== 'ok') ? { attempts: [...e.attempts] } : {}),
   })
 }
 
-/** Members of OutboxRecord (without the optional chain) and of Usage (test/billing/outbox-record.test.ts holds them to it). */
+/** Members of OutboxRecord (without the optional chain, fault and attempts) and of Usage (test/billing/outbox-record.test.ts holds them to it). */
 const RECORD_FIELDS = 15
 const USAGE_FIELDS = 5
 
@@ -170,7 +198,10 @@ export function isSanitized(r: OutboxRecord): boolean {
     'cost' in r &&
     'usageSource' in r &&
     (r.chain === undefined || text(r.chain) === r.chain) &&
-    fieldCount(r) === RECORD_FIELDS + (r.chain === undefined ? 0 : 1)
+    (r.fault === undefined || FAULTS.has(r.fault)) &&
+    // A record with attempts is re-encoded (only calls where an attempt failed carry them).
+    r.attempts === undefined &&
+    fieldCount(r) === RECORD_FIELDS + (r.chain === undefined ? 0 : 1) + (r.fault === undefined ? 0 : 1)
   )
 }
 

@@ -86,12 +86,34 @@ export class SettleRescue {
     })
   }
 
-  /** One pass over the spool now (tests, shutdown); failures stay for the next pass. */
+  /**
+   * One pass over the spool now (tests, shutdown); failures stay for the next pass. A record
+   * leaves the spool only once done, so `spooled` counts the ones a pass is still working on.
+   */
   async flush(): Promise<void> {
-    const batch = this.spool
-    this.spool = []
-    for (const r of batch) if (!(await this.attempt(r))) this.spool.push(r)
+    for (const r of [...this.spool]) if (await this.attempt(r)) this.done(r)
     if (this.spool.length === 0) this.backoff = 50
+  }
+
+  /**
+   * Before an admission of `userId`: this account's mirror drops still waiting (Redis was down)
+   * run now rather than at the next retry. Redis back from its append-only file brings the
+   * account's mirror back as it was, holding the reservations of calls the fallback already
+   * billed; admitted against it, a call the balance covers would be refused. Nothing waiting: no
+   * round trip and no promise (the admission's hot path awaits nothing).
+   */
+  beforeAdmit(userId: string): Promise<void> | undefined {
+    if (this.spool.length === 0) return undefined
+    const waiting = this.spool.filter((s) => s.userId === userId && s.written && s.forget)
+    if (waiting.length === 0) return undefined
+    return (async () => {
+      for (const r of waiting) if (await this.attempt(r)) this.done(r)
+    })()
+  }
+
+  private done(r: Rescued): void {
+    const i = this.spool.indexOf(r)
+    if (i >= 0) this.spool.splice(i, 1)
   }
 
   /** Last attempt at shutdown: what still cannot be written is logged whole, for replay. */

@@ -3,6 +3,7 @@
 // not wait for (tracked for shutdown). It returns what it settled (cost, usage and its source,
 // and the round trip's outcome); the answer's svc and the call's observer read that, nothing
 // recomputes it. A call refused after authentication still gets its record.
+import { refusalFault, type UpstreamAttempt } from '../core/call-end.ts'
 import type { GatewayError } from '../core/errors.ts'
 import { type Usage, usageTokens } from '../core/usage.ts'
 import type { Logger } from '../lib/log.ts'
@@ -38,6 +39,8 @@ export interface SettlingCall {
   /** epoch ms at receipt */
   at: number
   settled: boolean
+  /** The call's upstream attempts, as they happen (its request log shows them). */
+  attempts?: readonly UpstreamAttempt[]
   /** The candidate models, when the call had more than one (its request log records them). */
   chain?: string[]
   /** What the key's spend counted under at admission (billing/spend-period.ts); absent = the key id. */
@@ -75,6 +78,8 @@ export function settle(deps: SettlementDeps, call: SettlingCall, o: Outcome): Se
     gateway: o.gateway,
     status: o.status,
     errorCode: o.errorCode,
+    fault: o.fault,
+    attempts: call.attempts ?? [],
     usage: o.usage,
     costMicros: cost,
     usageSource: o.usageSource,
@@ -127,6 +132,7 @@ export function logRejected(deps: SettlementDeps, r: RejectedCall, err: GatewayE
     gateway: null,
     status: err.status,
     errorCode: err.code,
+    fault: refusalFault(err),
     usage: ZERO_USAGE,
     costMicros: 0n,
     usageSource: 'none',

@@ -3,6 +3,7 @@ import { Type as t, type Static } from '@sinclair/typebox'
 import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { gateways, modelRoutes, models } from '../db/schema/index.ts'
+import { closestName } from '../lib/closest-name.ts'
 import { numberToScaled } from '../lib/money.ts'
 import { strictSchema } from '../lib/strict-schema.ts'
 import { compile } from '../lib/validate.ts'
@@ -89,19 +90,20 @@ export function price(v: number | null | undefined, where: string): bigint | nul
   return scaled
 }
 
-/** The file, checked: one line naming the first wrong field (and the one meant, when close). */
+/** The file, checked: one line naming each wrong field (and the one meant, when close). */
 export function parseCatalogFile(raw: unknown): CatalogFile {
   const checked = validate(raw)
-  if (!checked.ok) {
-    const first = checked.issues[0]!
-    throw new CatalogFileError(`catalog: ${first.path === 'body' ? 'the file' : first.path}: ${first.message}`)
-  }
+  if (!checked.ok)
+    throw new CatalogFileError(
+      `catalog: ${checked.issues.map((i) => `${i.path === 'body' ? 'the file' : i.path}: ${i.message}`).join('; ')}`,
+    )
   const json = checked.value
   for (const g of json.gateways) {
     const problem = authShapeProblem(g)
     if (problem) throw new CatalogFileError(`catalog: ${problem}`)
   }
   const protocols = new Map(json.gateways.map((g) => [g.id, g.protocol]))
+  const ids = json.models.map((m) => m.id)
   for (const [i, m] of json.models.entries()) {
     for (const r of m.routes) {
       const protocol = protocols.get(r.gateway)
@@ -113,11 +115,23 @@ export function parseCatalogFile(raw: unknown): CatalogFile {
       for (const v of Object.values(r.cost ?? {})) price(v, `catalog: model ${m.id} route cost`)
     }
     if (m.fallbacks?.includes(m.id)) throw new CatalogFileError(`catalog: model ${m.id} lists itself in fallbacks`)
+    checkFallbacks(m, i, ids)
     checkKindPricing(m, i)
     // Checked here, before anything is written, rather than half-way through the upsert.
     for (const v of Object.values(m.pricing)) price(v, `catalog: model ${m.id}`)
   }
   return json
+}
+
+/** Each fallback is a model of this file (docs/failover.md "Model fallbacks"); a slug naming none is a typo. */
+function checkFallbacks(m: CatalogFile['models'][number], i: number, ids: string[]): void {
+  for (const [j, slug] of (m.fallbacks ?? []).entries()) {
+    if (ids.includes(slug)) continue
+    const meant = closestName(slug, ids)
+    throw new CatalogFileError(
+      `catalog: models[${i}].fallbacks[${j}]: ${slug} is no model of this file${meant ? `; did you mean ${meant}?` : ''}`,
+    )
+  }
 }
 
 /** A chat model names its output price (null: not priced yet); an embedding model has none. */

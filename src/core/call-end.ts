@@ -25,6 +25,45 @@ export type EndKind = EndCause['kind']
 export type AbandonedEnd = { kind: 'abandoned' }
 
 /**
+ * Whose failure ended a call (docs/operators.md "Reports": errors are the upstream's or
+ * Tollgate's failure, not the client's): the upstream's, Tollgate's own (its Redis or Postgres
+ * did not answer, an internal error), or none — a completed call, one the client, its idle
+ * deadline or a drain ended, and one refused for what it asked (a bad body, an unknown model,
+ * 402, 429). Counted by this, never by the answer's status.
+ */
+export type Fault = 'upstream' | 'tollgate'
+
+export function faultOf(end: EndCause | AbandonedEnd): Fault | null {
+  // The instance that held the call stopped answering for it: Tollgate's own failure.
+  if (end.kind === 'abandoned') return 'tollgate'
+  if (end.kind === 'upstream_failed') return 'upstream'
+  if (end.kind === 'refused') return refusalFault(end.error)
+  return null
+}
+
+const OWN_FAILURES: ReadonlySet<string> = new Set(['SERVICE_UNAVAILABLE', 'INTERNAL'])
+
+/** A refusal is Tollgate's failure only when Tollgate itself could not serve. */
+export const refusalFault = (error: GatewayError): Fault | null => (OWN_FAILURES.has(error.code) ? 'tollgate' : null)
+
+/**
+ * One upstream attempt of a call, as its log detail shows it (docs/operators.md "Models and
+ * gateways"): the route (gateway, public model, upstream model) and why it was left — `ok` for
+ * the attempt that answered, else the error code, with the HTTP status or the failure's kind.
+ */
+export interface UpstreamAttempt {
+  gateway: string
+  model: string
+  upstreamModel: string
+  outcome: string
+  /** The upstream's HTTP status, when it answered one. */
+  status?: number
+  /** connect, timeout, first-token, status or body (core/errors.ts UpstreamFailure). */
+  failure?: string
+  ms: number
+}
+
+/**
  * The reason a call's own abort carries into an upstream attempt, so transport tells it apart
  * from its own timeout and from a network failure (as SDKs keep an abort apart from an error).
  */
@@ -75,8 +114,12 @@ export function endError(end: Exclude<EndCause, { kind: 'completed' }>): Gateway
   }
 }
 
-/** The request log's status and error code for an end (docs/api.md "What a call is billed"; docs/drain.md for abandoned calls). */
-export function endStatus(end: EndCause | AbandonedEnd): { status: number; errorCode: string | null } {
+/** The request log's status, error code and fault for an end (docs/api.md "What a call is billed"; docs/drain.md for abandoned calls). */
+export function endStatus(end: EndCause | AbandonedEnd): { status: number; errorCode: string | null; fault: Fault | null } {
+  return { ...endCode(end), fault: faultOf(end) }
+}
+
+function endCode(end: EndCause | AbandonedEnd): { status: number; errorCode: string | null } {
   switch (end.kind) {
     case 'completed':
       return { status: 200, errorCode: null }

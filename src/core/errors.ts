@@ -13,6 +13,8 @@ export type ErrorCode =
   | 'MODEL_NOT_FOUND'
   | 'MODEL_UNAVAILABLE'
   | 'PAYLOAD_TOO_LARGE'
+  /** A console or admin body not sent as JSON (docs/security.md "Input"). */
+  | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
   | 'UPSTREAM_ERROR'
   | 'UPSTREAM_TIMEOUT'
@@ -39,6 +41,7 @@ const STATUS: Record<ErrorCode, number> = {
   MODEL_NOT_FOUND: 503,
   MODEL_UNAVAILABLE: 503,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   UPSTREAM_ERROR: 502,
   UPSTREAM_TIMEOUT: 504,

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { mkdir } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
+import { holdDirectory } from './dir-lock.ts'
 import { seed, unpackSeed } from './pglite-seed.ts'
 import * as schema from './schema/index.ts'
 
@@ -21,7 +22,8 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle/migrations
 /** Advisory lock id so that several instances starting together migrate one at a time. */
 const MIGRATION_LOCK = 7_205_117_003
 
-export async function openDatabase(url: string | undefined, dataDir = './data/pglite'): Promise<Database> {
+/** `command` names this process in an embedded directory's lock (db/dir-lock.ts): who holds it. */
+export async function openDatabase(url: string | undefined, dataDir = './data/pglite', command = processName()): Promise<Database> {
   if (url === undefined || url.startsWith('memory:') || url.startsWith('file:')) {
     const { PGlite } = await import('@electric-sql/pglite')
     const { drizzle } = await import('drizzle-orm/pglite')
@@ -29,18 +31,33 @@ export async function openDatabase(url: string | undefined, dataDir = './data/pg
     const dir = url?.startsWith('file:') ? url.slice('file:'.length).replace(/^\/\//, '') : dataDir
     const memory = url?.startsWith('memory:') ?? false
     // A shipped initdb seed spares the first start initdb (pglite-seed.ts).
-    if (!memory) await mkdir(dir, { recursive: true }).then(() => unpackSeed(dir))
-    const loadDataDir = memory ? seed() : undefined
-    const client = memory ? new PGlite({ loadDataDir }) : new PGlite(dir)
-    const db = drizzle(client, { schema }) as unknown as Db
-    await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER })
-    return {
-      db,
-      kind: 'pglite',
-      ping: async () => void (await client.query('select 1')),
-      close: () => client.close(),
+    if (!memory) await mkdir(dir, { recursive: true })
+    // Held before anything in it is read or written: PGlite is single-process.
+    const release = memory ? () => {} : holdDirectory(dir, command)
+    try {
+      if (!memory) await unpackSeed(dir)
+      const loadDataDir = memory ? seed() : undefined
+      const client = memory ? new PGlite({ loadDataDir }) : new PGlite(dir)
+      const db = drizzle(client, { schema }) as unknown as Db
+      await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER })
+      return {
+        db,
+        kind: 'pglite',
+        ping: async () => void (await client.query('select 1')),
+        close: () => client.close().finally(release),
+      }
+    } catch (e) {
+      release()
+      throw e
     }
   }
+  return openPostgres(url)
+}
+
+/** This process as a lock names it: its script and arguments (`src/index.ts`, `src/admin/grant-cli.ts a@b.c`). */
+const processName = () => `bun ${process.argv.slice(1).join(' ')}`.trim()
+
+async function openPostgres(url: string): Promise<Database> {
   const postgres = (await import('postgres')).default
   const { drizzle } = await import('drizzle-orm/postgres-js')
   const { migrate } = await import('drizzle-orm/postgres-js/migrator')

@@ -5,7 +5,7 @@
 // and the run says so. With an in-memory database nothing outlives the run, so nothing is kept.
 import { chmod, mkdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { and, eq, gt, isNull, or } from 'drizzle-orm'
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm'
 import { issueKey } from '../auth/issue-key.ts'
 import type { Db } from '../db/client.ts'
 import { apiKeys, users } from '../db/schema/index.ts'
@@ -71,7 +71,9 @@ export async function demoSecrets(db: Db, userId: string, file: string | undefin
   const password = passwordOk ? kept.password! : base62(16)
   const passwordHash = passwordOk ? undefined : await Bun.password.hash(password, 'argon2id')
   // Enabled and confirmed, so the printed sign-in works whatever REQUIRE_EMAIL_VERIFICATION says.
-  await db.update(users).set({ passwordHash, disabledAt: null, emailVerifiedAt: new Date() }).where(eq(users.id, userId))
+  // A new password ends the sessions of the old one (docs/console.md "Sessions").
+  const credentialVersion = passwordOk ? undefined : sql`${users.credentialVersion} + 1`
+  await db.update(users).set({ passwordHash, credentialVersion, disabledAt: null, emailVerifiedAt: new Date() }).where(eq(users.id, userId))
   if (file && (!keyOk || !passwordOk)) {
     await mkdir(dirname(file), { recursive: true })
     await Bun.write(file, `${JSON.stringify({ key, password })}\n`)

@@ -1,20 +1,22 @@
 // Body and parameter intake of the console and admin API (docs/security.md "Input"), run as an
 // Elysia parse hook so it comes after authentication and before schema validation:
-// MAX_BODY_BYTES (413); JSON only (a form post only with an empty body); an object at the top
+// MAX_BODY_BYTES (413); JSON only, as its content type says (415 otherwise: a form, or JSON sent
+// as text/plain, the kinds a cross-site page posts without preflight, only with an empty body); an object at the top
 // (a body of null, [], 1 or "x" is 422) without prototype-polluting member names; and the
 // safe-text rule over the body, the query and the path parameters.
 import { GatewayError } from '../core/errors.ts'
 import { isSafeText } from '../lib/safe-text.ts'
 import { parseJsonText, readBodyText, unsafeText } from './body.ts'
 
-const FORMS = new Set(['application/x-www-form-urlencoded', 'multipart/form-data'])
+/** application/json, or a JSON-based type (`application/merge-patch+json`). */
+const isJsonType = (contentType: string) => /^application\/([a-z0-9.-]+\+)?json$/.test(contentType.trim().toLowerCase())
 
 export async function consoleBody(request: Request, contentType: string, maxBytes: number): Promise<Record<string, unknown>> {
   const text = await readBodyText(request, maxBytes)
-  // An empty body (a form's bare button) is an empty object; a filled form is not parsed, so a
-  // cross-site form post can never pass for a JSON call.
+  // An empty body (a form's bare button) is an empty object; any other body must say it is JSON,
+  // so a cross-site form or text/plain post can never pass for a JSON call.
   if (text.trim() === '') return {}
-  if (FORMS.has(contentType)) throw new GatewayError('BAD_REQUEST', 'Send the body as application/json.')
+  if (!isJsonType(contentType)) throw new GatewayError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.')
   const value = parseJsonText(text)
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     throw new GatewayError('VALIDATION_FAILED', 'body: must be a JSON object.')

@@ -17,8 +17,9 @@ export function strictBody<T extends TSchema>(schema: T) {
     transform({ body: value }: { body: unknown }) {
       const checked = validate(value ?? {})
       if (checked.ok) return
-      const first = checked.issues[0]!
-      throw new GatewayError('VALIDATION_FAILED', `${first.path}: ${first.message}`, { param: first.path })
+      // Every wrong member at once, so a form can mark each (docs/console.md "Conventions").
+      const message = checked.issues.map((i) => `${i.path}: ${i.message}`).join('; ')
+      throw new GatewayError('VALIDATION_FAILED', message, { param: checked.issues[0]!.path, issues: checked.issues })
     },
   }
 }

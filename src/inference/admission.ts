@@ -90,6 +90,9 @@ export async function admit(deps: AdmitDeps, c: Admitting): Promise<Call> {
     })
   let result
   try {
+    // A mirror drop of the account still waiting goes first (docs/operations.md "Settlement fallback").
+    const waiting = deps.accounts.beforeAdmit(input.userId)
+    if (waiting) await waiting
     result = await storeAdmit()
     if (!result.ok && result.reason === 'cold') {
       await deps.accounts.warm(p, input.spendKey, nowMs).catch((e) => Promise.reject(serviceUnavailable(e)))
@@ -102,7 +105,15 @@ export async function admit(deps: AdmitDeps, c: Admitting): Promise<Call> {
   if (result.ok) {
     c.obs.reserve(reserveMicros)
     const admitted = { reservedMicros: reserveMicros, rate: result.rate, tokenRate: result.tokens, settled: false }
-    return { ...c, ...admitted, leaseDeadlineMs: input.lease.deadlineMs, spendKey: input.spendKey, tokensAt: p.tpm === null ? null : nowMs }
+    // The request log shows the upstream attempts the observer records as they happen.
+    return {
+      ...c,
+      ...admitted,
+      attempts: c.obs.attempts,
+      leaseDeadlineMs: input.lease.deadlineMs,
+      spendKey: input.spendKey,
+      tokensAt: p.tpm === null ? null : nowMs,
+    }
   }
   deps.inflight.callEnded()
   if (result.reason === 'cold') throw serviceUnavailable(new Error('account still cold after load'))

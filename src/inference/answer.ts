@@ -45,8 +45,8 @@ const COMPLETED: EndCause = { kind: 'completed' }
 export function closeCall(deps: SettlementDeps, call: Call, end: EndCause, tally: CallTally, gateway: string | null): Settled | undefined {
   const settled = settle(deps, call, outcomeFor(call.estimate, end, tally, gateway))
   if (settled) call.obs.settled(settled)
-  const { status, errorCode } = endStatus(end)
-  call.obs.end(status, errorCode)
+  const { status, errorCode, fault } = endStatus(end)
+  call.obs.end(status, errorCode, fault)
   return settled
 }
 

@@ -29,12 +29,17 @@ export function takeModels(raw: unknown): { raw: unknown; models: string[] | und
   return { raw: rest, models: models as string[] }
 }
 
-/** The available candidates in order, duplicates dropped; throws the first model's error when none is. */
+/**
+ * The available candidates the key `allows` in order, duplicates dropped; throws the first
+ * model's error when none is (a model whose routes are all off, with no fallback the key may
+ * use, is unavailable like one without fallbacks).
+ */
 export function candidates(
   catalog: Pick<Catalog, 'lookup'>,
   model: string,
   requested: string[] | undefined,
   kind: ModelKind = 'chat',
+  allows: (slug: string) => boolean = () => true,
 ): CatalogModel[] {
   const first = catalog.lookup(model)
   const listed = requested ?? (first.ok || first.reason === 'unavailable' ? first.model.fallbacks : [])
@@ -43,10 +48,14 @@ export function candidates(
     const found = catalog.lookup(slug)
     // A model of another kind (an embedding model on a chat protocol, or the reverse) is named
     // only when the client asked for it; a catalog fallback of another kind is passed over.
-    if (found.ok && found.model.kind === kind) out.push(found.model)
-    else if ((found.ok || found.reason === 'unknown') && (slug === model || requested)) throw refusalOf(slug, found, kind)
+    if (found.ok && found.model.kind === kind) {
+      if (allows(slug)) out.push(found.model)
+    } else if ((found.ok || found.reason === 'unknown') && (slug === model || requested)) throw refusalOf(slug, found, kind)
   }
-  if (out.length === 0) throw refusalOf(model, first, kind)
+  if (out.length === 0) {
+    if (!first.ok || first.model.kind !== kind) throw refusalOf(model, first, kind)
+    throw new GatewayError('FORBIDDEN', `This API key may not call model '${model}'.`, { param: 'model' })
+  }
   return out
 }
 
@@ -70,7 +79,7 @@ export interface ChainAsk {
 
 /** The call's candidates: available, allowed to the key, and fitting its prompt; throws the first model's error when none is. */
 export function servingChain(catalog: Pick<Catalog, 'lookup'>, ask: ChainAsk): CatalogModel[] {
-  const allowed = candidates(catalog, ask.model, ask.models, ask.kind).filter((m) => ask.allows(m.id))
+  const allowed = candidates(catalog, ask.model, ask.models, ask.kind, ask.allows)
   return fitting(allowed, ask.fitChars)
 }
 

@@ -7,7 +7,7 @@ import { NOTHING_DELIVERED } from '../billing/bill.ts'
 import { logRejected, type RejectedCall } from '../billing/settlement.ts'
 import type { Catalog } from '../catalog/catalog.ts'
 import type { Config } from '../config.ts'
-import { answerError, endOfThrown } from '../core/call-end.ts'
+import { answerError, endOfThrown, faultOf } from '../core/call-end.ts'
 import { readJsonBody } from '../http/body.ts'
 import { rateHeaders } from '../http/rate-headers.ts'
 import { newRequestId } from '../lib/ids.ts'
@@ -115,7 +115,7 @@ export async function protocolCall<Body>(
     if (call) closeCall(deps, call, end, NOTHING_DELIVERED, null)
     else if (rejected) logRejected(deps, rejected, err)
     const res = errorResponse(spoke.errorBody, err, requestId, deps.log, `${spoke.name} request`, spoke.idHeaders)
-    obs.end(res.status, err.code)
+    obs.end(res.status, err.code, faultOf(end))
     return res
   }
 }

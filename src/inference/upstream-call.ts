@@ -88,7 +88,7 @@ export async function callUpstream<Body>(deps: UpstreamCallDeps, r: UpstreamCall
   const served = await withFailover(
     deps.router,
     await routesFor(deps.router, r.model, prefix),
-    (route, ctx) => r.obs.attempt(route, () => attempt(route, ctx)),
+    (route, ctx) => r.obs.attempt(route, r.model.id, () => attempt(route, ctx)),
     r.requestId,
     r.life,
     r.tokens,

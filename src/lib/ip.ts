@@ -96,3 +96,8 @@ export function ipMatcher(entries: readonly string[]): (ip: string | undefined) 
     return ip !== undefined && blocks.some((b) => inBlock(ip, b))
   }
 }
+
+/** Whether every address of `inner` is in `outer` (same family, no shorter prefix). */
+export function blockWithin(inner: IpBlock, outer: IpBlock): boolean {
+  return inner.bits >= outer.bits && inBlock(inner, outer)
+}

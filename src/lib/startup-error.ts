@@ -24,6 +24,8 @@ const messageOf = (err: unknown): string => (err instanceof Error ? err.message 
 
 function database(err: unknown, url: string | undefined): string {
   const code = codeOf(err)
+  // Another process holds the embedded directory: its own line says which and what to do (db/dir-lock.ts).
+  if (err instanceof Error && err.name === 'DirectoryHeld') return err.message
   if (url === undefined || url.startsWith('memory:') || url.startsWith('file:'))
     return `embedded database could not open (${messageOf(err)}): check that the data directory is writable, or set DATABASE_URL`
   const path = (() => {

@@ -35,9 +35,36 @@ export function compile<T extends TSchema>(schema: T) {
       issues.push(issue)
       if (issues.length >= 10) break
     }
-    return { ok: false, issues }
+    return { ok: false, issues: nameNearMisses(issues) }
   }
 }
+
+/**
+ * A required member reported missing while an unknown one beside it is its near miss (`pricng`
+ * for `pricing`): one issue naming both, in the missing member's place.
+ */
+export function nameNearMisses(issues: Issue[]): Issue[] {
+  const misspelt = new Map<string, Issue>()
+  for (const i of issues) {
+    const meant = /did you mean (.+)\?$/.exec(i.message)?.[1]
+    if (meant && i.message.startsWith('unknown field')) misspelt.set(`${parentOf(i.path)}|${meant}`, i)
+  }
+  const used = new Set<Issue>()
+  const out: Issue[] = []
+  for (const i of issues) {
+    if (used.has(i)) continue
+    const name = lastName(i.path)
+    const near = i.message === 'Expected required property' ? misspelt.get(`${parentOf(i.path)}|${name}`) : undefined
+    if (near) {
+      used.add(near)
+      out.push({ path: i.path, message: `Expected required property; found ${lastName(near.path)}: did you mean ${name}?` })
+    } else out.push(i)
+  }
+  return out
+}
+
+const parentOf = (path: string) => path.replace(/(\.?[^.[\]]+|\[\d+\])$/, '')
+const lastName = (path: string) => /[^.[\]]+$/.exec(path)?.[0] ?? path
 
 /** One TypeBox error as an issue; a union error descends into the one branch the value's type fits. */
 export function describeError(e: ValueError): Issue {
@@ -95,6 +122,8 @@ function fits(branch: TSchema, value: unknown): boolean {
       return Array.isArray(value)
     case 'Object':
       return value !== null && typeof value === 'object' && !Array.isArray(value)
+    case 'Union': // a nested union (Elysia's t.Integer: an integer, or a string of one)
+      return ((branch as { anyOf?: TSchema[] }).anyOf ?? []).some((b) => fits(b, value))
     default:
       return false
   }

@@ -2,6 +2,7 @@
 // resolved → admission → upstream attempt(s) → first byte → settlement → end. Metric labels use
 // the public model id only once the catalog resolved it ("unknown" before: a client's string
 // is unbounded). GenAI semantic-convention attributes: docs/observability.md.
+import type { Fault, UpstreamAttempt } from '../core/call-end.ts'
 import { GatewayError } from '../core/errors.ts'
 import type { GatewayProtocol, Route } from '../core/gateway.ts'
 import type { FrameTransform } from '../core/frames.ts'
@@ -40,6 +41,8 @@ export class CallObserver {
   private reserved = 0
   private firstByteSeen = false
   private ended = false
+  /** Every upstream attempt of the call in order, as its request log keeps them. */
+  readonly attempts: UpstreamAttempt[] = []
   /** gen_ai.operation.name: `embeddings` for POST /v1/embeddings, `chat` for the three chat protocols. */
   private readonly operation: 'chat' | 'embeddings'
 
@@ -104,8 +107,8 @@ export class CallObserver {
     if (!ok) this.metrics.m.storeErrors.inc({ op })
   }
 
-  /** One upstream attempt, timed and counted, in its own client span. */
-  async attempt<T>(route: Route, run: () => Promise<T>): Promise<T> {
+  /** One upstream attempt of the route serving public `model`: timed, counted per route, recorded, in its own client span. */
+  async attempt<T>(route: Route, model: string, run: () => Promise<T>): Promise<T> {
     const gateway = route.gateway.id
     const span = this.span.child(
       `${this.operation} ${route.upstreamModel}`,
@@ -118,14 +121,27 @@ export class CallObserver {
       'client',
     )
     const t = performance.now()
+    const record = (outcome: string, e?: GatewayError) =>
+      this.attempts.push({
+        gateway,
+        model,
+        upstreamModel: route.upstreamModel,
+        outcome,
+        ...(e?.extra.upstream?.status !== undefined ? { status: e.extra.upstream.status } : {}),
+        ...(e?.extra.upstream ? { failure: e.extra.upstream.kind } : {}),
+        ms: Math.round(performance.now() - t),
+      })
     try {
       const value = await run()
-      this.metrics.m.attempts.inc({ gateway, outcome: 'ok' })
+      this.metrics.m.attempts.inc({ gateway, model, outcome: 'ok' })
+      record('ok')
       return value
     } catch (e) {
-      const code = e instanceof GatewayError ? e.code : 'UPSTREAM_ERROR'
-      this.metrics.m.attempts.inc({ gateway, outcome: code })
+      const err = e instanceof GatewayError ? e : undefined
+      const code = err?.code ?? 'UPSTREAM_ERROR'
+      this.metrics.m.attempts.inc({ gateway, model, outcome: code })
       this.metrics.m.failures.inc({ gateway, code, stage: 'attempt' })
+      record(code, err)
       span.fail(code)
       throw e
     } finally {
@@ -195,12 +211,13 @@ export class CallObserver {
   }
 
   /** The call is over (JSON answered, stream ended, or refused): counted exactly once. */
-  end(status: number, errorCode: string | null): void {
+  end(status: number, errorCode: string | null, fault: Fault | null): void {
     if (this.ended) return
     this.ended = true
     const seconds = (performance.now() - this.t0) / 1000
     const code = errorCode ?? 'none'
     this.metrics.m.requests.inc({ protocol: this.protocol, model: this.model, status_class: `${Math.floor(status / 100)}xx`, code })
+    if (fault) this.metrics.m.errors.inc({ protocol: this.protocol, model: this.model, fault })
     this.metrics.m.duration.observe({ protocol: this.protocol, stream: this.stream }, seconds)
     this.span.setAttributes({ 'http.response.status_code': status })
     if (errorCode) this.span.fail(errorCode)

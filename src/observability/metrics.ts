@@ -25,6 +25,12 @@ export function defineMetrics(registry: client.Registry) {
       'Inference calls by protocol, public model, status class and error code (code="none" on success).',
       ['protocol', 'model', 'status_class', 'code'] as const,
     ),
+    // Errors by whose failure ended the call (core/call-end.ts faultOf), never by status.
+    errors: counter(
+      'tollgate_errors_total',
+      "Inference calls that ended in a failure, by protocol, public model and fault (upstream or tollgate); a client's refusal is none.",
+      ['protocol', 'model', 'fault'] as const,
+    ),
     duration: histogram(
       'tollgate_request_duration_seconds',
       'Inference call duration, receipt to last byte (streams: to the end of the stream).',
@@ -46,8 +52,8 @@ export function defineMetrics(registry: client.Registry) {
     // Upstream gateways.
     attempts: counter(
       'tollgate_upstream_attempts_total',
-      'Upstream attempts by gateway and outcome ("ok" or the error code), before the first byte.',
-      ['gateway', 'outcome'] as const,
+      'Upstream attempts by gateway, public model (the route) and outcome ("ok" or the error code), before the first byte.',
+      ['gateway', 'model', 'outcome'] as const,
     ),
     attemptDuration: histogram(
       'tollgate_upstream_attempt_duration_seconds',

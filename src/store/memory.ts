@@ -1,6 +1,7 @@
 // In-process store with the Lua scripts' semantics, for the embedded default (one process).
 import { ABANDONED_MARK_MS } from './lease.ts'
 import { outboxCallOf } from './outbox-call.ts'
+import { balanceCovers } from './balance-cover.ts'
 import { ADMITTED, admitResult, BALANCE_SHORT, COLD, KEY_LIMIT_SHORT, OVER_CONCURRENCY, OVER_TPM, RATE_LIMITED } from './admit-result.ts'
 import {
   WINDOW_TTL_MS,
@@ -120,7 +121,7 @@ export function createMemoryStore(): Store {
     const acct = accounts.get(input.userId)
     const spent = acct?.keySpent.get(spendKey)
     if (!acct || spent === undefined) return [COLD, count, used]
-    if (acct.balance - acct.reserved < input.reserveMicros) return [BALANCE_SHORT, count, used]
+    if (!balanceCovers(acct.balance, acct.reserved, input.reserveMicros)) return [BALANCE_SHORT, count, used]
     const kres = acct.keyReserved.get(spendKey) ?? 0n
     if (input.keyLimitMicros !== null && spent + kres + input.reserveMicros > input.keyLimitMicros) return [KEY_LIMIT_SHORT, count, used]
     if (windows.size > 100_000) for (const [k, w] of windows) if (w.expires <= input.nowMs) windows.delete(k)
@@ -223,6 +224,14 @@ export function createMemoryStore(): Store {
     async account(userId) {
       const acct = accounts.get(userId)
       return acct && { balanceMicros: acct.balance, reservedMicros: acct.reserved }
+    },
+    async accountLeases(userId) {
+      return [...leases].flatMap(([id, l]) => (l.userId === userId ? [id] : []))
+    },
+    async endLeases(userId, leaseIds) {
+      if (leaseIds.length === 0) return
+      for (const id of leaseIds) if (leases.delete(id)) abandoned.set(id, Date.now() + ABANDONED_MARK_MS)
+      accounts.delete(userId)
     },
     async forgetAccount(userId, leaseId) {
       if (leaseId !== undefined && leases.delete(leaseId)) abandoned.set(leaseId, Date.now() + ABANDONED_MARK_MS)

@@ -205,6 +205,21 @@ export async function createRedisStore(
       if (balance == null) return undefined
       return { balanceMicros: BigInt(balance), reservedMicros: BigInt(reserved ?? '0') }
     },
+    async accountLeases(userId) {
+      const data = await redis.hgetall(leaseDataKey(keySpace, shardOf(userId, keySpace.shards)))
+      const prefix = `${userId}\t`
+      return Object.entries(data).flatMap(([id, d]) => (d.startsWith(prefix) ? [id] : []))
+    },
+    async endLeases(userId, leaseIds) {
+      if (leaseIds.length === 0) return
+      const s = shardOf(userId, keySpace.shards)
+      const m = redis
+        .multi()
+        .zrem(leasesKey(keySpace, s), ...leaseIds)
+        .hdel(leaseDataKey(keySpace, s), ...leaseIds)
+      for (const id of leaseIds) m.set(abandonedKey(keySpace, s, id), '1', 'PX', ABANDONED_MARK_MS)
+      await m.del(acct(userId)).exec()
+    },
     async forgetAccount(userId, leaseId) {
       if (leaseId === undefined) return void (await redis.del(acct(userId)))
       const s = shardOf(userId, keySpace.shards)

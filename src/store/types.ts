@@ -129,6 +129,14 @@ export interface Store {
   /** Credit or debit the hot balance for a movement already committed to Postgres. */
   adjustBalance(userId: string, deltaMicros: bigint): Promise<void>
   account(userId: string): Promise<AccountState | undefined>
+  /** The ids of the account's live leases: calls admitted and not yet settled, swept or ended. */
+  accountLeases(userId: string): Promise<string[]>
+  /**
+   * End these leases of the account without moving money, and drop its mirror with them (it may
+   * hold their reservations): their calls reached Postgres another way (the settlement
+   * fallback), so a reload does not hold them again and no sweep bills them. None: nothing moves.
+   */
+  endLeases(userId: string, leaseIds: readonly string[]): Promise<void>
   /**
    * Drop the mirror of an account so the next call reloads it from Postgres; with `leaseId`, end
    * that lease too (its record reached Postgres another way; a sweep must not release it again).

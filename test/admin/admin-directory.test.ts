@@ -69,6 +69,8 @@ for (const backends of ALL_BACKENDS) {
       const byId = new Map(res.body.items.map((k: any) => [k.id, k]))
       expect(byId.get(k1.id)).toMatchObject({ name: 'one', prefix: k1.key.slice(0, 10), limit: 2.5, spent: 0, rpm: 30, revokedAt: null })
       expect(typeof (byId.get(k2.id) as any).revokedAt).toBe('string')
+      // A key without its own rpm shows the default the console shows (DEFAULT_RPM), never null.
+      expect((byId.get(k2.id) as any).rpm).toBe(gw.runtime.deps.config.defaultRpm)
       const text = JSON.stringify(res.body)
       expect(text).not.toContain(k1.key)
       expect(text).not.toContain('keyHash')

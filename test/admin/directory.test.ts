@@ -80,7 +80,7 @@ describe('admin directory on embedded Postgres', () => {
       .where(eq(apiKeys.id, older.id))
     const rows = await listKeys(m.db, u.id)
     expect(rows.map((k) => k.id)).toEqual([newer.id, older.id])
-    const views = await keyViews({ db: m.db, now: () => Date.UTC(2026, 10, 27, 12) }, rows)
+    const views = await keyViews({ db: m.db, now: () => Date.UTC(2026, 10, 27, 12), config: { defaultRpm: 600 } }, rows)
     expect(views[1]).toMatchObject({ id: older.id, name: 'old', limit: 3, spent: 0, prefix: older.prefix, revokedAt: null })
     expect(views[0]!.resetsAt).toBe('2026-11-28T00:00:00.000Z')
     expect(Object.keys(views[0]!)).not.toContain('keyHash')

@@ -122,6 +122,43 @@ for (const kind of (['postgres+redis', 'pglite+memory'] as const).filter((k) => 
       expect(await admit(877n)).toMatchObject({ ok: true })
     })
 
+    test('a reload does not hold again the lease of a call the settlement fallback already wrote; a live call it does', async () => {
+      const { db } = database
+      const u = await funded()
+      const admitLeased = async (id: string) => {
+        const record = callRecordOf(u, id, 40n)
+        const lease = { id, deadlineMs: Date.now() + 60_000, abandonCostMicros: 40n, abandonRecord: record }
+        expect(
+          await store.admit({
+            userId: u.userId,
+            keyId: u.keyId,
+            rpm: 100,
+            nowMs: Date.now(),
+            reserveMicros: 500n,
+            keyLimitMicros: null,
+            lease,
+          }),
+        ).toMatchObject({
+          ok: true,
+        })
+        return record
+      }
+      const rescued = await admitLeased(`req_${crypto.randomUUID()}`)
+      const live = `req_${crypto.randomUUID()}`
+      await admitLeased(live)
+      // The first call's settle failed: the fallback wrote it to Postgres; its mirror drop (with
+      // its lease) has not run. The mirror is gone another way (a failed admit's drop).
+      await writeRecords(db, [rescued])
+      await store.forgetAccount(u.userId)
+      await loadMirror(db, store, { userId: u.userId, keyId: u.keyId })
+      // Only the live call's reservation is held; the balance is Postgres's, the written call counted once.
+      expect(await store.account(u.userId)).toEqual({ balanceMicros: 1_000_000n - 40n, reservedMicros: 500n })
+      expect(await store.accountLeases(u.userId)).toEqual([live])
+      // The ended lease is no sweep's to bill again.
+      expect(await store.sweepLeases(Date.now() + 120_000, 10)).toBe(1)
+      expect((await store.account(u.userId))?.reservedMicros).toBe(0n)
+    })
+
     test('reloads racing the ledger writer end with the mirror equal to Postgres, every time', async () => {
       const { db } = database
       const u = await funded()

@@ -46,6 +46,21 @@ describe('SettleRescue', () => {
     await rescue.close()
   })
 
+  test("before an admission, the account's waiting mirror drops run at once; other accounts' wait; nothing waiting, no promise", async () => {
+    const { state, rescue } = harness()
+    state.pgUp = true
+    await rescue.rescue('usr_a', '{"v":1}', true, 'req_1')
+    await rescue.rescue('usr_b', '{"v":1}', true, 'req_2')
+    expect(rescue.spooled).toBe(2)
+    expect(rescue.beforeAdmit('usr_c')).toBeUndefined()
+    state.storeUp = true // Redis is back; the spool's timed retry has not come yet
+    await rescue.beforeAdmit('usr_a')
+    expect(state.forgotten).toEqual(['usr_a req_1'])
+    expect(rescue.spooled).toBe(1)
+    expect(rescue.beforeAdmit('usr_a')).toBeUndefined()
+    await rescue.close()
+  })
+
   test('both down: spooled and retried; the outbox takes it when the store returns', async () => {
     const { state, store, rescue } = harness()
     await rescue.rescue('usr_b', '{"v":1,"requestId":"req_b"}')

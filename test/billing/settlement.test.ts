@@ -70,7 +70,7 @@ describe('settlement', () => {
   test('settles once: cost from usage, reservation released, the record appended in the same trip', async () => {
     const f = fakeDeps()
     const c = call()
-    const o = { status: 200, errorCode: null, gateway: 'gw-a', usage: usage(100, 50), usageSource: 'upstream' as const }
+    const o = { status: 200, errorCode: null, fault: null, gateway: 'gw-a', usage: usage(100, 50), usageSource: 'upstream' as const }
     const first = settle(f.deps, c, o)!
     expect([first.costMicros, first.usageSource]).toEqual([200n, 'upstream'])
     expect(settle(f.deps, c, o)).toBeUndefined()
@@ -117,7 +117,16 @@ describe('settlement', () => {
     const built = decodeRecord(
       callRecord(
         { ...r, at: 5 },
-        { gateway: null, status: 429, errorCode: 'RATE_LIMITED', usage: usage(0, 0), costMicros: 0n, usageSource: 'none', latencyMs: 0 },
+        {
+          gateway: null,
+          status: 429,
+          errorCode: 'RATE_LIMITED',
+          fault: null,
+          usage: usage(0, 0),
+          costMicros: 0n,
+          usageSource: 'none',
+          latencyMs: 0,
+        },
       ),
     )!
     expect({ ...got, latencyMs: 0 }).toEqual(built)

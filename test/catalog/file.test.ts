@@ -42,6 +42,29 @@ describe('catalog file', () => {
     expect(refusal({ ...c, version: 2 })).toBe('catalog: version: unknown field')
   })
 
+  test('a misspelt required member names the near miss; two wrong fields are both named', () => {
+    const c = base()
+    const { pricing, ...rest } = c.models[0]!
+    expect(refusal({ ...c, models: [{ ...rest, pricng: pricing }] })).toBe(
+      'catalog: models[0].pricing: Expected required property; found pricng: did you mean pricing?',
+    )
+    expect(refusal({ ...c, models: [{ ...c.models[0]!, deprecate: true, contextWindow: 0 }] })).toBe(
+      'catalog: models[0].deprecate: unknown field; did you mean deprecated?; models[0].contextWindow: Expected integer to be greater or equal to 1',
+    )
+  })
+
+  test('a fallback naming no model of the file is refused, naming the model meant when close', () => {
+    const c = base()
+    const second = { ...c.models[0]!, id: 'acme/chat-2', fallbacks: undefined }
+    expect(refusal({ ...c, models: [{ ...c.models[0]!, fallbacks: ['acme/chat-22'] }, second] })).toBe(
+      'catalog: models[0].fallbacks[0]: acme/chat-22 is no model of this file; did you mean acme/chat-2?',
+    )
+    expect(refusal({ ...c, models: [{ ...c.models[0]!, fallbacks: ['acme/chat-2', 'other/x'] }, second] })).toBe(
+      'catalog: models[0].fallbacks[1]: other/x is no model of this file',
+    )
+    expect(parseCatalogFile({ ...c, models: [{ ...c.models[0]!, fallbacks: ['acme/chat-2'] }, second] }).models).toHaveLength(2)
+  })
+
   test('a wrong protocol names the protocols there are', () => {
     const c = base()
     expect(refusal({ ...c, gateways: [{ ...c.gateways[0]!, protocol: 'openai' }] })).toBe(
@@ -92,7 +115,7 @@ describe('catalog file', () => {
       await rm(path, { force: true })
     })
 
-    test('a file with a misspelt member answers 400 naming it; the stored catalog is as it was', async () => {
+    test('a file with misspelt members answers 400 naming each; the stored catalog is as it was', async () => {
       const c = base()
       const next = {
         ...c,
@@ -105,13 +128,26 @@ describe('catalog file', () => {
       const body = (await res.json()) as { error: { code: string; message: string } }
       expect(body.error.code).toBe('BAD_REQUEST')
       expect(body.error.message).toBe(
-        `CATALOG_FILE ${path} is invalid: gateways[0].apikey: unknown field; did you mean apiKey? (docs/providers.md)`,
+        `CATALOG_FILE ${path} is invalid: gateways[0].apikey: unknown field; did you mean apiKey?; models[0].deprecate: unknown field; did you mean deprecated? (docs/providers.md)`,
       )
       const { db } = gw.runtime.deps
       const [gateway] = await db.select().from(gateways).where(eq(gateways.id, 'gw-a'))
       expect(gateway!.apiKeyRef).toBe('sk-upstream-secret')
       const [model] = await db.select().from(models).where(eq(models.id, 'acme/chat-1'))
       expect(model!.deprecated).toBe(false)
+    })
+
+    test('a fallback naming no model answers 400 naming it; the stored fallbacks are as they were', async () => {
+      const c = base()
+      await Bun.write(path, JSON.stringify({ ...c, models: [{ ...c.models[0]!, fallbacks: ['acme/nothing'] }] }))
+      const res = await gw.request('/api/admin/catalog/reload', { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+      expect(res.status).toBe(400)
+      const body = (await res.json()) as { error: { code: string; message: string } }
+      expect(body.error.message).toBe(
+        `CATALOG_FILE ${path} is invalid: models[0].fallbacks[0]: acme/nothing is no model of this file (docs/providers.md)`,
+      )
+      const [model] = await gw.runtime.deps.db.select().from(models).where(eq(models.id, 'acme/chat-1'))
+      expect(model!.fallbacks).toBeNull()
     })
   })
 })

@@ -3,11 +3,14 @@
 // Edit changes one in place; the top-up page saves auto top-up. Checked through the API too.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { markLow } from '../../src/billing/auto-topup.ts'
-import { ALL_BACKENDS } from '../helpers/gateway.ts'
+import { ADMIN_TOKEN, ALL_BACKENDS } from '../helpers/gateway.ts'
 import { apiGet, fieldError, nav, signUpInPage, startConsoleUi, type ConsoleUi } from './suite.ts'
 
 // One backend: the pages are the same on every one (the API is tested on both).
 const backends = ALL_BACKENDS.at(-1)!
+
+/** The note under a limit the operator set (src/console-ui/client/pages/key-form.ts). */
+const OPERATOR_HINT = 'Set by the operator: you may tighten it, not lift or loosen it.'
 
 describe(`console UI key settings on ${backends.db}+${backends.store}`, () => {
   let ui: ConsoleUi
@@ -53,6 +56,45 @@ describe(`console UI key settings on ${backends.db}+${backends.store}`, () => {
     await page.getByRole('cell', { name: /3 at once; limit resets daily/ }).waitFor()
     const [changed] = (await apiGet(page, '/api/keys')).items
     expect(changed).toMatchObject({ tpm: null, maxConcurrent: 3, models: ['acme/*'], limit: 5 })
+  })
+
+  test('a key the operator limited: its form says so under those limits; a save of other members works; lifting one is refused under its field', async () => {
+    const { page } = ui.b
+    const me = await signUpInPage(page)
+    const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10) + 'T12:00:00.000Z'
+    const made = await ui.gw.request('/api/admin/keys', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ userId: me.id, name: 'ops', limit: 5, maxConcurrent: 2, expiresAt }),
+    })
+    expect(made.status).toBe(200)
+    await page.goto('/console/keys')
+    await page.getByRole('button', { name: 'Edit ops' }).click()
+    const edit = page.getByRole('form', { name: 'Edit key ops' })
+    for (const label of ['Spend limit (USD)', 'Calls at once', 'Expires on'])
+      await edit
+        .locator('.field', { has: page.getByLabel(label, { exact: true }) })
+        .getByText(OPERATOR_HINT)
+        .waitFor()
+    expect(
+      await edit
+        .locator('.field', { has: page.getByLabel('Tokens per minute', { exact: true }) })
+        .getByText(OPERATOR_HINT)
+        .count(),
+    ).toBe(0)
+    // Only what changed is sent: the operator's expiry, shown as a day, is not pushed to its end.
+    await edit.getByLabel('Tokens per minute').fill('500')
+    await edit.getByLabel('Calls at once').fill('1')
+    await edit.getByRole('button', { name: 'Save changes' }).click()
+    await page.getByRole('cell', { name: /500 tokens\/min; 1 at once/ }).waitFor()
+    const [tightened] = (await apiGet(page, '/api/keys')).items
+    expect(tightened).toMatchObject({ tpm: 500, maxConcurrent: 1, limit: 5, expiresAt })
+    await page.getByRole('button', { name: 'Edit ops' }).click()
+    const again = page.getByRole('form', { name: 'Edit key ops' })
+    await again.getByLabel('Spend limit (USD)').fill('')
+    await again.getByRole('button', { name: 'Save changes' }).click()
+    await fieldError(page, 'Spend limit (USD)').getByText('Set by the operator; you may lower it, not lift or loosen it.').waitFor()
+    expect((await apiGet(page, '/api/keys')).items[0]).toMatchObject({ limit: 5 })
   })
 
   test('the top-up page saves auto top-up; the overview shows the low-balance notice', async () => {

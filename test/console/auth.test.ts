@@ -172,7 +172,7 @@ for (const backends of ALL_BACKENDS) {
         headers: { 'content-type': 'application/x-www-form-urlencoded', origin: u.base },
         body: 'name=x',
       })
-      expect(form.status).toBe(400)
+      expect(form.status).toBe(415)
     })
   })
 }

@@ -58,6 +58,86 @@ for (const backends of ALL_BACKENDS) {
       expect((await json(u.get('/api/keys'))).items[0]).toEqual(changed)
     })
 
+    test("limits the operator set: the owner's PATCH lifting or loosening any of them is 403 naming it and changes nothing; tightening works", async () => {
+      const u = await signUp(gw)
+      const set = {
+        limit: 5,
+        limitReset: 'monthly',
+        rpm: 100,
+        tpm: 50_000,
+        maxConcurrent: 4,
+        models: ['acme/*'],
+        ipAllowlist: ['10.0.0.0/8', 'fd00::/8'],
+      }
+      const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString()
+      const { id } = await json(admin('POST', '/api/admin/keys', { userId: u.id, ...set, expiresAt }))
+      const [view] = (await json(u.get('/api/keys'))).items
+      expect(view.operatorLimits).toEqual({ ...set, expiresAt })
+      // The attack: all four cleared at once.
+      const lifted = await patch(u, id, { limit: null, ipAllowlist: null, models: null, maxConcurrent: null })
+      expect([lifted.status, (await json(lifted)).error]).toEqual([
+        403,
+        { code: 'FORBIDDEN', message: 'limit: set by the operator; you may lower it, not lift or loosen it.' },
+      ])
+      const later = new Date(Date.now() + 60 * 86_400_000).toISOString()
+      for (const [body, field] of [
+        [{ limit: null }, 'limit'],
+        [{ limit: 5.000001 }, 'limit'],
+        [{ limitReset: 'daily' }, 'limitReset'],
+        [{ limitReset: 'weekly' }, 'limitReset'],
+        [{ rpm: null }, 'rpm'],
+        [{ rpm: 101 }, 'rpm'],
+        [{ tpm: null }, 'tpm'],
+        [{ tpm: 50_001 }, 'tpm'],
+        [{ maxConcurrent: null }, 'maxConcurrent'],
+        [{ maxConcurrent: 5 }, 'maxConcurrent'],
+        [{ expiresAt: null }, 'expiresAt'],
+        [{ expiresAt: later }, 'expiresAt'],
+        [{ models: null }, 'models'],
+        [{ models: ['*'] }, 'models'],
+        [{ models: ['acme/chat-1', '*-1'] }, 'models'],
+        [{ ipAllowlist: null }, 'ipAllowlist'],
+        [{ ipAllowlist: ['0.0.0.0/0'] }, 'ipAllowlist'],
+        [{ ipAllowlist: ['10.0.0.0/7'] }, 'ipAllowlist'],
+        [{ ipAllowlist: ['10.1.0.0/16', '11.0.0.1'] }, 'ipAllowlist'],
+      ] as [Record<string, unknown>, string][]) {
+        const res = await patch(u, id, { name: 'changed', ...body })
+        const { error } = await json(res)
+        expect([JSON.stringify(body), res.status, error.code, error.message.split(':')[0]]).toEqual([
+          JSON.stringify(body),
+          403,
+          'FORBIDDEN',
+          field,
+        ])
+      }
+      expect((await json(u.get('/api/keys'))).items[0]).toEqual(view)
+      // Tightening is the owner's to do; the operator's bounds stay and the owner may go back up to them.
+      const tighter = {
+        limit: 2,
+        limitReset: null,
+        rpm: 10,
+        tpm: 100,
+        maxConcurrent: 1,
+        models: ['acme/chat-1'],
+        ipAllowlist: ['10.1.0.0/16', 'fd00:1::/32'],
+      }
+      const earlier = new Date(Date.now() + 86_400_000).toISOString()
+      const changed = await json(patch(u, id, { ...tighter, expiresAt: earlier }))
+      expect(changed).toMatchObject({ ...tighter, expiresAt: earlier, operatorLimits: view.operatorLimits })
+      expect((await patch(u, id, { limit: 5, limitReset: 'monthly', rpm: 100, models: ['acme/*'] })).status).toBe(200)
+      // Limits the operator did not set stay the owner's; once the operator clears one, so does it.
+      const own = await json(u.post('/api/keys', {}))
+      expect(own.operatorLimits).toBeNull()
+      expect((await patch(u, own.id, { limit: 1, maxConcurrent: 2 })).status).toBe(200)
+      expect((await patch(u, own.id, { limit: null, maxConcurrent: null })).status).toBe(200)
+      expect((await admin('PATCH', `/api/admin/keys/${id}`, { limit: null, maxConcurrent: null })).status).toBe(200)
+      const cleared = await patch(u, id, { limit: 1_000, maxConcurrent: null, limitReset: 'daily' })
+      expect([cleared.status, (await json(cleared)).operatorLimits]).toEqual([
+        200,
+        { rpm: 100, tpm: 50_000, expiresAt, models: ['acme/*'], ipAllowlist: ['10.0.0.0/8', 'fd00::/8'] },
+      ])
+    })
+
     test('console: bad values and unknown members are 422 naming the field, and change nothing', async () => {
       const u = await signUp(gw)
       const created = await json(u.post('/api/keys', { name: 'x', ...SETTINGS }))

@@ -3,8 +3,10 @@
 // same answer for every email, sessions ended on reset, per-IP and per-email limits, the log
 // path without SMTP, and sign-up that waits for the emailed confirmation.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { RESET_TTL_MINUTES } from '../../src/console/auth/recovery-service.ts'
+import { verifyLogin } from '../../src/console/auth/service.ts'
+import { createSession, sessionUser } from '../../src/console/auth/sessions.ts'
 import { sessions, userTokens, users } from '../../src/db/schema/index.ts'
 import { createLogger } from '../../src/lib/log.ts'
 import { ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
@@ -70,6 +72,66 @@ for (const backends of ALL_BACKENDS) {
       })
       expect((await browser(gw).post('/api/auth/login', { email: u.email, password: 'a brand new secret' })).status).toBe(200)
     })
+
+    test('sign-ins with the old password racing a reset: none of their sessions works afterwards', async () => {
+      const u = await signUp(gw)
+      await browser(gw).post('/api/auth/password/forgot', { email: u.email })
+      const token = tokenOf((await sink.nth(u.email, 1)).text, 'reset')!
+      // 14 sign-ins with the old password, 25 ms apart, the reset sent in the middle.
+      const logins: Promise<{ status: number; b: ReturnType<typeof browser> }>[] = []
+      let reset: Promise<Response> | undefined
+      for (let i = 0; i < 14; i++) {
+        if (i === 7) reset = browser(gw).post('/api/auth/password/reset', { token, password: 'a brand new secret' })
+        const b = browser(gw)
+        logins.push(b.post('/api/auth/login', { email: u.email, password: u.password }).then((r) => ({ status: r.status, b })))
+        await Bun.sleep(25)
+      }
+      expect((await reset!).status).toBe(200)
+      const ended = await Promise.all(logins)
+      // The first ones verified the old password before the reset: they were answered 200.
+      expect(ended.filter((l) => l.status === 200).length).toBeGreaterThan(0)
+      for (const l of ended) expect([l.status, (await l.b.get('/api/auth/me')).status]).toEqual([l.status, 401])
+      expect((await u.get('/api/auth/me')).status).toBe(401)
+    })
+
+    test('a session saved after the reset committed, from a password verified before it, is refused', async () => {
+      const u = await signUp(gw)
+      await browser(gw).post('/api/auth/password/forgot', { email: u.email })
+      const token = tokenOf((await sink.nth(u.email, 1)).text, 'reset')!
+      const db = gw.runtime.deps.db
+      const now = Date.now()
+      // The interleaving the race above hits by chance: verify, then the reset commits, then save.
+      const verified = await verifyLogin(db, { email: u.email, password: u.password })
+      expect((await browser(gw).post('/api/auth/password/reset', { token, password: 'a brand new secret' })).status).toBe(200)
+      const late = await createSession(db, verified.id, 3600, now, verified.credentialVersion)
+      expect(await sessionUser(db, late, now)).toBeUndefined()
+      // A session of the new password works.
+      const fresh = await verifyLogin(db, { email: u.email, password: 'a brand new secret' })
+      expect((await sessionUser(db, await createSession(db, fresh.id, 3600, now, fresh.credentialVersion), now))?.id).toBe(u.id)
+    })
+
+    if (backends.db === 'postgres')
+      test('forgot-password answers before any work on the email: known and unknown alike, with the users table locked', async () => {
+        const known = await Promise.all([signUp(gw), signUp(gw), signUp(gw)])
+        const unknown = known.map(() => `nobody-${crypto.randomUUID()}@test.local`)
+        const db = gw.runtime.deps.db
+        // While another transaction holds every row of users, no lookup and no link can happen:
+        // every request must still be answered, the same way, for accounts and strangers.
+        await db.transaction(async (tx) => {
+          await tx.execute(sql`LOCK TABLE users IN ACCESS EXCLUSIVE MODE`)
+          const answers = await Promise.all(
+            [...known.map((u) => u.email), ...unknown].map(async (email) => {
+              const res = await browser(gw).post('/api/auth/password/forgot', { email })
+              return [res.status, await res.text()]
+            }),
+          )
+          expect(new Set(answers.map((a) => JSON.stringify(a)))).toEqual(new Set([JSON.stringify([202, '{"delivery":"email"}'])]))
+          expect(sink.mails.some((m) => known.some((u) => m.to.includes(u.email)))).toBe(false)
+        })
+        // The work ran after the answers: each account gets its link once the lock is gone.
+        for (const u of known) expect(tokenOf((await sink.nth(u.email, 1)).text, 'reset')).toBeDefined()
+        expect(sink.mails.some((m) => unknown.some((e) => m.to.includes(e)))).toBe(false)
+      })
 
     test('an unknown email gets the same answer and no mail; a disabled account gets no mail either', async () => {
       const unknown = `nobody-${crypto.randomUUID()}@test.local`

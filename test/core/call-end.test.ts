@@ -1,6 +1,8 @@
 // Ends in one module (docs/api.md "What a call is billed", docs/failover.md "Who ended the call"):
 // a thrown error classified into an end, an end into the client's error (one message per cause)
-// and into the request log's status and code, the abandoned call's included.
+// and into the request log's status, code and fault, the abandoned call's included; whose
+// failure ended a call (docs/operators.md "Reports") is counted by the end's cause, never by the
+// status answered.
 import { describe, expect, test } from 'bun:test'
 import {
   answerError,
@@ -10,12 +12,15 @@ import {
   endError,
   endOfThrown,
   endStatus,
+  type Fault,
   endedByCaller,
+  faultOf,
   shuttingDown,
 } from '../../src/core/call-end.ts'
 import { GatewayError } from '../../src/core/errors.ts'
 
 const upstream = new GatewayError('UPSTREAM_TIMEOUT', 'slow')
+const refused = (code: ConstructorParameters<typeof GatewayError>[0]): EndCause => ({ kind: 'refused', error: new GatewayError(code, 'x') })
 
 describe('call ends', () => {
   test('endedByCaller: only the call’s own end (CallEnded), never an upstream or internal failure', () => {
@@ -48,17 +53,38 @@ describe('call ends', () => {
   })
 
   test('the request log’s status and code for every end, the abandoned call’s included', () => {
-    const rows: [EndCause | { kind: 'abandoned' }, number, string | null][] = [
-      [{ kind: 'completed' }, 200, null],
-      [{ kind: 'upstream_failed', error: upstream, afterFirstByte: false }, 504, 'UPSTREAM_TIMEOUT'],
+    const rows: [EndCause | { kind: 'abandoned' }, number, string | null, Fault | null][] = [
+      [{ kind: 'completed' }, 200, null, null],
+      [{ kind: 'upstream_failed', error: upstream, afterFirstByte: false }, 504, 'UPSTREAM_TIMEOUT', 'upstream'],
       // After the first byte the client had a 200; the log says the stream failed.
-      [{ kind: 'upstream_failed', error: upstream, afterFirstByte: true }, 502, 'UPSTREAM_TIMEOUT'],
-      [{ kind: 'refused', error: new GatewayError('RATE_LIMITED', 'x') }, 429, 'RATE_LIMITED'],
-      [{ kind: 'client_left' }, 499, 'CLIENT_CLOSED'],
-      [{ kind: 'deadline' }, 499, 'CLIENT_IDLE'],
-      [{ kind: 'drain' }, 503, 'SHUTTING_DOWN'],
-      [{ kind: 'abandoned' }, 500, 'ABANDONED'],
+      [{ kind: 'upstream_failed', error: upstream, afterFirstByte: true }, 502, 'UPSTREAM_TIMEOUT', 'upstream'],
+      [{ kind: 'refused', error: new GatewayError('RATE_LIMITED', 'x') }, 429, 'RATE_LIMITED', null],
+      [{ kind: 'refused', error: new GatewayError('SERVICE_UNAVAILABLE', 'x') }, 503, 'SERVICE_UNAVAILABLE', 'tollgate'],
+      [{ kind: 'client_left' }, 499, 'CLIENT_CLOSED', null],
+      [{ kind: 'deadline' }, 499, 'CLIENT_IDLE', null],
+      [{ kind: 'drain' }, 503, 'SHUTTING_DOWN', null],
+      // The instance that held the call stopped answering for it: Tollgate's own failure.
+      [{ kind: 'abandoned' }, 500, 'ABANDONED', 'tollgate'],
     ]
-    for (const [end, status, errorCode] of rows) expect({ end: end.kind, ...endStatus(end) }).toEqual({ end: end.kind, status, errorCode })
+    for (const [end, status, errorCode, fault] of rows)
+      expect({ end: end.kind, ...endStatus(end) }).toEqual({ end: end.kind, status, errorCode, fault })
+  })
+
+  test('faultOf: only the upstream failing or Tollgate failing itself is an error', () => {
+    expect(faultOf(refused('INTERNAL'))).toBe('tollgate')
+    for (const end of [{ kind: 'client_left' }, { kind: 'deadline' }, { kind: 'drain' }] as const) expect(faultOf(end)).toBeNull()
+  })
+
+  test('a refusal for what the client asked is no error, though some answer 5xx', () => {
+    for (const code of [
+      'MODEL_NOT_FOUND',
+      'MODEL_UNAVAILABLE',
+      'PAYMENT_REQUIRED',
+      'RATE_LIMITED',
+      'VALIDATION_FAILED',
+      'UPSTREAM_REJECTED',
+    ] as const)
+      expect({ code, fault: faultOf(refused(code)) }).toEqual({ code, fault: null })
+    expect(new GatewayError('MODEL_NOT_FOUND', 'x').status).toBe(503)
   })
 })

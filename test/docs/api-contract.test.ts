@@ -24,7 +24,7 @@ const table = section('### Status and code table')
 /** Every canonical code, read from the ErrorCode union of src/core/errors.ts. */
 const ALL = [...readFileSync(`${ROOT}src/core/errors.ts`, 'utf8').matchAll(/^\s*\| '([A-Z_]+)'/gm)].map((m) => m[1]! as ErrorCode)
 /** Codes only the console and admin API answer (docs/console.md "Conventions"); /v1 answers FORBIDDEN for a key's allowlists. */
-const CONSOLE_ONLY = ['NOT_FOUND', 'CONFLICT']
+const CONSOLE_ONLY = ['NOT_FOUND', 'CONFLICT', 'UNSUPPORTED_MEDIA_TYPE']
 
 const ticks = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!)
 const status = (cell: string) => Number(/^\s*(\d{3})/.exec(cell)?.[1])

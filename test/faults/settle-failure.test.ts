@@ -5,6 +5,7 @@
 // upstream (AOF keeps the stale reservations: they go with the mirror), a settle whose reply is
 // lost after it ran (the outbox copy then inserts nothing), and one that never ran.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { applyMovement } from '../../src/billing/accounts.ts'
 import type { SettleInput } from '../../src/store/types.ts'
 import { completionWithUsage, postChat } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
@@ -67,6 +68,96 @@ describeServices('Redis killed while calls wait for the upstream (postgres + own
     const hot = await gw.runtime.deps.store.account(u.userId)
     expect(hot?.balanceMicros).toBe(CREDIT - COST * 4n)
   }, 60_000)
+})
+
+// Settle during a Redis outage, repeated: Redis comes back from its append-only file with the
+// account's mirror as it was before the calls settled through the fallback (their reservations
+// still held), and their mirror drops wait in the spool for the next retry. The call that comes
+// next, which the balance left covers only once those reservations are gone, must be admitted: the waiting drops run before its
+// admission, and a reload does not hold again the leases of calls Postgres already has.
+const ROUNDS = 5
+const IN_FLIGHT = 10
+
+describeServices('settle during a Redis outage (postgres + own redis-server with AOF)', () => {
+  let redis: ThrowawayRedis
+  let up: FakeUpstream
+  let gw: TestGateway
+  beforeAll(async () => {
+    redis = await startThrowawayRedis(6394, { aof: true })
+    up = startFakeUpstream({ kind: 'json', body: ANSWER })
+    gw = await startTestGateway({ db: 'postgres', store: 'redis' }, simpleCatalog([{ id: 'gw-a', url: up.url, timeoutMs: 30_000 }]), {
+      REDIS_URL: redis.url,
+      REDIS_COMMAND_TIMEOUT_MS: '400',
+    })
+  }, 30_000)
+  afterAll(async () => {
+    await gw.stop()
+    up.stop()
+    await redis.stop()
+  })
+
+  /** Holds the next `n` calls at the upstream until the returned release. */
+  const holdNext = (n: number) => {
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    up.script(...Array.from({ length: n }, () => ({ kind: 'fn' as const, handle: async () => (await gate, Response.json(ANSWER)) })))
+    return release
+  }
+
+  test(`${ROUNDS} rounds: ${IN_FLIGHT} calls settled through the fallback, then a call the balance covers is admitted`, async () => {
+    const { db, store, rescue } = gw.runtime.deps
+    // What one call reserves, measured on a held probe.
+    const probe = await gw.user(1)
+    const releaseProbe = holdNext(1)
+    const seen0 = up.seen.length
+    const probed = postChat(gw, probe.key)
+    await until(() => up.seen.length === seen0 + 1, 'the probe at the upstream')
+    const reserve = await reservedNow(gw, probe.userId)
+    releaseProbe()
+    expect((await probed).status).toBe(200)
+    expect(reserve).toBeGreaterThan(COST)
+
+    for (let round = 0; round < ROUNDS; round++) {
+      const u = await gw.user(0)
+      // Just enough for the calls in flight to be admitted together; after them the balance left
+      // covers the next call, but not while their reservations are still held.
+      const credit = reserve * BigInt(IN_FLIGHT)
+      expect(credit - COST * BigInt(IN_FLIGHT)).toBeGreaterThanOrEqual(reserve)
+      await applyMovement(db, store, {
+        userId: u.userId,
+        amountMicros: credit,
+        kind: 'adjustment',
+        method: 'test',
+        reference: `test:${u.userId}`,
+      })
+      const release = holdNext(IN_FLIGHT)
+      const seen = up.seen.length
+      const calls = Array.from({ length: IN_FLIGHT }, () => postChat(gw, u.key))
+      await until(() => up.seen.length === seen + IN_FLIGHT, 'the calls at the upstream')
+      expect(await reservedNow(gw, u.userId)).toBe(reserve * BigInt(IN_FLIGHT))
+      await redis.kill()
+      const direct = rescue.counters.writtenDirect
+      release()
+      const answered = await Promise.all(calls)
+      for (const res of answered) expect(res.status).toBe(200)
+      await gw.runtime.deps.inflight.settled()
+      expect(rescue.counters.writtenDirect - direct).toBe(IN_FLIGHT)
+      expect(rescue.spooled).toBeGreaterThanOrEqual(IN_FLIGHT) // their mirror drops wait for Redis
+
+      await redis.start(true) // AOF: the mirror is back with the ten reservations
+      const billed = answered.map((r) => ({ requestId: r.headers.get('x-request-id')!, cost: COST }))
+      // At once, not waiting for the spool's retry: only Redis's reconnect may answer 503 first.
+      let next: Response | undefined
+      await until(async () => (next = await postChat(gw, u.key)).status !== 503, 'an answer other than 503 after Redis returned')
+      expect({ round, status: next!.status }).toEqual({ round, status: 200 })
+      billed.push({ requestId: next!.headers.get('x-request-id')!, cost: COST })
+      await gw.settled()
+      await expectExactBooks(gw, u.userId, credit, billed)
+      expect(await reservedNow(gw, u.userId)).toBe(0n)
+      expect((await store.account(u.userId))?.balanceMicros).toBe(credit - COST * BigInt(IN_FLIGHT + 1))
+      await until(() => rescue.spooled === 0, 'the spool empty')
+    }
+  }, 120_000)
 })
 
 for (const backends of ALL_BACKENDS) {

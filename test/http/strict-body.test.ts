@@ -65,6 +65,12 @@ describe('strict admin and console bodies', () => {
     await refused(await u.post('/api/keys', { serviceMode: 'fast' }), 'serviceMode: must be performance')
     expect(await gw.runtime.deps.db.select().from(apiKeys).where(eq(apiKeys.userId, u.id))).toEqual([])
     await refused(await u.post('/api/wallet/topup', { amount: 10, provider: 'sandbox', currency: 'USD' }), 'currency: unknown field')
+    // Two wrong members: both named, so a form can mark each; nothing is made.
+    await refused(
+      await u.post('/api/keys', { name: 'ci', rpm: 0, limt: 2 }),
+      'limt: unknown field; did you mean limit?; rpm: Expected integer to be greater or equal to 1',
+    )
+    expect(await gw.runtime.deps.db.select().from(apiKeys).where(eq(apiKeys.userId, u.id))).toEqual([])
     // Still accepted as documented.
     expect((await u.post('/api/keys', { name: 'ci', limit: 2 })).status).toBe(201)
   })

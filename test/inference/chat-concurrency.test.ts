@@ -1,5 +1,6 @@
-// 50 parallel calls against a balance (or a key limit) that covers exactly 10: exactly 10 are
-// served and the rest get 402, the balance never goes negative, every success is billed exactly
+// 50 parallel calls against a key limit that covers exactly 10: exactly 10 are served; against a
+// balance of 9 reservations, 5 at once (each call in flight is covered twice, docs/operations.md
+// "Overdraft"). The rest get 402, the balance never goes negative, every success is billed exactly
 // once, and the ledger sums to the balance — for JSON answers, streams, and two instances
 // sharing Postgres and Redis.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
@@ -23,6 +24,9 @@ import { billedCalls, expectUsageCoversCalls } from '../helpers/money.ts'
 const RESERVE = 61n
 const PARALLEL = 50
 const COVERED = 10
+/** A balance of 9 reservations admits 5 at once: 9 − 2 × 4 ≥ 1 is the last (src/store/balance-cover.ts). */
+const BALANCE_CALLS = 9
+const AT_ONCE = 5
 
 const chunk = (extra: Record<string, unknown>) =>
   `data: ${JSON.stringify({ id: 'chatcmpl-s', object: 'chat.completion.chunk', created: 1, model: 'upstream-secret-model', ...extra })}\n\n`
@@ -39,10 +43,20 @@ for (const backends of ALL_BACKENDS) {
   describe(`concurrency on ${backends.db}+${backends.store}`, () => {
     let up: FakeUpstream
     let gw: TestGateway
+    /** While set, the upstream holds every answer until each call of the burst was admitted or refused. */
+    let burst: { arrived: number; refused: number; release: () => void; decided: Promise<void> } | undefined
+    const decided = () => {
+      if (burst && burst.arrived + burst.refused === PARALLEL) burst.release()
+    }
     beforeAll(async () => {
       up = startFakeUpstream({
         kind: 'fn',
         handle: async (_req, body) => {
+          if (burst) {
+            burst.arrived++
+            decided()
+            await burst.decided
+          }
           await Bun.sleep(5) // the calls overlap upstream
           return body.stream
             ? new Response(STREAM, { headers: { 'content-type': 'text/event-stream' } })
@@ -61,27 +75,32 @@ for (const backends of ALL_BACKENDS) {
       key: string,
       extra: Record<string, unknown> = {},
     ): Promise<Result[]> {
-      return Promise.all(
+      let release = () => {}
+      const held = new Promise<void>((resolve) => (release = resolve))
+      burst = { arrived: 0, refused: 0, release, decided: held }
+      const results = await Promise.all(
         Array.from({ length: PARALLEL }, (_, i) =>
           instances[i % instances.length]!.request('/v1/chat/completions', {
             method: 'POST',
             headers: bearer(key),
             body: chatBody({ max_tokens: 100, ...extra }),
-          }).then(async (r) => ({
-            status: r.status,
-            id: r.headers.get('x-request-id')!,
-            text: await r.text(),
-          })),
+          }).then(async (r) => {
+            if (r.status !== 200 && burst) burst.refused++
+            decided()
+            return { status: r.status, id: r.headers.get('x-request-id')!, text: await r.text() }
+          }),
         ),
       )
+      burst = undefined
+      return results
     }
 
-    /** Exactly COVERED served, the rest 402; books, ledger and logs agree; nothing left reserved. */
-    async function expectExactlyCovered(u: { userId: string }, results: Result[], refusal: string) {
+    /** Exactly `served` served, the rest 402; books, ledger and logs agree; nothing left reserved. */
+    async function expectExactlyCovered(u: { userId: string }, results: Result[], refusal: string, served = COVERED) {
       const ok = results.filter((r) => r.status === 200)
       const refused = results.filter((r) => r.status === 402)
-      expect(ok).toHaveLength(COVERED)
-      expect(refused).toHaveLength(PARALLEL - COVERED)
+      expect(ok).toHaveLength(served)
+      expect(refused).toHaveLength(PARALLEL - served)
       for (const r of refused) {
         const body = JSON.parse(r.text)
         expect(body).toMatchObject({ status: 'error', error: { code: 'PAYMENT_REQUIRED' } })
@@ -115,27 +134,27 @@ for (const backends of ALL_BACKENDS) {
       }
       const logs = await gw.runtime.deps.db.select().from(requestLogs).where(eq(requestLogs.userId, u.userId))
       expect(logs).toHaveLength(PARALLEL)
-      expect(logs.filter((l) => l.status === 402)).toHaveLength(PARALLEL - COVERED)
+      expect(logs.filter((l) => l.status === 402)).toHaveLength(PARALLEL - served)
       return { ok, books }
     }
 
-    test('JSON answers: admits exactly what the balance covers and bills each success once', async () => {
-      const u = await gw.user(Number(RESERVE * BigInt(COVERED)) / 1e6, { rpm: 1_000 })
-      const { ok, books } = await expectExactlyCovered(u, await fire([gw], u.key), 'balance')
+    test('JSON answers: admits what the balance covers at once and bills each success once', async () => {
+      const u = await gw.user(Number(RESERVE * BigInt(BALANCE_CALLS)) / 1e6, { rpm: 1_000 })
+      const { ok, books } = await expectExactlyCovered(u, await fire([gw], u.key), 'balance', AT_ONCE)
       for (const r of ok) expect(JSON.parse(r.text).svc.cost).toBe(0.000061)
-      expect(books.balance).toBe(0n)
+      expect(books.balance).toBe(RESERVE * BigInt(BALANCE_CALLS - AT_ONCE))
     })
 
-    test('streams: admits exactly what the balance covers; each admitted stream completes and is billed once', async () => {
-      const u = await gw.user(Number(RESERVE * BigInt(COVERED)) / 1e6, { rpm: 1_000 })
+    test('streams: admits what the balance covers at once; each admitted stream completes and is billed once', async () => {
+      const u = await gw.user(Number(RESERVE * BigInt(BALANCE_CALLS)) / 1e6, { rpm: 1_000 })
       const results = await fire([gw], u.key, { stream: true })
-      const { ok, books } = await expectExactlyCovered(u, results, 'balance')
+      const { ok, books } = await expectExactlyCovered(u, results, 'balance', AT_ONCE)
       for (const r of ok) {
         const frames = sseFrames(r.text)
         expect(frames.at(-1)).toBe('data: [DONE]')
         expect(JSON.parse(frames.at(-2)!.slice(6)).svc.cost).toBe(0.000061)
       }
-      expect(books.balance).toBe(0n)
+      expect(books.balance).toBe(RESERVE * BigInt(BALANCE_CALLS - AT_ONCE))
     })
 
     test('a key spend limit covering 10 calls admits exactly 10 of 50, whatever the balance', async () => {
@@ -175,12 +194,12 @@ for (const backends of ALL_BACKENDS) {
     })
 
     if (backends.store === 'redis') {
-      test('two instances sharing Postgres and Redis admit exactly what the balance covers between them', async () => {
+      test('two instances sharing Postgres and Redis admit what the balance covers at once between them', async () => {
         const peer = await gw.peer()
-        const u = await gw.user(Number(RESERVE * BigInt(COVERED)) / 1e6, { rpm: 1_000 })
+        const u = await gw.user(Number(RESERVE * BigInt(BALANCE_CALLS)) / 1e6, { rpm: 1_000 })
         // Even calls to one instance, odd calls to the other.
-        const { books } = await expectExactlyCovered(u, await fire([gw, peer], u.key), 'balance')
-        expect(books.balance).toBe(0n)
+        const { books } = await expectExactlyCovered(u, await fire([gw, peer], u.key), 'balance', AT_ONCE)
+        expect(books.balance).toBe(RESERVE * BigInt(BALANCE_CALLS - AT_ONCE))
       })
     }
   })

@@ -2,7 +2,7 @@
 // envelope with nothing reserved; /v1/models and /v1/models/{id} show only the allowed models;
 // another client address (as TRUSTED_PROXIES resolves it, IPv4 and IPv6) → 403.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { ALL_BACKENDS, bearer, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { ADMIN_TOKEN, ALL_BACKENDS, bearer, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
 import { expectChatError, postChat, reservedOf } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { fixtureJson } from '../helpers/fixtures.ts'
@@ -84,6 +84,70 @@ for (const backends of ALL_BACKENDS) {
       const res = await gw.request('/v1/messages/count_tokens', { method: 'POST', headers: bearer(k.key), body: messages('beta/chat-2') })
       expect(res.status).toBe(403)
       expect(await res.json()).toMatchObject({ type: 'error', error: { type: 'permission_error' } })
+    })
+  })
+}
+
+/** `demo/off` (its fallback `beta/chat-2`) and `demo/alone` (none): both have every route switched off. */
+function offModels(url: string) {
+  const catalog = simpleCatalog([{ id: 'gw-a', url }])
+  const model = catalog.models[0]!
+  const off = (id: string, fallbacks: string[]) => ({ ...model, id, provider: 'demo', fallbacks, routes: [{ gateway: 'gw-a', model: id }] })
+  return {
+    ...catalog,
+    models: [model, { ...model, id: 'beta/chat-2', provider: 'beta' }, off('demo/off', ['beta/chat-2']), off('demo/alone', [])],
+  }
+}
+
+for (const backends of ALL_BACKENDS) {
+  describe(`a key's allowlist against fallbacks of a switched-off model on ${backends.db}+${backends.store}`, () => {
+    let gw: TestGateway
+    let up: FakeUpstream
+    beforeAll(async () => {
+      up = startFakeUpstream({ kind: 'json', body: fixtureJson('openai-chat', 'json-text.json') })
+      gw = await startTestGateway(backends, offModels(up.url))
+      for (const model of ['demo/off', 'demo/alone']) {
+        const res = await gw.request('/api/admin/routes/disable', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model, gateway: 'gw-a', upstreamModel: model }),
+        })
+        expect(res.status).toBe(200)
+      }
+    })
+    afterAll(async () => {
+      await gw.stop()
+      up.stop()
+    })
+
+    const call = async (key: string, path: string, body: Record<string, unknown>) => {
+      const res = await gw.request(path, { method: 'POST', headers: bearer(key), body: JSON.stringify(body) })
+      return [res.status, await res.json()] as const
+    }
+    const bodies = (model: string, extra: Record<string, unknown>): [string, Record<string, unknown>][] => [
+      ['/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }], ...extra }],
+      ['/v1/messages', { model, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }], ...extra }],
+      ['/v1/responses', { model, input: 'hi', ...extra }],
+    ]
+
+    test('only fallbacks the key may not use: the answer of a model with no route, on all three protocols', async () => {
+      const k = await gw.user(5, { models: ['demo/*'] })
+      for (const extra of [{}, { models: ['demo/off', 'beta/chat-2'] }]) {
+        const cases = bodies('demo/off', extra)
+        const alone = bodies('demo/alone', {})
+        for (let i = 0; i < cases.length; i++) {
+          const [path, body] = cases[i]!
+          const [status, answer] = await call(k.key, path, body)
+          const [aloneStatus, aloneAnswer] = await call(k.key, path, alone[i]![1])
+          expect([503, 529]).toContain(status)
+          expect([path, status]).toEqual([path, aloneStatus])
+          expect(JSON.stringify(answer).replaceAll('demo/off', 'demo/alone')).toBe(JSON.stringify(aloneAnswer))
+        }
+      }
+      expect(await reservedOf(gw, k.userId)).toBe(0n)
+      // A key that may use the fallback is served by it.
+      const open = await gw.user(5, { models: ['demo/*', 'beta/*'] })
+      expect((await call(open.key, '/v1/chat/completions', bodies('demo/off', {})[0]![1]))[0]).toBe(200)
     })
   })
 }

@@ -84,7 +84,7 @@ describe('CallObserver', () => {
 
   test('the model label is "unknown" until the catalog resolved it', async () => {
     const { obs, scrape } = setup()
-    obs.end(400, 'BAD_REQUEST')
+    obs.end(400, 'BAD_REQUEST', null)
     const e = await scrape()
     expect(e.value('tollgate_requests_total', { protocol: 'chat', model: 'unknown', status_class: '4xx', code: 'BAD_REQUEST' })).toBe(1)
   })
@@ -92,11 +92,12 @@ describe('CallObserver', () => {
   test('end is counted exactly once, with its status class and code', async () => {
     const { obs, root, scrape } = setup()
     obs.resolved('m', 'openai', false)
-    obs.end(200, null)
-    obs.end(500, 'INTERNAL')
+    obs.end(200, null, null)
+    obs.end(500, 'INTERNAL', 'tollgate')
     const e = await scrape()
     expect(e.value('tollgate_requests_total')).toBe(1)
     expect(e.value('tollgate_requests_total', { model: 'm', status_class: '2xx', code: 'none' })).toBe(1)
+    expect(e.value('tollgate_errors_total')).toBe(0) // the second end counted nothing
     expect(e.count('tollgate_request_duration_seconds', { protocol: 'chat', stream: 'false' })).toBe(1)
     expect(root.ended).toBe(1)
     expect(root.failed).toBeUndefined()
@@ -105,13 +106,19 @@ describe('CallObserver', () => {
 
   test('an attempt is timed and counted by outcome, in a client span; a failure keeps its code', async () => {
     const { obs, root, scrape } = setup()
-    expect(await obs.attempt(route, async () => 'answer')).toBe('answer')
+    expect(await obs.attempt(route, 'acme/m', async () => 'answer')).toBe('answer')
     const boom = new GatewayError('UPSTREAM_TIMEOUT', 'slow', { retryable: true })
-    expect(obs.attempt(route, async () => Promise.reject(boom))).rejects.toBe(boom)
+    expect(obs.attempt(route, 'acme/m', async () => Promise.reject(boom))).rejects.toBe(boom)
     await Bun.sleep(0)
-    await obs.attempt(route, async () => Promise.reject(new Error('raw'))).catch(() => {})
+    await obs.attempt(route, 'acme/m', async () => Promise.reject(new Error('raw'))).catch(() => {})
     const e = await scrape()
-    expect(e.value('tollgate_upstream_attempts_total', { gateway: 'gw-1', outcome: 'ok' })).toBe(1)
+    expect(e.value('tollgate_upstream_attempts_total', { gateway: 'gw-1', model: 'acme/m', outcome: 'ok' })).toBe(1)
+    // Each attempt recorded for the call's log, in order, with why it was left.
+    expect(obs.attempts.map((a) => [a.gateway, a.model, a.upstreamModel, a.outcome])).toEqual([
+      ['gw-1', 'acme/m', 'claude-up', 'ok'],
+      ['gw-1', 'acme/m', 'claude-up', 'UPSTREAM_TIMEOUT'],
+      ['gw-1', 'acme/m', 'claude-up', 'UPSTREAM_ERROR'],
+    ])
     expect(e.value('tollgate_upstream_attempts_total', { gateway: 'gw-1', outcome: 'UPSTREAM_TIMEOUT' })).toBe(1)
     expect(e.value('tollgate_upstream_attempts_total', { gateway: 'gw-1', outcome: 'UPSTREAM_ERROR' })).toBe(1)
     expect(e.value('tollgate_upstream_failures_total', { gateway: 'gw-1', stage: 'attempt' })).toBe(2)
@@ -199,8 +206,9 @@ describe('CallObserver', () => {
   test('a failed call’s span is failed with its code; a stream failure is counted at stage stream', async () => {
     const { obs, root, scrape } = setup()
     obs.streamFailed('gw-1', 'UPSTREAM_ERROR')
-    obs.end(502, 'UPSTREAM_ERROR')
+    obs.end(502, 'UPSTREAM_ERROR', 'upstream')
     expect(root.failed).toBe('UPSTREAM_ERROR')
+    expect((await scrape()).value('tollgate_errors_total', { protocol: 'chat', fault: 'upstream' })).toBe(1)
     expect((await scrape()).value('tollgate_upstream_failures_total', { gateway: 'gw-1', code: 'UPSTREAM_ERROR', stage: 'stream' })).toBe(1)
   })
 })

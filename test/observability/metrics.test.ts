@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { inArray } from 'drizzle-orm'
 import { loadConfig } from '../../src/config.ts'
-import { requestLogs } from '../../src/db/schema/index.ts'
+import { requestDaily, requestLogs } from '../../src/db/schema/index.ts'
 import { serveMetrics } from '../../src/observability/metrics-route.ts'
 import { Metrics } from '../../src/observability/telemetry.ts'
 import { ALL_BACKENDS, bearer, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
@@ -88,6 +88,10 @@ for (const backends of ALL_BACKENDS) {
       expect(d('tollgate_requests_total', { model: 'acme/chat-1', code: 'PAYMENT_REQUIRED' })).toBe(2)
       expect(d('tollgate_requests_total', { model: 'acme/chat-1', status_class: '4xx', code: 'RATE_LIMITED' })).toBe(1)
       expect(d('tollgate_requests_total', { model: 'acme/a-only', status_class: '5xx', code: 'UPSTREAM_ERROR' })).toBe(1)
+      // Errors by whose failure ended the call, not by status: the unknown model (503), 402 and 429
+      // are the client's; only the call every route failed is an error (the upstream's).
+      expect(d('tollgate_errors_total')).toBe(1)
+      expect(d('tollgate_errors_total', { protocol: 'chat', model: 'acme/a-only', fault: 'upstream' })).toBe(1)
       expect(d('tollgate_request_duration_seconds')).toBe(12)
       expect(d('tollgate_request_duration_seconds', { protocol: 'chat', stream: 'true' })).toBe(1)
       expect(d('tollgate_time_to_first_byte_seconds')).toBe(6)
@@ -118,6 +122,19 @@ for (const backends of ALL_BACKENDS) {
 
       // Tokens and cost by model are what the request log (and so the ledger) billed.
       const rows = await gw.runtime.deps.db.select().from(requestLogs).where(inArray(requestLogs.id, ids))
+      // The log and the report rollup count errors the same way.
+      expect(rows.filter((r) => r.fault !== null).map((r) => [r.model, r.fault])).toEqual([['acme/a-only', 'upstream']])
+      const failedOver = rows.find((r) => r.id === ids[10])!
+      expect(failedOver.attempts!.map((a) => [a.gateway, a.outcome])).toEqual([
+        ['gw-a', 'UPSTREAM_ERROR'],
+        ['gw-b', 'ok'],
+      ])
+      const daily = await gw.runtime.deps.db
+        .select()
+        .from(requestDaily)
+        .where(inArray(requestDaily.userId, [rich.userId, broke.userId, limited.userId, slow.userId]))
+      expect(daily.reduce((n, r) => n + r.calls, 0n)).toBe(11n)
+      expect(daily.filter((r) => r.errors > 0n).map((r) => [r.model, r.errors])).toEqual([['acme/a-only', 1n]])
       expect(rows).toHaveLength(11)
       const billed = rows.filter((r) => r.model === 'acme/chat-1')
       expect(d('tollgate_tokens_total', { model: 'acme/chat-1', kind: 'input' })).toBe(billed.reduce((s, r) => s + r.inputTokens, 0))

@@ -204,5 +204,85 @@ for (const backends of ALL_BACKENDS) {
       const ok = await json(u.post('/api/keys', { expiresAt: '2099-02-28T12:30:00Z' }))
       expect(ok.expiresAt).toBe('2099-02-28T12:30:00.000Z')
     })
+
+    test('a JSON body sent as text/plain or a form → 415 in the console envelope, console and admin alike; nothing stored', async () => {
+      const before = await snapshot(gw)
+      const body = JSON.stringify({ amount: 5, note: 'as text' })
+      for (const type of [
+        'text/plain',
+        'text/plain;charset=UTF-8',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        '',
+      ]) {
+        const headers: Record<string, string> = { authorization: admin.authorization }
+        if (type) headers['content-type'] = type
+        const viaAdmin = await gw.request(`/api/admin/users/${u.id}/credits`, { method: 'POST', headers, body })
+        expect([type, viaAdmin.status, await viaAdmin.json()]).toEqual([
+          type,
+          415,
+          { error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as application/json.' } },
+        ])
+        const viaConsole = await raw('/api/keys', { method: 'POST', headers: { 'content-type': type }, body: '{"name":"k"}' })
+        expect([type, viaConsole.status]).toEqual([type, 415])
+      }
+      expect(await snapshot(gw)).toEqual(before)
+      // JSON and JSON-based types pass.
+      const ok = await gw.request(`/api/admin/users/${u.id}/credits`, { method: 'POST', headers: admin, body })
+      expect(ok.status).toBe(200)
+    })
+
+    test('emails with invisible characters are refused where an account is made; compatibility forms are one address', async () => {
+      const taken = `dave-${crypto.randomUUID().slice(0, 8)}@x.test`
+      expect(
+        (await raw('/api/auth/register', { method: 'POST', body: JSON.stringify({ email: taken, password: 'long enough pw' }) })).status,
+      ).toBe(201)
+      for (const email of [
+        `${taken}\u200b`,
+        taken.replace('@', '\u200d@'),
+        taken.replace('dave', 'da\u00adve'),
+        taken.replace('x.test', 'x\u2060.test'),
+      ]) {
+        const res = await raw('/api/auth/register', { method: 'POST', body: JSON.stringify({ email, password: 'long enough pw' }) })
+        expect([email, res.status, (await res.json()).error.code]).toEqual([email, 422, 'VALIDATION_FAILED'])
+        const viaAdmin = await gw.request('/api/admin/users', { method: 'POST', headers: admin, body: JSON.stringify({ email }) })
+        expect([email, viaAdmin.status]).toEqual([email, 422])
+      }
+      // Full-width letters are the same mailbox: taken, and a sign-in with them works.
+      const wide = taken.replace('dave', '\uff44\uff41\uff56\uff45')
+      expect(
+        (await raw('/api/auth/register', { method: 'POST', body: JSON.stringify({ email: wide, password: 'long enough pw' }) })).status,
+      ).toBe(409)
+      expect(
+        (await raw('/api/auth/login', { method: 'POST', body: JSON.stringify({ email: wide, password: 'long enough pw' }) })).status,
+      ).toBe(200)
+    })
+
+    test('the admin API refuses a serviceMode the console refuses: 422 naming it, nothing stored', async () => {
+      const created = await gw.request('/api/admin/keys', {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ userId: u.id, serviceMode: 'turbo' }),
+      })
+      expect([created.status, (await created.json()).error.code]).toEqual([422, 'VALIDATION_FAILED'])
+      const key = await json(gw.request('/api/admin/keys', { method: 'POST', headers: admin, body: JSON.stringify({ userId: u.id }) }))
+      const patched = await gw.request(`/api/admin/keys/${key.id}`, {
+        method: 'PATCH',
+        headers: admin,
+        body: JSON.stringify({ serviceMode: 'x'.repeat(50) }),
+      })
+      expect(patched.status).toBe(422)
+      expect(
+        (
+          await gw.request(`/api/admin/keys/${key.id}`, {
+            method: 'PATCH',
+            headers: admin,
+            body: JSON.stringify({ serviceMode: 'performance' }),
+          })
+        ).status,
+      ).toBe(200)
+      const console = await u.post('/api/keys', { serviceMode: 'turbo' })
+      expect(console.status).toBe(422)
+    })
   })
 }

@@ -75,9 +75,10 @@ export function storeContract(name: string, make: StoreFactory): void {
     test('balance short: rejected, nothing reserved, window not counted', async () => {
       const u = ids()
       await store.loadAccount(u.userId, u.keyId, 100n, 0n)
-      expect(await store.admit(admitInput(u, { reserveMicros: 60n }))).toMatchObject({ ok: true })
+      expect(await store.admit(admitInput(u, { reserveMicros: 30n }))).toMatchObject({ ok: true })
+      // 100 − 2 × 30 = 40 is what the balance still admits at once.
       expect(await store.admit(admitInput(u, { reserveMicros: 60n }))).toMatchObject({ ok: false, reason: 'balance' })
-      expect((await store.account(u.userId))?.reservedMicros).toBe(60n)
+      expect((await store.account(u.userId))?.reservedMicros).toBe(30n)
       const r = await store.admit(admitInput(u, { reserveMicros: 40n, rpm: 2 }))
       expect(r).toMatchObject({ ok: true, rate: { remaining: 0 } })
     })
@@ -365,13 +366,28 @@ export function storeContract(name: string, make: StoreFactory): void {
       await drainFor(store, '{}')
     })
 
-    test('50 concurrent admits against a balance covering 10 admit exactly 10', async () => {
+    test('50 concurrent admits against a balance of 10 reservations admit 5: the ones in flight are covered twice', async () => {
       const u = ids()
       await store.loadAccount(u.userId, u.keyId, 1_000n, 0n)
       const results = await Promise.all(Array.from({ length: 50 }, () => store.admit(admitInput(u, { reserveMicros: 100n, rpm: 1_000 }))))
-      expect(results.filter((r) => r.ok)).toHaveLength(10)
-      expect(results.filter((r) => !r.ok && r.reason === 'balance')).toHaveLength(40)
-      expect((await store.account(u.userId))?.reservedMicros).toBe(1_000n)
+      // Admitted while 1000 − 2 × reserved ≥ 100: with 0, 100, 200, 300 and 400 in flight.
+      expect(results.filter((r) => r.ok)).toHaveLength(5)
+      expect(results.filter((r) => !r.ok && r.reason === 'balance')).toHaveLength(45)
+      expect((await store.account(u.userId))?.reservedMicros).toBe(500n)
+    })
+
+    test('the balance rule at its edge: alone a call needs its reservation; with calls in flight, them twice over', async () => {
+      const u = ids()
+      await store.loadAccount(u.userId, u.keyId, 250n, 0n)
+      expect((await store.admit(admitInput(u, { reserveMicros: 250n }))).ok).toBe(true)
+      expect(await store.admit(admitInput(u, { reserveMicros: 1n }))).toMatchObject({ ok: false, reason: 'balance' })
+      await store.settle({ userId: u.userId, keyId: u.keyId, reservedMicros: 250n, costMicros: 0n, record: '{}' })
+      // 250 − 2 × 100 = 50: a call of 50 fits beside one of 100, one of 51 does not.
+      expect((await store.admit(admitInput(u, { reserveMicros: 100n }))).ok).toBe(true)
+      expect(await store.admit(admitInput(u, { reserveMicros: 51n }))).toMatchObject({ ok: false, reason: 'balance' })
+      expect((await store.admit(admitInput(u, { reserveMicros: 50n }))).ok).toBe(true)
+      expect((await store.account(u.userId))?.reservedMicros).toBe(150n)
+      await drainFor(store, '{}')
     })
   })
 }

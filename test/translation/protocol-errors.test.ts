@@ -131,6 +131,7 @@ describeServices('messages and responses errors (Postgres + Redis)', () => {
     const errEvent = JSON.parse(text.trimEnd().split('\n\n').at(-1)!.split('\n')[1]!.slice(6))
     expect(errEvent).toMatchObject({ type: 'error', code: 'upstream_error' })
     expect(typeof errEvent.sequence_number).toBe('number')
+    expectFailedBeforeError(text, res.headers.get('x-request-id'))
 
     const chatSse = fixtureSse('openai-chat', 'stream-text-usage.sse')
     up.script({ kind: 'drop', text: chatSse, bytes: chatSse.indexOf('data:', 1500) })
@@ -139,4 +140,31 @@ describeServices('messages and responses errors (Postgres + Redis)', () => {
     expect(t2.match(/event: error/g)).toHaveLength(1)
     expect(t2).not.toContain('message_stop')
   })
+
+  test('mid-stream failure: a translated responses stream sends response.failed, then the error event', async () => {
+    const u = await gw.user(1)
+    const chatSse = fixtureSse('openai-chat', 'stream-text-usage.sse')
+    up.script({ kind: 'drop', text: chatSse, bytes: chatSse.indexOf('data:', 1500) })
+    const res = await post('/v1/responses', u.key, { ...resp({ stream: true }), model: 't/chat' })
+    const text = await res.text()
+    expect(text).not.toContain('response.completed')
+    expectFailedBeforeError(text, res.headers.get('x-request-id'))
+  })
 })
+
+/** The last two frames: response.failed (the response with its error), then the error event, numbered in turn. */
+function expectFailedBeforeError(text: string, requestId: string | null) {
+  const frames = text.trimEnd().split('\n\n')
+  const data = (frame: string) => JSON.parse(frame.split('\n')[1]!.slice(6))
+  expect(frames.at(-2)!).toStartWith('event: response.failed\n')
+  expect(frames.at(-1)!).toStartWith('event: error\n')
+  expect(text.match(/event: response\.failed/g)).toHaveLength(1)
+  const failed = data(frames.at(-2)!)
+  const error = data(frames.at(-1)!)
+  expect(failed.type).toBe('response.failed')
+  expect(failed.response.status).toBe('failed')
+  expect(failed.response.error).toEqual({ code: 'upstream_error', message: error.message })
+  expect(failed.response.id).toStartWith('resp_')
+  expect(requestId).not.toBeNull()
+  expect(error.sequence_number).toBe(failed.sequence_number + 1)
+}

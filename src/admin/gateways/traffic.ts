@@ -1,8 +1,12 @@
 // Calls, errors and median latency per gateway and route (gateway + public model) over the last
 // 5 and 60 minutes, from request_logs (docs/operators.md "Models and gateways"). The window is
-// pruned to the current partitions and read through request_logs_created_idx. A call counts as
-// an error when it answered 500 or above (the upstream's or the gateway's failure, not the
-// client's). Records reach request_logs through the ledger writer, so the view lags by its lag.
+// pruned to the current partitions and read through request_logs_created_idx. Each upstream
+// attempt counts on its own route: a call whose attempts all succeeded at once is one call on the
+// route logged; a call with a failed attempt carries every attempt (request_logs.attempts), so a
+// route that failed and was left counts its failures though another route answered. An attempt
+// is an error when it failed, or when it answered and the call then failed on the upstream's side
+// (mid-stream) or Tollgate's (core/call-end.ts faultOf) — never the client's. Records reach
+// request_logs through the ledger writer, so the view lags by its lag.
 import { sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 
@@ -48,15 +52,24 @@ export async function recentTraffic(db: Db, nowMs: number): Promise<Traffic[]> {
   const since60 = at(nowMs - 3_600_000)
   const since5 = at(nowMs - 300_000)
   const result = await db.execute(sql`
+with calls as (
+  select created_at, gateway, model, fault, latency_ms, attempts from request_logs
+  where created_at >= ${since60} and created_at <= ${at(nowMs)} and (gateway is not null or attempts is not null)
+), tries as (
+  select created_at, gateway, model, fault is not null as failed, latency_ms as ms from calls where attempts is null
+  union all
+  select c.created_at, a->>'gateway', a->>'model', a->>'outcome' <> 'ok' or c.fault is not null,
+    case when a->>'outcome' = 'ok' then c.latency_ms else (a->>'ms')::int end
+  from calls c cross join lateral jsonb_array_elements(c.attempts) a where c.attempts is not null
+)
 select gateway, model,
   count(*) filter (where created_at >= ${since5})::int as c5,
-  count(*) filter (where created_at >= ${since5} and status >= 500)::int as e5,
-  percentile_cont(0.5) within group (order by latency_ms) filter (where created_at >= ${since5}) as p5,
+  count(*) filter (where created_at >= ${since5} and failed)::int as e5,
+  percentile_cont(0.5) within group (order by ms) filter (where created_at >= ${since5}) as p5,
   count(*)::int as c60,
-  count(*) filter (where status >= 500)::int as e60,
-  percentile_cont(0.5) within group (order by latency_ms) as p60
-from request_logs
-where created_at >= ${since60} and created_at <= ${at(nowMs)} and gateway is not null
+  count(*) filter (where failed)::int as e60,
+  percentile_cont(0.5) within group (order by ms) as p60
+from tries
 group by grouping sets ((gateway), (gateway, model))`)
   return rowsOf<Row>(result).map((r) => ({
     gateway: r.gateway,

@@ -1,11 +1,15 @@
 // A report's period (docs/operators.md "Reports"): `from` and `to` are UTC dates (YYYY-MM-DD),
 // `from` included and `to` excluded, at most MAX_DAYS apart. Reports are kept per UTC day, so
-// a period is whole days. Pure.
+// a period is whole days, and lies in the years every store and index holds: 1970 to 9999 (as
+// lib/dates.ts). Pure.
 import { GatewayError } from '../../core/errors.ts'
 
 export const MAX_DAYS = 366
 const DAY_MS = 86_400_000
 const DATE = /^\d{4}-\d{2}-\d{2}$/
+/** The first and the last day a period may name. */
+export const FIRST_DAY = '1970-01-01'
+export const LAST_DAY = '9999-12-31'
 
 export interface Period {
   /** YYYY-MM-DD, included */
@@ -20,6 +24,8 @@ function parseDay(name: string, text: string): number {
   const ms = DATE.test(text) ? Date.parse(`${text}T00:00:00Z`) : Number.NaN
   if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== text)
     throw new GatewayError('VALIDATION_FAILED', `${name}: must be a UTC date as YYYY-MM-DD.`, { param: name })
+  if (text < FIRST_DAY || text > LAST_DAY)
+    throw new GatewayError('VALIDATION_FAILED', `${name}: must be a date from ${FIRST_DAY} to ${LAST_DAY}.`, { param: name })
   return ms
 }
 

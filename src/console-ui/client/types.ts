@@ -27,7 +27,11 @@ export interface Key {
   maxConcurrent: number | null
   limitReset: 'daily' | 'weekly' | 'monthly' | null
   resetsAt: string | null
+  /** The limits the operator set: the owner may tighten them, not lift or loosen them. */
+  operatorLimits: Partial<Record<OperatorLimit, unknown>> | null
 }
+
+export type OperatorLimit = 'limit' | 'limitReset' | 'rpm' | 'tpm' | 'maxConcurrent' | 'models' | 'ipAllowlist' | 'expiresAt'
 
 export interface AutoTopup {
   enabled: boolean

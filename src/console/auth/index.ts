@@ -28,7 +28,7 @@ export function authFeature(deps: AuthDeps) {
     const where = deps.mailer.delivery === 'email' ? `open the link we sent to ${user.email}` : 'ask the operator for your link'
     return new GatewayError('FORBIDDEN', `Confirm your email first: ${where}.`)
   }
-  const signIn = (user: Me, cookie: Jar, https: boolean) => startSession(deps, user, cookie, https)
+  const signIn = (user: Me & { credentialVersion: number }, cookie: Jar, https: boolean) => startSession(deps, user, cookie, https)
   return new Elysia({ prefix: '/api/auth' })
     .use(consoleContext(deps, { attempts: AUTH_LIMIT }))
     .post(

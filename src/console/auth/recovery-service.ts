@@ -1,9 +1,9 @@
 // Password reset and email verification (docs/console.md "Password reset", "Email verification").
-// A reset request answers the same whether or not the email has an account: the lookup, the
-// token and the mail happen only for an account, and the mail leaves in the background so the
-// answer's timing does not tell either. Links point at PUBLIC_URL (never the request's Host) and
+// A reset request answers the same whether or not the email has an account, and at the same
+// time: the answer leaves before any work on the email (the per-email limit, the lookup, the
+// token, the mail), which runs after it and only for an account makes a link. Links point at PUBLIC_URL (never the request's Host) and
 // carry the token in the fragment, which browsers send to no server.
-import { and, eq, isNull } from 'drizzle-orm'
+import { and, eq, isNull, sql } from 'drizzle-orm'
 import { GatewayError } from '../../core/errors.ts'
 import type { Db } from '../../db/client.ts'
 import { sessions, users } from '../../db/schema/index.ts'
@@ -41,6 +41,11 @@ const link = (deps: RecoveryDeps, page: string, token: string) => `${deps.config
 /** Per mailbox, whoever asks: keyed by the address's hash, so Redis holds no email addresses. */
 const mailAllowed = (deps: RecoveryDeps, email: string) => withinLimit(deps.store, MAIL_LIMIT, sha256Hex(email), deps.now())
 
+/** Starts requestReset without waiting for it: the caller answers first. */
+export function requestResetAfterAnswer(deps: RecoveryDeps, rawEmail: string): void {
+  setImmediate(() => requestReset(deps, rawEmail).catch((e) => deps.log.error('password reset request failed', { err: e })))
+}
+
 export async function requestReset(deps: RecoveryDeps, rawEmail: string): Promise<void> {
   const email = normalizeEmail(rawEmail)
   if (!(await mailAllowed(deps, email))) return deps.log.info('password reset not mailed: per-email limit reached')
@@ -53,7 +58,10 @@ export async function requestReset(deps: RecoveryDeps, rawEmail: string): Promis
   dispatch(deps, resetMail(email, link(deps, 'reset', token), RESET_TTL_MINUTES))
 }
 
-/** Sets the new password, consumes the link and ends every session of the user. */
+/**
+ * Sets the new password, consumes the link and ends every session of the user: the credential
+ * version moves, so a sign-in that verified the old password races the reset in vain.
+ */
 export async function resetPassword(deps: RecoveryDeps, token: string, password: string): Promise<void> {
   const userId = await consumeToken(deps.db, token, 'reset', deps.now())
   if (!userId) throw new GatewayError('BAD_REQUEST', INVALID_LINK)
@@ -62,7 +70,11 @@ export async function resetPassword(deps: RecoveryDeps, token: string, password:
   // The link reached the mailbox, so it also proves the email.
   await deps.db
     .update(users)
-    .set({ passwordHash, emailVerifiedAt: user?.verifiedAt ?? new Date(deps.now()) })
+    .set({
+      passwordHash,
+      credentialVersion: sql`${users.credentialVersion} + 1`,
+      emailVerifiedAt: user?.verifiedAt ?? new Date(deps.now()),
+    })
     .where(eq(users.id, userId))
   await deps.db.delete(sessions).where(eq(sessions.userId, userId))
 }
@@ -75,14 +87,14 @@ export async function sendVerification(deps: RecoveryDeps, user: Me): Promise<vo
 }
 
 /** Confirms the email of the link's user; the caller signs them in. */
-export async function verifyEmail(deps: RecoveryDeps, token: string): Promise<Me> {
+export async function verifyEmail(deps: RecoveryDeps, token: string): Promise<Me & { credentialVersion: number }> {
   const userId = await consumeToken(deps.db, token, 'verify', deps.now())
   if (!userId) throw new GatewayError('BAD_REQUEST', INVALID_LINK)
   const [user] = await deps.db
     .update(users)
     .set({ emailVerifiedAt: new Date(deps.now()) })
     .where(and(eq(users.id, userId), isNull(users.disabledAt)))
-    .returning({ id: users.id, email: users.email, role: users.role })
+    .returning({ id: users.id, email: users.email, role: users.role, credentialVersion: users.credentialVersion })
   if (!user) throw new GatewayError('BAD_REQUEST', INVALID_LINK)
   return { ...user, verified: true }
 }

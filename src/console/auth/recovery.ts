@@ -7,7 +7,7 @@ import type { ConsoleDeps } from '../deps.ts'
 import { type ContextDeps, consoleContext } from '../http/context.ts'
 import { AUTH_LIMIT, limitIp, RESET_LIMIT } from '../http/limits.ts'
 import { EmailToken, ForgotPassword, LoggedOut, Me, NewPassword, ResetRequested } from './model.ts'
-import { requestReset, resetPassword, verifyEmail } from './recovery-service.ts'
+import { requestResetAfterAnswer, resetPassword, verifyEmail } from './recovery-service.ts'
 import { startSession } from './sign-in.ts'
 
 const detail = (summary: string) => ({ tags: ['auth'], summary })
@@ -19,7 +19,8 @@ export function recoveryFeature(deps: ContextDeps & Pick<ConsoleDeps, 'mailer' |
       '/password/forgot',
       async ({ body, client, set }) => {
         Object.assign(set.headers, await limitIp(deps.store, RESET_LIMIT, client.ip, deps.now()))
-        await requestReset(deps, body.email)
+        // Nothing of the email is looked at before the answer: its timing is the same for all.
+        requestResetAfterAnswer(deps, body.email)
         set.status = 202
         return { delivery: deps.mailer.delivery }
       },

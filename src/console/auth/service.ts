@@ -6,22 +6,20 @@ import { createUser } from '../../billing/accounts.ts'
 import { GatewayError } from '../../core/errors.ts'
 import type { Db } from '../../db/client.ts'
 import { users } from '../../db/schema/index.ts'
-import { normalizeEmail } from '../../lib/email.ts'
+import { emailIssue, normalizeEmail } from '../../lib/email.ts'
 import type { Login, Me, Registration } from './model.ts'
 
 const EMAIL_TAKEN = 'An account with this email already exists; sign in instead.'
 
-/** Deliberately permissive (one @, a dot in the domain, no spaces): the mailbox is the real check. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-
-export async function register(db: Db, input: Registration): Promise<Me> {
+export async function register(db: Db, input: Registration): Promise<Me & { credentialVersion: number }> {
   const email = normalizeEmail(input.email)
-  if (!EMAIL.test(email)) throw new GatewayError('VALIDATION_FAILED', 'email: must be an email address.')
+  const issue = emailIssue(email)
+  if (issue) throw new GatewayError('VALIDATION_FAILED', `email: ${issue}`, { param: 'email' })
   const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.email, email))
   if (taken) throw new GatewayError('CONFLICT', EMAIL_TAKEN)
   const hash = await Bun.password.hash(input.password, 'argon2id')
   try {
-    return { ...(await createUser(db, email, hash)), role: 'user', verified: false }
+    return { ...(await createUser(db, email, hash)), role: 'user', verified: false, credentialVersion: 0 }
   } catch (e) {
     // Two registrations of one email at once: the unique index decides.
     if (isUniqueViolation(e)) throw new GatewayError('CONFLICT', EMAIL_TAKEN)
@@ -34,7 +32,8 @@ let dummyHash: Promise<string> | undefined
 const equaliser = () => (dummyHash ??= Bun.password.hash(crypto.randomUUID(), 'argon2id'))
 
 /** The user of a right password, and whether their email is confirmed (docs/console.md "Email verification"). */
-export async function verifyLogin(db: Db, input: Login): Promise<Me & { verified: boolean }> {
+/** `credentialVersion` is the one of the row whose hash matched: the session is bound to it. */
+export async function verifyLogin(db: Db, input: Login): Promise<Me & { verified: boolean; credentialVersion: number }> {
   const [user] = await db
     .select()
     .from(users)
@@ -43,7 +42,13 @@ export async function verifyLogin(db: Db, input: Login): Promise<Me & { verified
     ? await Bun.password.verify(input.password, user.passwordHash)
     : (await Bun.password.verify(input.password, await equaliser()), false)
   if (!user || !ok || user.disabledAt !== null) throw new GatewayError('UNAUTHORIZED', 'Invalid email or password.')
-  return { id: user.id, email: user.email, role: user.role, verified: user.emailVerifiedAt !== null }
+  return {
+    id: user.id,
+    email: user.email,
+    role: user.role,
+    verified: user.emailVerifiedAt !== null,
+    credentialVersion: user.credentialVersion,
+  }
 }
 
 function isUniqueViolation(e: unknown): boolean {

@@ -9,13 +9,13 @@ import { createSession, deleteSession } from './sessions.ts'
 
 export async function startSession(
   deps: Pick<ContextDeps, 'db' | 'now' | 'config'>,
-  user: Me,
+  user: Me & { credentialVersion?: number },
   cookie: Context['cookie'],
   https: boolean,
 ): Promise<Me> {
   const ttl = deps.config.sessionTtlSeconds
   await deleteSession(deps.db, sessionToken(cookie))
-  const token = await createSession(deps.db, user.id, ttl, deps.now())
+  const token = await createSession(deps.db, user.id, ttl, deps.now(), user.credentialVersion ?? 0)
   setSessionCookie(cookie, token, ttl, https || isHttpsUrl(deps.config.publicUrl))
   return { id: user.id, email: user.email, role: user.role, verified: user.verified }
 }

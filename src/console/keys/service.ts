@@ -4,6 +4,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { issueKey } from '../../auth/issue-key.ts'
 import { checkKeySettings } from '../../auth/key-settings.ts'
+import { checkOwnerPatch } from '../../auth/operator-limits.ts'
 import { keySpends } from '../../billing/period-spend.ts'
 import { updateKey } from '../../auth/update-key.ts'
 import { GatewayError } from '../../core/errors.ts'
@@ -33,9 +34,9 @@ export async function listKeys(deps: Deps, userId: string, q: { limit?: number; 
   return { items: p.items.map((k) => keyView(k, deps.config.defaultRpm, now, spends.get(k.id)!)), nextCursor: p.nextCursor }
 }
 
-/** The rpm and expiry rules of the console (the admin API sets any rpm). */
-function checkLimits(deps: Deps, input: UpdateKey): void {
-  const quota = deps.config.defaultRpm
+/** The rpm and expiry rules of the console (the admin API sets any rpm; the owner may lower the operator's). */
+function checkLimits(deps: Deps, input: UpdateKey, operatorRpm?: number): void {
+  const quota = operatorRpm ?? deps.config.defaultRpm
   // A key's rpm may only tighten the operator's per-key quota, never raise it.
   if (input.rpm != null && input.rpm > quota) throw new GatewayError('BAD_REQUEST', `rpm must be from 1 to ${quota}.`)
   // An impossible date is refused by issueKey; one that parses must lie ahead.
@@ -52,10 +53,22 @@ export async function createKey(deps: Deps, userId: string, input: CreateKey) {
   return { ...(await viewOf(deps, userId, id)), key }
 }
 
+/** The owner's change: limits the operator set may be tightened, not lifted (docs/console.md "API keys"). */
 export async function changeKey(deps: Deps & Pick<ConsoleDeps, 'auth'>, userId: string, keyId: string, input: UpdateKey) {
-  checkLimits(deps, input)
   const settings = checkKeySettings(input, slugs(deps))
-  const row = await updateKey(deps.db, keyId, userId, { ...input, ...settings })
+  const patch = { ...input, ...settings }
+  // Checked against the operator's limits under the key's row lock: an admin change waits or is seen.
+  const row = await deps.db.transaction(async (tx) => {
+    const [key] = await tx
+      .select({ limits: apiKeys.operatorLimits })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)))
+      .for('update')
+    if (!key) return undefined
+    checkOwnerPatch(key.limits, patch)
+    checkLimits(deps, input, key.limits?.rpm)
+    return updateKey(tx, keyId, userId, patch)
+  })
   if (!row) throw new GatewayError('NOT_FOUND', 'No such key.')
   deps.auth.invalidate(row.id)
   return viewOf(deps, userId, row.id)

@@ -36,4 +36,21 @@ export const KeySettingsView = {
   maxConcurrent: Nullable(t.Integer()),
   limitReset: Nullable(t.String()),
   resetsAt: Nullable(t.String({ format: 'date-time', description: 'When the period of limitReset ends; null without one' })),
+  operatorLimits: Nullable(
+    t.Object(
+      {
+        limit: t.Optional(t.Number()),
+        limitReset: t.Optional(Nullable(t.String())),
+        rpm: t.Optional(t.Integer()),
+        tpm: t.Optional(t.Integer()),
+        maxConcurrent: t.Optional(t.Integer()),
+        expiresAt: t.Optional(t.String({ format: 'date-time' })),
+        models: t.Optional(t.Array(t.String())),
+        ipAllowlist: t.Optional(t.Array(t.String())),
+      },
+      {
+        description: 'The limits the operator set, at their values: the owner may tighten them, not lift or loosen them (403); null = none',
+      },
+    ),
+  ),
 }

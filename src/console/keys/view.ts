@@ -1,7 +1,7 @@
 // A key as every listing shows it (docs/console.md "API keys"): USD numbers, its status, and its
 // settings with the spend of the current period (docs/api.md "Key settings").
 import { spendPeriod } from '../../billing/spend-period.ts'
-import type { apiKeys } from '../../db/schema/index.ts'
+import type { apiKeys, OperatorLimits } from '../../db/schema/index.ts'
 import { formatUsd } from '../../lib/money.ts'
 import type { KeyView } from './model.ts'
 
@@ -19,7 +19,15 @@ export function settingsView(k: KeyRow, nowMs: number) {
     maxConcurrent: k.maxConcurrent,
     limitReset: k.limitReset,
     resetsAt: k.limitReset ? new Date(spendPeriod(k.limitReset, nowMs).endMs).toISOString() : null,
+    operatorLimits: operatorView(k.operatorLimits),
   }
+}
+
+/** The operator's limits as a listing shows them: the spend limit in USD. */
+function operatorView(limits: OperatorLimits | null) {
+  if (!limits) return null
+  const { limitMicros, ...rest } = limits
+  return limitMicros === undefined ? rest : { ...rest, limit: usd(BigInt(limitMicros)) }
 }
 
 export function keyView(k: KeyRow, defaultRpm: number, nowMs: number, spentMicros: bigint): KeyView {

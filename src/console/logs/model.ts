@@ -19,6 +19,25 @@ export const RequestLog = t.Object({
   cost: t.Number({ description: 'USD' }),
   usageSource: t.String(),
   latencyMs: t.Integer(),
+  models: Nullable(t.String({ description: 'The candidate models in order, comma-separated, when there were several' })),
+  fault: Nullable(
+    OneOf('fault', ['upstream', 'tollgate'] as const, {
+      description: "Whose failure ended the call; null: none (completed, or the client's)",
+    }),
+  ),
+  attempts: Nullable(
+    t.Array(
+      t.Object({
+        gateway: t.String(),
+        model: t.String({ description: 'The public model the route serves' }),
+        outcome: t.String({ description: 'ok, or the error code the attempt failed with' }),
+        status: t.Optional(t.Integer({ description: "The upstream's HTTP status, when it answered one" })),
+        failure: t.Optional(t.String({ description: 'connect, timeout, first-token, status or body' })),
+        ms: t.Integer(),
+      }),
+      { description: 'Each upstream attempt in order, with why it was left; null when the route logged answered at once' },
+    ),
+  ),
   transactionId: Nullable(t.String({ description: 'The usage ledger entry that billed the call; null when it cost nothing' })),
   createdAt: t.String({ format: 'date-time' }),
 })

@@ -18,8 +18,16 @@ export const transactionOf = (r: Pick<Row, 'id' | 'ledgerEntryId' | 'costMicros'
   r.ledgerEntryId ?? (r.costMicros > 0n ? `txn_u_${r.id}` : null)
 
 export function logView(r: Row): RequestLog {
-  const { userId: _, costMicros, createdAt, ledgerEntryId: _e, ...rest } = r
-  return { ...rest, cost: Number(formatUsd(costMicros)), transactionId: transactionOf(r), createdAt: createdAt.toISOString() }
+  const { userId: _, costMicros, createdAt, ledgerEntryId: _e, fault, attempts, ...rest } = r
+  return {
+    ...rest,
+    fault: fault === 'upstream' || fault === 'tollgate' ? fault : null,
+    // The upstream model's name never reaches a client (docs/api.md "Upstream identity").
+    attempts: attempts?.map(({ upstreamModel: _m, ...a }) => a) ?? null,
+    cost: Number(formatUsd(costMicros)),
+    transactionId: transactionOf(r),
+    createdAt: createdAt.toISOString(),
+  }
 }
 
 export async function listLogs(deps: Pick<ConsoleDeps, 'db'>, userId: string, q: LogsQuery) {

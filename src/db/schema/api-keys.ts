@@ -1,6 +1,21 @@
 import { sql } from 'drizzle-orm'
-import { bigint, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigint, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { users } from './users.ts'
+
+/**
+ * What the operator set on a key through the admin API, member by member (absent = not set by
+ * the operator): the owner's changes are held to these (src/auth/operator-limits.ts).
+ */
+export interface OperatorLimits {
+  limitMicros?: string
+  rpm?: number
+  expiresAt?: string
+  models?: string[]
+  ipAllowlist?: string[]
+  tpm?: number
+  maxConcurrent?: number
+  limitReset?: 'daily' | 'weekly' | 'monthly' | null
+}
 
 /** The secret is never stored: only its SHA-256 and a short display prefix (docs/api.md "Authentication"). */
 export const apiKeys = pgTable(
@@ -26,6 +41,11 @@ export const apiKeys = pgTable(
     maxConcurrent: integer('max_concurrent'),
     /** `daily` | `weekly` | `monthly` (UTC): `limit` counts spend from the period's start; null = lifetime. */
     limitReset: text('limit_reset').$type<'daily' | 'weekly' | 'monthly'>(),
+    /**
+     * The limits the operator set through the admin API (docs/console.md "API keys"): the owner
+     * may tighten them, never lift or loosen them. null = none set.
+     */
+    operatorLimits: jsonb('operator_limits').$type<OperatorLimits>(),
     serviceMode: text('service_mode').notNull().default('performance'),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
-import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
+import type { UpstreamAttempt } from '../../core/call-end.ts'
 
 /**
  * One row per authenticated gateway call; id is the request id (x-request-id).
@@ -29,6 +30,10 @@ export const requestLogs = pgTable(
     latencyMs: integer('latency_ms').notNull(),
     /** The candidate models of a call that had more than one, comma-separated in order (docs/failover.md "Model fallbacks"). */
     models: text('models'),
+    /** Whose failure ended the call: `upstream`, `tollgate`, or null (none: completed or the client's). */
+    fault: text('fault'),
+    /** Every upstream attempt in order ({gateway, model, upstreamModel, outcome, status?, failure?, ms}) when one failed; else null. */
+    attempts: jsonb('attempts').$type<UpstreamAttempt[]>(),
     /**
      * The usage ledger entry that billed this call (docs/api.md "Ledger"); null when it cost
      * nothing, and on rows written before usage entries covered a batch (their entry is the

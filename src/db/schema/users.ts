@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { bigint, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigint, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 
 export const users = pgTable('users', {
   id: text('id').primaryKey(),
@@ -12,6 +12,11 @@ export const users = pgTable('users', {
   role: text('role').$type<'user' | 'admin'>().notNull().default('user'),
   /** When the user proved they read this mailbox (a verification or reset link); null = never. */
   emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+  /**
+   * Moves with every password change; a session is valid only while it carries the version it
+   * was made with (docs/console.md "Sessions"), so a reset ends every earlier sign-in.
+   */
+  credentialVersion: integer('credential_version').notNull().default(0),
 })
 
 /** One USD credit account per user. balance_micros always equals the sum of completed ledger entries. */

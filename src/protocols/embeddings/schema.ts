@@ -6,7 +6,9 @@ import { Type as t, type Static } from '@sinclair/typebox'
 export const MAX_INPUTS = 2048
 
 const Text = t.String({ minLength: 1 })
-const Tokens = t.Array(t.Integer({ minimum: 0 }), { minItems: 1 })
+/** Token ids are vocabulary indexes: integers no upstream's vocabulary exceeds (int32). */
+export const MAX_TOKEN_ID = 2_147_483_647
+const Tokens = t.Array(t.Integer({ minimum: 0, maximum: MAX_TOKEN_ID }), { minItems: 1 })
 
 export const EmbeddingsRequest = t.Object({
   model: t.String({ minLength: 1 }),

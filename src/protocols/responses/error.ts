@@ -45,7 +45,16 @@ export function responsesErrorBody(err: GatewayError): { status: number; body: s
   return { status, body: JSON.stringify({ error }) }
 }
 
-export function responsesStreamError(err: GatewayError, sequence: number): string {
+/**
+ * A failed stream's last two events: `response.failed` carrying the response with its error (what
+ * clients such as Codex CLI show), then the `error` event the protocol requires last
+ * (docs/api.md "Streams that fail"). `response` is the stream's response object so far.
+ */
+export function responsesStreamError(err: GatewayError, sequence: number, response: Record<string, unknown>): string {
   const { code } = classify(err)
-  return `event: error\ndata: ${JSON.stringify({ type: 'error', code, message: err.message, param: null, sequence_number: sequence })}\n\n`
+  const failed = { ...response, status: 'failed', error: { code: code ?? 'server_error', message: err.message } }
+  return (
+    `event: response.failed\ndata: ${JSON.stringify({ type: 'response.failed', sequence_number: sequence, response: failed })}\n\n` +
+    `event: error\ndata: ${JSON.stringify({ type: 'error', code, message: err.message, param: null, sequence_number: sequence + 1 })}\n\n`
+  )
 }

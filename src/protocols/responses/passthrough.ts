@@ -18,6 +18,8 @@ export const publicResponse = (response: Record<string, unknown>, ours: { id: st
 export function responsesTee(ours: { id: string; model: string }): FrameTee<ResponsesEventWire> {
   let held: { event: string; data: ResponsesEventWire } | undefined
   let seq = 0
+  /** The last response object the client saw (response.created / in_progress), for response.failed. */
+  let seen: Record<string, unknown> = { id: ours.id, object: 'response', status: 'in_progress', model: ours.model, output: [] }
   return {
     push(ev, data) {
       if (data.type === 'response.completed' || data.type === 'response.incomplete') {
@@ -27,7 +29,8 @@ export function responsesTee(ours: { id: string; model: string }): FrameTee<Resp
       // The error event that may replace a later one takes the next number in the client's stream.
       if (typeof data.sequence_number === 'number') seq = data.sequence_number + 1
       // Only events carrying the response object name it; deltas pass through byte for byte.
-      const out = data.response ? JSON.stringify({ ...data, response: publicResponse(data.response, ours) }) : ev.data
+      if (data.response) seen = publicResponse(data.response, ours)
+      const out = data.response ? JSON.stringify({ ...data, response: seen }) : ev.data
       return `event: ${ev.event ?? data.type}\ndata: ${out}\n\n`
     },
     close(svc) {
@@ -36,6 +39,6 @@ export function responsesTee(ours: { id: string; model: string }): FrameTee<Resp
       const mine = appendMemberJson(JSON.stringify(publicResponse(response ?? {}, ours)), 'svc', svc)
       return `event: ${held!.event}\ndata: ${appendMemberJson(JSON.stringify(rest), 'response', mine)}\n\n`
     },
-    error: (err) => responsesStreamError(err, seq),
+    error: (err) => responsesStreamError(err, seq, seen),
   }
 }

@@ -1,6 +1,6 @@
 // Canonical events → Responses stream events in the protocol's order, each with sequence_number:
 // response.created, response.in_progress, then per output item added → deltas → done, and
-// response.completed / response.incomplete (with usage and svc). Failure: one `error` event.
+// response.completed / response.incomplete (with usage and svc). Failure: response.failed, then `error`.
 import type { CEvent, StopReason } from '../../core/canonical.ts'
 import type { GatewayError } from '../../core/errors.ts'
 import type { StreamEncoder } from '../../core/frames.ts'
@@ -148,6 +148,11 @@ export function responsesStreamEncoder(meta: ResponseMeta): StreamEncoder {
         out + `event: ${type}\ndata: {"type":"${type}","sequence_number":${seq++},"response":${response.slice(0, -1)},"svc":${svc}}}\n\n`
       )
     },
-    error: (err: GatewayError) => responsesStreamError(err, seq++),
+    error: (err: GatewayError) => {
+      const response = responseObject(meta, 'in_progress', open ? [...done, open.item] : done, usage, undefined)
+      const out = responsesStreamError(err, seq, response)
+      seq += 2
+      return out
+    },
   }
 }

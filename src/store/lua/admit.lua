@@ -1,4 +1,4 @@
--- admit v5: for each call of a batch (one shard), the per-key rate windows (requests and tokens),
+-- admit v6: for each call of a batch (one shard), the per-key rate windows (requests and tokens),
 -- its calls in flight, the credit reservation and its lease, atomically per call. Admissions
 -- issued in the same event-loop turn share one round trip (src/store/turn-batch.ts), checked and
 -- applied in the order they were issued.
@@ -16,7 +16,8 @@
 --   ARGV[12i-3] tpm (-1 = none)  ARGV[12i-2] tokens reserved  ARGV[12i-1] max concurrent (-1 = none)
 --   ARGV[12i] now (epoch ms)
 -- Returns {status, requests, tokens} per call, flattened: status 1 admitted, 0 rate limited, -1
--- cold (load and retry), -2 balance short, -3 key limit short, -4 over tpm, -5 over maxConcurrent;
+-- cold (load and retry), -2 balance short (it must cover the call's reservation and, twice over,
+-- the reservations in flight: src/store/balance-cover.ts, docs/operations.md "Overdraft"), -3 key limit short, -4 over tpm, -5 over maxConcurrent;
 -- requests and tokens are the windows' counts after the call (before it when refused); -9 when
 -- this call's own step failed (requests is then the error text), which leaves the other calls of
 -- the batch as they are. Nothing is written for a call unless it is admitted, but leases of the
@@ -45,7 +46,7 @@ local function decide(acctKey, tokenKey, concKey, a, count)
   local acct = redis.call('HMGET', acctKey, 'balance', 'reserved', 'kspent:' .. spendKey, 'kres:' .. spendKey)
   if not acct[1] or not acct[3] then return -1, used end
   local reserve = tonumber(reserveArg)
-  if tonumber(acct[1]) - tonumber(acct[2] or '0') < reserve then return -2, used end
+  if tonumber(acct[1]) - 2 * tonumber(acct[2] or '0') < reserve then return -2, used end
   local limit = tonumber(ARGV[a - 8])
   if limit >= 0 and tonumber(acct[3]) + tonumber(acct[4] or '0') + reserve > limit then return -3, used end
   if tpm >= 0 and tokens > 0 then

@@ -4,6 +4,8 @@
 // a stream under way counts in flight on its route; a cooling route says how long it rests.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { rm } from 'node:fs/promises'
+import { isNotNull } from 'drizzle-orm'
+import { requestLogs } from '../../../src/db/schema/index.ts'
 import { ADMIN_TOKEN, ALL_BACKENDS, bearer, startTestGateway, type TestGateway } from '../../helpers/gateway.ts'
 import { longStream } from '../../helpers/long-streams.ts'
 import { until } from '../../helpers/until.ts'
@@ -58,6 +60,39 @@ for (const backends of ALL_BACKENDS) {
       expect(route(v, 'gw-good').last5m).toEqual({ calls: 2, errors: 0, errorRate: 0, p50Ms: route(v, 'gw-good').last5m.p50Ms })
       expect(route(v, 'gw-good').last60m.calls).toBe(2)
       expect(typeof v.inFlight).toBe('number')
+    })
+
+    test('a route that always fails counts each attempt as an error; the call log names each route tried and why it was left', async () => {
+      const { db } = gw.runtime.deps
+      const rows = await db.select().from(requestLogs).where(isNotNull(requestLogs.attempts))
+      // The first calls tried gw-bad (500) before gw-good answered; later ones skipped its open breaker.
+      expect(rows.length).toBeGreaterThan(0)
+      const tried = rows.flatMap((r) => r.attempts!)
+      for (const r of rows) {
+        expect(r.status).toBe(200)
+        expect(r.fault).toBeNull()
+        expect(r.attempts!.at(-1)).toMatchObject({ gateway: 'gw-good', model: 'acme/chat-1', upstreamModel: 'up-good', outcome: 'ok' })
+      }
+      const failed = tried.filter((a) => a.gateway === 'gw-bad')
+      expect(failed.length).toBeGreaterThan(0)
+      for (const a of failed)
+        expect(a).toMatchObject({
+          model: 'acme/chat-1',
+          upstreamModel: 'up-bad',
+          outcome: 'UPSTREAM_ERROR',
+          status: 500,
+          failure: 'status',
+        })
+      const v = await view()
+      expect(route(v, 'gw-bad').last5m).toMatchObject({ calls: failed.length, errors: failed.length, errorRate: 1 })
+      expect(v.items.find((g: any) => g.id === 'gw-bad').last60m).toMatchObject({ calls: failed.length, errors: failed.length })
+      expect(route(v, 'gw-good').last5m).toMatchObject({ calls: 2, errors: 0 })
+      // The same attempts in the metrics, per route.
+      const metrics = await (await gw.request('/metrics', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text()
+      const line = metrics.split('\n').find((l) => l.startsWith('tollgate_upstream_attempts_total{') && l.includes('gateway="gw-bad"'))
+      expect(line).toContain('model="acme/chat-1"')
+      expect(line).toContain('outcome="UPSTREAM_ERROR"')
+      expect(Number(line!.split(' ').at(-1))).toBeGreaterThanOrEqual(failed.length)
     })
 
     test('a stream under way counts in flight on its route until it ends', async () => {

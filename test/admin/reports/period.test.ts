@@ -27,4 +27,11 @@ describe('report periods', () => {
     expect(refusal('2025-01-01', '2026-01-03')).toEqual(['VALIDATION_FAILED', 'to'])
     expect(refusal('2025-01-01', '2026-01-02')).toBeUndefined()
   })
+
+  test('days outside 1970-01-01 … 9999-12-31 are refused naming the field', () => {
+    expect(refusal('0000-01-01', '0000-01-02')).toEqual(['VALIDATION_FAILED', 'from'])
+    expect(refusal('1969-12-31', '1970-01-01')).toEqual(['VALIDATION_FAILED', 'from'])
+    expect(refusal('1970-01-01', '1970-01-02')).toBeUndefined()
+    expect(refusal('9999-12-30', '9999-12-31')).toBeUndefined()
+  })
 })

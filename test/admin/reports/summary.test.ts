@@ -45,9 +45,11 @@ for (const backends of ALL_BACKENDS) {
         records.push(
           JSON.stringify(usageRecord({ ...users[1]!, ...common, requestId: `r2_${day}`, model: 'acme/chat-2', cost: String(7 * day) })),
         )
+        // Counted an error by its fault (the upstream's), as settlement records it — not by its status.
         const failed = {
           status: 502,
           errorCode: 'upstream_error',
+          fault: 'upstream' as const,
           usage: { ...usageRecord({} as never).usage, inputTokens: 0, outputTokens: 0 },
         }
         records.push(JSON.stringify(usageRecord({ ...users[0]!, ...common, ...failed, requestId: `r3_${day}`, cost: '0' })))
@@ -159,11 +161,19 @@ for (const backends of ALL_BACKENDS) {
         ['from=2026-09-01&to=2026-09-01', 'to'],
         ['from=2025-01-01&to=2026-09-01', 'to'],
         ['from=yesterday&to=2026-09-01', 'from'],
+        // Dates the store cannot hold (year 0) or reports never cover: 422, not the database's error.
+        ['from=0000-01-01&to=0000-01-02', 'from'],
+        ['from=1969-12-31&to=1970-01-02', 'from'],
       ] as const) {
-        const { status, body } = await get(`/api/admin/reports/summary?${q}`)
-        expect([q, status, body.error.code]).toEqual([q, 422, 'VALIDATION_FAILED'])
-        expect(body.error.message.startsWith(param)).toBe(true)
+        for (const report of ['summary', 'daily']) {
+          const { status, body } = await get(`/api/admin/reports/${report}?${q}`)
+          expect([q, status, body.error.code]).toEqual([q, 422, 'VALIDATION_FAILED'])
+          expect(body.error.message.startsWith(param)).toBe(true)
+        }
       }
+      // The bounds themselves are reports.
+      expect((await get('/api/admin/reports/summary?from=1970-01-01&to=1970-01-02')).status).toBe(200)
+      expect((await get('/api/admin/reports/daily?from=9999-12-30&to=9999-12-31')).status).toBe(200)
       expect((await get('/api/admin/reports/daily?from=2026-09-01')).status).toBe(400)
     })
   })

@@ -93,7 +93,7 @@ describe('recovery on embedded Postgres', () => {
     await requestReset(deps, u.email)
     const resetToken = tokenOf(mailsTo(u.email).at(-1)!)
     expect((await verifyEmail(deps, resetToken).catch((e) => e)).code).toBe('BAD_REQUEST')
-    expect(await verifyEmail(deps, tokenOf(mail))).toEqual({ id: u.id, email: u.email, role: 'user', verified: true })
+    expect(await verifyEmail(deps, tokenOf(mail))).toEqual({ id: u.id, email: u.email, role: 'user', verified: true, credentialVersion: 0 })
     expect((await verifyEmail(deps, tokenOf(mail)).catch((e) => e)).code).toBe('BAD_REQUEST')
   })
 

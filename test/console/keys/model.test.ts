@@ -24,6 +24,7 @@ const view = {
   maxConcurrent: null,
   limitReset: null,
   resetsAt: null,
+  operatorLimits: null,
 }
 
 describe('CreateKey / UpdateKey', () => {

@@ -32,7 +32,15 @@ describe('KeySettingsFields', () => {
 
 describe('KeySettingsView', () => {
   test('every member is present in a listing (null when unset)', () => {
-    const unset = { models: null, ipAllowlist: null, tpm: null, maxConcurrent: null, limitReset: null, resetsAt: null }
+    const unset = {
+      models: null,
+      ipAllowlist: null,
+      tpm: null,
+      maxConcurrent: null,
+      limitReset: null,
+      resetsAt: null,
+      operatorLimits: null,
+    }
     expect(Value.Check(View, unset)).toBe(true)
     const { resetsAt: _, ...withoutResetsAt } = unset
     expect(Value.Check(View, withoutResetsAt)).toBe(false)

@@ -27,6 +27,7 @@ const row = (o: Partial<KeyRow> = {}): KeyRow =>
     tpm: null,
     maxConcurrent: null,
     limitReset: null,
+    operatorLimits: null,
     ...o,
   }) as KeyRow
 
@@ -69,6 +70,20 @@ describe('settingsView', () => {
 
   test('the settings are shown as stored', () => {
     const s = settingsView(row({ models: ['acme/*'], ipAllowlist: ['10.0.0.0/8'], tpm: 9, maxConcurrent: 2 }), NOW)
-    expect(s).toEqual({ models: ['acme/*'], ipAllowlist: ['10.0.0.0/8'], tpm: 9, maxConcurrent: 2, limitReset: null, resetsAt: null })
+    expect(s).toEqual({
+      models: ['acme/*'],
+      ipAllowlist: ['10.0.0.0/8'],
+      tpm: 9,
+      maxConcurrent: 2,
+      limitReset: null,
+      resetsAt: null,
+      operatorLimits: null,
+    })
+    // The operator's limits, the spend limit in USD.
+    expect(settingsView(row({ operatorLimits: { limitMicros: '2500000', limitReset: null, rpm: 5 } }), NOW).operatorLimits).toEqual({
+      limit: 2.5,
+      limitReset: null,
+      rpm: 5,
+    })
   })
 })

@@ -33,11 +33,16 @@ describe('RequestLog', () => {
       cost: 0,
       usageSource: 'none',
       latencyMs: 12,
+      models: null,
+      fault: 'upstream',
+      attempts: [{ gateway: 'gw-a', model: 'acme/a', outcome: 'UPSTREAM_ERROR', status: 500, failure: 'status', ms: 3 }],
+      transactionId: null,
       createdAt: '2026-11-27T00:00:00.000Z',
     }
     expect(Value.Check(RequestLog, entry)).toBe(true)
     expect(Object.keys(RequestLog.properties)).not.toContain('userId')
     expect(Value.Check(LogList, { items: [entry], nextCursor: null })).toBe(true)
     expect(Value.Check(RequestLog, { ...entry, stream: 'no' })).toBe(false)
+    expect(Value.Check(RequestLog, { ...entry, fault: 'client' })).toBe(false)
   })
 })

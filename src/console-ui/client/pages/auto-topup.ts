@@ -49,6 +49,17 @@ export async function autoTopupSection(topup: { min: number; max: number; provid
   const provider = field({ name: 'provider', label: 'Pay with', options: topup.providers.map((p) => [p, p]) })
   if (s.provider) provider.input.value = s.provider
   const fields = [threshold, amount, provider]
+  // Sandbox top-ups move no money: there is no payment method to save.
+  const methodText = () =>
+    provider.input.value === 'sandbox'
+      ? 'Sandbox top-ups need no payment method.'
+      : s.paymentMethodSaved
+        ? 'A payment method is saved.'
+        : 'You will be asked to save a payment method.'
+  const methodHint = h('p', { class: 'hint' }, methodText())
+  provider.input.addEventListener('change', () => {
+    methodHint.textContent = methodText()
+  })
   const status = h('div', { 'aria-live': 'polite' }, notices(s))
   const error = formError()
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Save auto top-up')
@@ -58,7 +69,7 @@ export async function autoTopupSection(topup: { min: number; max: number; provid
     h('h2', { id: 'auto-title' }, 'Auto top-up'),
     h('label', { class: 'checkbox', for: 'auto-enabled' }, enabled, ' Top up automatically'),
     fields.map((f) => f.wrap),
-    h('p', { class: 'hint' }, s.paymentMethodSaved ? 'A payment method is saved.' : 'You will be asked to save a payment method.'),
+    methodHint,
     h('div', { class: 'actions' }, submit),
     error,
   )

@@ -1,11 +1,12 @@
 // The key form, for a new key (POST) and for changing one (PATCH): name, spend limit and the
 // period it resets on, rpm, tpm, calls in flight, the model and network allowlists (comma or
-// line separated), expiry (docs/api.md "Key settings"). Editing sends every member: an emptied
-// field clears its setting.
+// line separated), expiry (docs/api.md "Key settings"). Editing sends the members changed: an
+// emptied field clears its setting. A limit the operator set says so under its field: the owner
+// may tighten it, not lift or loosen it (docs/console.md "API keys").
 import { api } from '../api.ts'
 import { h } from '../dom.ts'
 import { type Field, field, formError, onSubmit } from '../forms.ts'
-import type { Key } from '../types.ts'
+import type { Key, OperatorLimit } from '../types.ts'
 
 /** A date input's day as the end of that day, UTC. */
 const endOfDay = (date: string) => (date ? `${date}T23:59:59Z` : null)
@@ -19,6 +20,18 @@ const list = (v: string) => {
 }
 const whole = (name: string, label: string, hint: string) =>
   field({ name, label, type: 'number', min: 1, step: 1, inputmode: 'numeric', hint })
+
+export const OPERATOR_HINT = 'Set by the operator: you may tighten it, not lift or loosen it.'
+
+/** Under each limit the operator set, the operator's note instead of the field's own hint. */
+function markOperatorLimits(fields: Field[], k: Key) {
+  for (const f of fields) {
+    if (k.operatorLimits?.[f.name as OperatorLimit] === undefined) continue
+    const hint = f.wrap.querySelector('.hint')
+    if (hint) hint.textContent = OPERATOR_HINT
+    f.wrap.classList.add('operator-limit')
+  }
+}
 
 function keyFields(k?: Key) {
   const fields = [
@@ -68,9 +81,15 @@ function keyFields(k?: Key) {
       hint: 'Optional. UTC.',
     }),
   ]
-  if (k) prefill(fields, k)
+  if (k) {
+    prefill(fields, k)
+    markOperatorLimits(fields, k)
+  }
   return fields
 }
+
+/** The form's values as shown: an edit sends only the members that differ from them. */
+const shown = (fields: Field[]) => Object.fromEntries(fields.map((f) => [f.name, f.input.value]))
 
 function prefill(fields: Field[], k: Key) {
   const values: Record<string, string> = {
@@ -87,9 +106,10 @@ function prefill(fields: Field[], k: Key) {
   for (const f of fields) f.input.value = values[f.name] ?? ''
 }
 
-function bodyOf(fields: Field[], editing: boolean) {
-  const v = Object.fromEntries(fields.map((f) => [f.name, f.input.value]))
-  return {
+function bodyOf(fields: Field[], before: Record<string, string> | undefined) {
+  const v = shown(fields)
+  const editing = before !== undefined
+  const body: Record<string, unknown> = {
     name: v.name!.trim() || (editing ? '' : undefined),
     limit: num(v.limit!),
     limitReset: v.limitReset || null,
@@ -101,11 +121,14 @@ function bodyOf(fields: Field[], editing: boolean) {
     ipAllowlist: list(v.ipAllowlist!),
     expiresAt: endOfDay(v.expiresAt!),
   }
+  if (before) for (const f of fields) if (v[f.name] === before[f.name]) delete body[f.name]
+  return body
 }
 
 /** The form; `k` given → it edits that key. `done` receives the API's answer. */
 export function keyForm<T>(done: (answer: T) => void | Promise<void>, k?: Key) {
   const fields = keyFields(k)
+  const before = k ? shown(fields) : undefined
   const error = formError()
   const title = k ? `Edit key ${k.name || k.prefix}` : 'New API key'
   const titleId = k ? `edit-${k.id}` : 'new-key'
@@ -124,7 +147,7 @@ export function keyForm<T>(done: (answer: T) => void | Promise<void>, k?: Key) {
   )
   onSubmit(form, fields, submit, error, async () => {
     const path = k ? `/api/keys/${encodeURIComponent(k.id)}` : '/api/keys'
-    await done(await api<T>(path, { method: k ? 'PATCH' : 'POST', body: bodyOf(fields, Boolean(k)) }))
+    await done(await api<T>(path, { method: k ? 'PATCH' : 'POST', body: bodyOf(fields, before) }))
     if (!k) form.reset()
   })
   return form

@@ -18,7 +18,7 @@ const saved = {
 const cp = clientPage({ auto: 'pages/auto-topup.ts' })
 const topup = { min: 5, max: 500, providers: ['sandbox', 'stripe'] }
 
-test('nothing saved yet: off, the defaults, a note that a payment method will be asked for', async () => {
+test('nothing saved yet: off, the defaults; sandbox needs no payment method, a card provider asks for one', async () => {
   cp.stub({ 'GET /api/wallet/auto-topup': { body: saved } })
   await cp.open('/console/topup')
   const r = await cp.page.evaluate(async (t) => {
@@ -31,6 +31,12 @@ test('nothing saved yet: off, the defaults, a note that a payment method will be
       provider: v('provider'),
       hint: el.querySelector('form > p.hint')?.textContent,
       notices: el.querySelectorAll('.warn').length,
+      stripeHint: (() => {
+        const select = el.querySelector('[name=provider]') as HTMLSelectElement
+        select.value = 'stripe'
+        select.dispatchEvent(new Event('change'))
+        return el.querySelector('form > p.hint')?.textContent
+      })(),
     }
   }, topup)
   expect(r).toEqual({
@@ -38,8 +44,9 @@ test('nothing saved yet: off, the defaults, a note that a payment method will be
     threshold: '5',
     amount: '25',
     provider: 'sandbox',
-    hint: 'You will be asked to save a payment method.',
+    hint: 'Sandbox top-ups need no payment method.',
     notices: 0,
+    stripeHint: 'You will be asked to save a payment method.',
   })
 }, 60_000)
 
