@@ -5,7 +5,7 @@
 // upstream reported; nothing left reserved.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { ledgerEntries } from '../../src/db/schema/index.ts'
+import { ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
 import { reservedOf, sseFrames } from '../helpers/chat.ts'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream.ts'
 import { ALL_BACKENDS, bearer, chatBody, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
@@ -66,12 +66,14 @@ for (const backends of ALL_BACKENDS) {
         expect(await reservedOf(gw, u.userId)).toBe(0n)
         const books = await gw.books(u.userId)
         expect(books.ledgerSum).toBe(books.balance)
-        // Every answered stream billed once, at what the upstream reported.
-        const usage = (await gw.runtime.deps.db.select().from(ledgerEntries).where(eq(ledgerEntries.userId, u.userId))).filter(
-          (e) => e.kind === 'usage',
-        )
-        expect(usage.map((e) => e.requestId).sort()).toEqual(served.map((a) => a.id).sort())
-        for (const e of usage) expect(e.amountMicros).toBe(-COST)
+        // Every answered stream billed once, at what the upstream reported: its log names the usage
+        // entry (one per written batch) that billed it, and the entries sum to the calls' cost.
+        const db = gw.runtime.deps.db
+        const billed = (await db.select().from(requestLogs).where(eq(requestLogs.userId, u.userId))).filter((l) => l.costMicros > 0n)
+        expect(billed.map((l) => l.id).sort()).toEqual(served.map((a) => a.id).sort())
+        for (const l of billed) expect([l.costMicros, l.ledgerEntryId !== null]).toEqual([COST, true])
+        const usage = (await db.select().from(ledgerEntries).where(eq(ledgerEntries.userId, u.userId))).filter((e) => e.kind === 'usage')
+        expect(usage.reduce((sum, e) => sum + e.amountMicros, 0n)).toBe(-COST * BigInt(served.length))
         expect(books.balance).toBe(balance - COST * BigInt(served.length))
         // The bound: never below minus one reservation, whatever the concurrency.
         expect(books.balance).toBeGreaterThanOrEqual(-RESERVE)
