@@ -101,6 +101,8 @@ function responsesLine(event: string | undefined, data: string, seq: { next: num
       return `${name} ${e.output_index} ${e.text}${s}`
     case 'response.function_call_arguments.done':
       return `${name} ${e.output_index} ${e.arguments}${s}`
+    case 'response.failed':
+      return `${name} ${e.response.id.startsWith('resp_') ? 'resp_' : e.response.id} ${e.response.status} ${e.response.error?.code}${s}`
     case 'error':
       return `error ${e.code}${s}`
     default:

@@ -97,13 +97,14 @@ describe('recorded upstream failures, every pair', () => {
         }
       })
 
-  test('a recorded responses error event mid-stream: only the error, in each protocol, billed as an estimate (no usage was reported)', async () => {
+  test('a recorded responses error event mid-stream: only the error (responses: response.failed, then error), in each protocol, billed as an estimate (no usage was reported)', async () => {
     const expected: Record<Inbound, string[]> = {
       chat: ['error UPSTREAM_ERROR'],
       messages: ['error api_error'],
       responses: [
         'created resp_ t/openai-responses in_progress',
         'in_progress resp_ t/openai-responses in_progress',
+        'failed resp_ failed upstream_error',
         'error upstream_error',
       ],
     }
