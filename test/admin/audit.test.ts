@@ -9,8 +9,11 @@ describe('audit log on embedded Postgres', () => {
   let m: MemoryDb
   beforeAll(async () => {
     m = await memoryDb()
+    // Rows of one millisecond are ordered by their random ids: the three are written apart.
     await recordAudit(m.db, { kind: 'token' }, { action: 'user.create', target: 'usr_a', after: { email: 'a@x' } })
+    await Bun.sleep(5)
     await recordAudit(m.db, { kind: 'cli' }, { action: 'user.role', target: 'usr_b', before: { role: 'user' }, after: { role: 'admin' } })
+    await Bun.sleep(5)
     await recordAudit(m.db, { kind: 'user', id: 'usr_admin', email: 'ops@x' }, { action: 'key.revoke', target: 'usr_a', note: 'leaked' })
   }, 30_000)
   afterAll(() => m.close())

@@ -130,6 +130,12 @@ for (const [i, backends] of ALL_BACKENDS.entries()) {
         .getByRole('region', { name: 'Recent calls' })
         .getByRole('row', { name: new RegExp(requestId) })
         .waitFor()
+      // At 1280 px the recent calls fit their card: the request id is whole, nothing scrolls.
+      const fit = await page.evaluate(() => {
+        const wrap = document.querySelector<HTMLElement>('[aria-labelledby="recent"] .table-wrap')!
+        return { scroll: wrap.scrollWidth, width: wrap.clientWidth }
+      })
+      expect(fit.scroll).toBeLessThanOrEqual(fit.width)
       // No layout shift while the overview loads and fills in.
       await page.reload()
       await page.getByRole('img', { name: /Spend over the last 30 days/ }).waitFor()

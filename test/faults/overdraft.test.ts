@@ -1,7 +1,7 @@
 // Overdraft is bounded and explained (docs/operations.md "Overdraft"): an upstream
-// that bills more than was reserved may take the balance below zero by exactly the difference
-// (cost − reservation) per call — never more — and the next call is refused with 402 without
-// reaching the upstream. A reservation prices prompt tokens as cache writes (the dearest input).
+// that bills more than was reserved may take the balance below zero — each call billed exactly
+// what it cost, never more — and the next call is refused with 402 without reaching the
+// upstream. Calls run at once only while balance − 2 × reserved covers the next reservation. A reservation prices prompt tokens as cache writes (the dearest input).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { applyMovement } from '../../src/billing/accounts.ts'
 import { reservationMicros } from '../../src/billing/estimate.ts'
@@ -64,12 +64,13 @@ for (const backends of ALL_BACKENDS) {
       expect(reservationMicros(estimate, { ...pricing, cacheWrite: null })).toBe(150n)
     })
 
-    test('a burst of calls billed above their reservations: balance dips by exactly Σ(cost − reservation); the next call gets 402', async () => {
+    test('a burst of calls billed above their reservations: balance = credit − Σ cost exactly; the next call gets 402', async () => {
       const reserved = await reservationOfOneCall()
       expect(reserved).toBeGreaterThan(0n)
       expect(reserved).toBeLessThan(COST)
       const n = 4
-      const credit = reserved * BigInt(n)
+      // The least balance that admits n calls at once: the last needs credit − 2·(n−1)·r ≥ r.
+      const credit = reserved * BigInt(2 * n - 1)
       const u = await userWith(credit)
       // All n are admitted before any is billed: the upstream holds them until the last arrives.
       let release!: () => void
@@ -92,7 +93,7 @@ for (const backends of ALL_BACKENDS) {
         answered.map((r) => ({ requestId: r.headers.get('x-request-id')!, cost: COST })),
       )
       const { balance } = await gw.books(u.userId)
-      expect(balance).toBe(-BigInt(n) * (COST - reserved))
+      expect(balance).toBe(credit - BigInt(n) * COST)
       expect(await reservedNow(gw, u.userId)).toBe(0n)
     }, 60_000)
   })

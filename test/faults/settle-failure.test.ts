@@ -119,9 +119,10 @@ describeServices('settle during a Redis outage (postgres + own redis-server with
 
     for (let round = 0; round < ROUNDS; round++) {
       const u = await gw.user(0)
-      // Just enough for the calls in flight to be admitted together; after them the balance left
+      // Just enough for the calls in flight to be admitted together (the last needs credit −
+      // 2·(n−1)·reserve ≥ reserve, docs/operations.md "Overdraft"); after them the balance left
       // covers the next call, but not while their reservations are still held.
-      const credit = reserve * BigInt(IN_FLIGHT)
+      const credit = reserve * BigInt(2 * IN_FLIGHT - 1)
       expect(credit - COST * BigInt(IN_FLIGHT)).toBeGreaterThanOrEqual(reserve)
       await applyMovement(db, store, {
         userId: u.userId,

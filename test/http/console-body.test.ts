@@ -30,13 +30,16 @@ describe('consoleBody', () => {
     expect(await consoleBody(post('  \n'), 'application/json', 1024)).toEqual({})
   })
 
-  test.each(['application/x-www-form-urlencoded', 'multipart/form-data'])('a filled %s body is refused 400, never parsed', async (type) => {
-    expect(await refusal(consoleBody(post('{"name":"x"}', type), type, 1024))).toEqual({
-      status: 400,
-      code: 'BAD_REQUEST',
-      message: 'Send the body as application/json.',
-    })
-  })
+  test.each(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'])(
+    'a filled %s body is refused 415, never parsed',
+    async (type) => {
+      expect(await refusal(consoleBody(post('{"name":"x"}', type), type, 1024))).toEqual({
+        status: 415,
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        message: 'Send the body as application/json.',
+      })
+    },
+  )
 
   test.each(['null', '[]', '1', '"x"', 'true'])('a top-level %s is 422 VALIDATION_FAILED', async (body) => {
     expect(await refusal(consoleBody(post(body), 'application/json', 1024))).toEqual({

@@ -37,19 +37,27 @@ describe('responses tee on recorded OpenAI streams', () => {
       expect(outcome.usage).toEqual(fromResponsesUsage(last.response.usage))
     })
 
-  test('a recorded error event: one error event in its place, numbered in sequence, and no response.completed', async () => {
+  test('a recorded error event: response.failed then one error event in its place, numbered in sequence, and no response.completed', async () => {
     const { events, outcome } = await run(
       fixtureSse('openai-responses', 'stream-error-event-insufficient-quota.chunks.jsonl'),
       responsesTee(OURS),
     )
     expect(outcome.end).toBe('upstream_failed')
-    expect(events.map((e) => e.event)).toEqual(['response.created', 'response.in_progress', 'error'])
-    expect(JSON.parse(events[2]!.data)).toEqual({
+    // docs/api.md "Streams that fail": the response as the client last saw it, failed, right before the error.
+    expect(events.map((e) => e.event)).toEqual(['response.created', 'response.in_progress', 'response.failed', 'error'])
+    const failed = JSON.parse(events[2]!.data)
+    expect([failed.sequence_number, failed.response.id, failed.response.status, failed.response.error.code]).toEqual([
+      2,
+      OURS.id,
+      'failed',
+      'upstream_error',
+    ])
+    expect(JSON.parse(events[3]!.data)).toEqual({
       type: 'error',
       code: 'upstream_error',
       message: 'The upstream model failed mid-stream.',
       param: null,
-      sequence_number: 2,
+      sequence_number: 3,
     })
   })
 })

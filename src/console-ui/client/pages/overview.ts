@@ -12,6 +12,8 @@ import { logColumns } from './logs.ts'
 import { table } from '../ui.ts'
 
 const DAYS = 30
+/** The columns of the overview's recent calls. */
+const RECENT_COLUMNS = new Set(['Time', 'Model', 'Status', 'Cost', 'Request id'])
 /** The chart reads at most this many recent calls (docs/console-ui.md "Limits"). */
 const MAX_LOG_PAGES = 10
 
@@ -78,12 +80,15 @@ export async function overviewPage(view: HTMLElement) {
     )
   view.append(spendChart(dailySpend(logs, DAYS, now)))
   const recent = logs.slice(0, 10)
+  // The overview's card is narrower than the logs page: its table keeps the columns a glance needs
+  // and the request id whole (docs/console-ui.md, the pages table); tokens and latency are on the logs page.
+  const recentColumns = logColumns.filter((c) => RECENT_COLUMNS.has(c.label))
   view.append(
     h(
       'section',
       { 'aria-labelledby': 'recent' },
       h('h2', { id: 'recent' }, 'Recent calls'),
-      recent.length ? table('Recent calls', logColumns, recent).wrap : h('p', { class: 'empty' }, 'No calls yet.'),
+      recent.length ? table('Recent calls', recentColumns, recent).wrap : h('p', { class: 'empty' }, 'No calls yet.'),
       h('p', null, h('a', { href: '/console/logs' }, 'All request logs')),
     ),
   )

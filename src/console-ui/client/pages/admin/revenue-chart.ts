@@ -1,5 +1,6 @@
 // Revenue (top-ups) and usage per day, side by side, in an SVG of fixed size, with the same
-// numbers as a table for screen readers and keyboards.
+// numbers as a table for screen readers and keyboards. Each series has its own scale: a day's
+// usage is often a thousandth of one top-up, and on one scale it would not show at all.
 import { h, svg } from '../../dom.ts'
 import { usd } from '../../format.ts'
 import type { Day } from './types.ts'
@@ -13,12 +14,14 @@ const SERIES = [
 const FILL = { c0: '#2563eb', c1: '#d97706' }
 
 export function revenueChart(days: Day[]): HTMLElement {
-  const max = Math.max(0, ...days.flatMap((d) => [d.topups, d.usage]))
+  const top = (key: 'topups' | 'usage') => Math.max(0, ...days.map((d) => d[key]))
+  const tops = { topups: top('topups'), usage: top('usage') }
+  const max = Math.max(tops.topups, tops.usage)
   const slot = W / Math.max(1, days.length)
   const bars = days.flatMap((d, i) =>
     SERIES.map(([key, label, c], s) => {
       const v = d[key]
-      const height = max > 0 ? (v / max) * (H - 4) : 0
+      const height = v > 0 ? (v / tops[key]) * (H - 4) : 0
       return v > 0
         ? svg(
             'rect',
@@ -33,7 +36,7 @@ export function revenueChart(days: Day[]): HTMLElement {
   return h(
     'figure',
     { class: 'card chart-card' },
-    h('figcaption', null, h('h2', null, 'Revenue and usage per day')),
+    h('figcaption', null, h('h2', null, 'Revenue and usage per day'), h('p', { class: 'muted' }, 'Each series on its own scale.')),
     h(
       'div',
       { class: 'chart-box' },
