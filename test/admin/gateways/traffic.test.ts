@@ -1,5 +1,6 @@
 // Recent traffic per gateway and route (docs/operators.md "Models and gateways"): calls, errors
-// (status 500 and above only: a client's 4xx is not the gateway's failure), error rate and median
+// (by the call's fault — the upstream's or Tollgate's, as the writer records it; a client's 4xx
+// has none), error rate and median
 // latency over the last 5 and 60 minutes; calls without a gateway and older calls stay out.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { recentTraffic } from '../../../src/admin/gateways/traffic.ts'
@@ -19,6 +20,8 @@ const log = (gateway: string | null, model: string, agoMs: number, status: numbe
   protocol: 'chat',
   stream: false,
   status,
+  // The fault the writer records with each call: a 5xx here is the upstream's, a 4xx the client's.
+  fault: status >= 500 ? ('upstream' as const) : null,
   usageSource: 'upstream',
   latencyMs,
   createdAt: new Date(NOW - agoMs),

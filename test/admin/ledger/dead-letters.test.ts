@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { insertDeadLetter } from '../../../src/billing/dead-letters.ts'
-import { ledgerDeadLetters, ledgerEntries } from '../../../src/db/schema/index.ts'
+import { ledgerDeadLetters, ledgerEntries, requestLogs } from '../../../src/db/schema/index.ts'
 import { ADMIN_TOKEN, ALL_BACKENDS, simpleCatalog, startTestGateway, type TestGateway } from '../../helpers/gateway.ts'
 import { usageRecord } from '../../helpers/records.ts'
 
@@ -51,7 +51,11 @@ for (const backends of ALL_BACKENDS) {
       const id = await letter(requestId, JSON.stringify(usageRecord({ requestId, userId: u.userId, keyId: u.keyId, cost: '1234' })))
       const res = await send('POST', `/api/admin/ledger/dead-letters/${id}/retry`)
       expect(res).toEqual({ status: 200, body: { id, retried: true, written: 1 } })
-      const entries = await gw.runtime.deps.db.select().from(ledgerEntries).where(eq(ledgerEntries.requestId, requestId))
+      // Billed once: the call's log names the usage entry that covers it (docs/api.md "Ledger").
+      const db = gw.runtime.deps.db
+      const [logged] = await db.select().from(requestLogs).where(eq(requestLogs.id, requestId))
+      expect(logged!.costMicros).toBe(1234n)
+      const entries = await db.select().from(ledgerEntries).where(eq(ledgerEntries.id, logged!.ledgerEntryId!))
       expect(entries.map((e) => e.amountMicros)).toEqual([-1234n])
       expect((await send('GET', `/api/admin/ledger/dead-letters/${id}`)).status).toBe(404)
       const [audit] = (await send('GET', `/api/admin/audit?target=${id}`)).body.items

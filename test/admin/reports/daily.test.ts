@@ -21,7 +21,18 @@ describe('daily report on embedded Postgres', () => {
     await writeRecords(m.db, [
       JSON.stringify(usageRecord({ userId: u.id, keyId, requestId: 'd1', cost: '1500000', at: on(1) })),
       JSON.stringify(usageRecord({ userId: u.id, keyId, requestId: 'd2', cost: '500000', at: on(1) })),
-      JSON.stringify(usageRecord({ userId: u.id, keyId, requestId: 'd3', cost: '0', at: on(3), status: 503, errorCode: 'UPSTREAM_ERROR' })),
+      JSON.stringify(
+        usageRecord({
+          userId: u.id,
+          keyId,
+          requestId: 'd3',
+          cost: '0',
+          at: on(3),
+          status: 503,
+          errorCode: 'UPSTREAM_ERROR',
+          fault: 'upstream',
+        }),
+      ),
     ])
     for (const [reference, micros, kind] of [
       ['t1', 20_000_000n, 'topup'],
