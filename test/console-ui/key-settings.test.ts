@@ -102,6 +102,10 @@ describe(`console UI key settings on ${backends.db}+${backends.store}`, () => {
     const me = await signUpInPage(page)
     await nav(page, 'Top up', 'Top up')
     const form = page.getByRole('form', { name: 'Auto top-up' })
+    // A box to tick at its own size beside its label, not a text field's width and height.
+    const box = (await form.getByLabel('Top up automatically').boundingBox())!
+    expect(box.width).toBeLessThan(32)
+    expect(box.height).toBeLessThan(32)
     await form.getByLabel('Top up automatically').check()
     await form.getByLabel('When the balance falls under (USD)').fill('2')
     await form.getByLabel('Add (USD)').fill('10')

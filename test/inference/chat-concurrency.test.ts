@@ -63,7 +63,8 @@ for (const backends of ALL_BACKENDS) {
             : Response.json(completionWithUsage(5, 100))
         },
       })
-      gw = await startTestGateway(backends, simpleCatalog([{ id: 'gw-a', url: up.url }]))
+      // A generous upstream timeout: a burst of 400 calls on a busy machine must not fail for want of time.
+      gw = await startTestGateway(backends, simpleCatalog([{ id: 'gw-a', url: up.url, timeoutMs: 20_000 }]))
     }, 30_000)
     afterAll(async () => {
       await gw.stop()

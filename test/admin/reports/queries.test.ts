@@ -36,7 +36,12 @@ describe('report queries on embedded Postgres', () => {
       rec(a, 'r1', 1, '1000', { latencyMs: 40 }),
       rec(a, 'r2', 2, '2000', { gateway: 'gw-b', latencyMs: 40 }),
       rec(b, 'r3', 2, '5000', { model: 'acme/chat-2', latencyMs: 4000 }),
-      rec(b, 'r4', 1, '0', { status: 502, errorCode: 'UPSTREAM_ERROR', fault: 'upstream', usage: { ...usageRecord({} as never).usage, outputTokens: 0 } }),
+      rec(b, 'r4', 1, '0', {
+        status: 502,
+        errorCode: 'UPSTREAM_ERROR',
+        fault: 'upstream',
+        usage: { ...usageRecord({} as never).usage, outputTokens: 0 },
+      }),
       // The first moment after the period and the last before it stay out.
       rec(a, 'r5', 3, '999', { at: P.toMs }),
       rec(a, 'r6', 1, '999', { at: P.fromMs - 1 }),

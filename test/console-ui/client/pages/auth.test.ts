@@ -20,7 +20,13 @@ async function fill(mode: 'signInPage' | 'signUpPage', email: string, password: 
       ;(view.querySelector('input[name=email]') as HTMLInputElement).value = email!
       ;(view.querySelector('input[name=password]') as HTMLInputElement).value = password!
       view.querySelector('form')!.requestSubmit()
-      await new Promise((res) => setTimeout(res, 300))
+      // Until the answer shows: a navigation, an error, or a status (at most 10 s on a busy machine).
+      const shown = () =>
+        went.length > 0 ||
+        Boolean(view.querySelector('.form-error')?.textContent) ||
+        Boolean(view.querySelector('.field-error')?.textContent) ||
+        Boolean(view.querySelector('[role=status]')?.textContent)
+      for (let waited = 0; !shown() && waited < 10_000; waited += 20) await new Promise((res) => setTimeout(res, 20))
       return {
         went,
         h1: view.querySelector('h1')!.textContent,
