@@ -54,7 +54,9 @@ The playground's models, all served by the local fake upstream (no provider, no 
 Operator pages (routes and breakers, users, reports, ledger): ${url}/console/admin
 ${
   adminGrant
-    ? `  Become the playground's admin from another terminal, beside this server, then sign in again:
+    ? `  Become the playground's admin: stop this demo (Ctrl-C; the embedded database is held by one
+  process at a time, docs/operations.md "One process per embedded database"), run the command,
+  start the demo again and sign in:
 
   ${adminGrant}`
     : '  The database is in memory, in this process only: run the demo on kept data to grant the admin role (bun run admin:grant).'

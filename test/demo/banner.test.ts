@@ -44,6 +44,8 @@ test('the playground: its models, the operator pages and how to become their adm
   for (const m of ['demo/echo-1', 'demo/chat', 'demo/embed', 'demo/flaky']) expect(text).toContain(`  ${m} `)
   expect(text).toContain('Operator pages (routes and breakers, users, reports, ledger): http://127.0.0.1:8080/console/admin\n')
   expect(text).toContain('\n  bun run admin:grant demo@x\n')
+  // The grant runs with the demo stopped: the embedded database is held by one process.
+  expect(text).toContain('stop this demo (Ctrl-C')
   const memory = demoBanner({
     url: 'http://h',
     upstreamPort: 9,
