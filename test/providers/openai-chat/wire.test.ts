@@ -1,57 +1,11 @@
-// The openai-chat wire module: one checked parse per stream event. Every recorded event reads as a
-// value; [DONE] is the sentinel; a malformed or truncated event is a typed failure, never an
-// exception; and streams with a bad event, whole or cut there, end once and are never billed
-// below what the client received, through the tee and both translations.
-import { describe, expect, test } from 'bun:test'
-import { DONE } from '../../../src/lib/wire.ts'
-import { SseParser } from '../../../src/lib/sse/parse.ts'
+// The openai-chat wire module holds the wire contract (../wire-contract.ts).
 import { chatStreamDecoder } from '../../../src/providers/openai-chat/stream-decoder.ts'
 import { parseChatEvent } from '../../../src/providers/openai-chat/wire.ts'
-import { fixtureJson, fixtureSse } from '../../helpers/fixtures.ts'
-import { fuzzParse, fuzzStreams } from '../wire-fuzz.ts'
+import { wireContract } from '../wire-contract.ts'
 
-const P = 'openai-chat' as const
-const recorded = (fixtureJson(P, 'index.json') as { file: string; streaming: boolean }[]).filter((e) => e.streaming).map((e) => e.file)
-
-describe('openai-chat wire', () => {
-  test('every event of every recorded stream reads as a value', () => {
-    let n = 0
-    for (const file of recorded)
-      for (const ev of new SseParser().push(fixtureSse(P, file))) {
-        const r = parseChatEvent(ev.data)
-        expect({ file, data: ev.data.slice(0, 80), ok: r.ok }).toEqual({ file, data: ev.data.slice(0, 80), ok: true })
-        n++
-      }
-    expect(n).toBeGreaterThan(20)
-  })
-
-  test('[DONE] is the sentinel; not JSON, not an object and a wrong shape are typed failures', () => {
-    expect(parseChatEvent('[DONE]')).toEqual({ ok: true, value: DONE })
-    const reason = (data: string) => {
-      const r = parseChatEvent(data)
-      return r.ok ? 'ok' : r.failure.reason
-    }
-    expect(reason('{"cut')).toBe('not_json')
-    expect(reason('')).toBe('not_json')
-    expect(reason('[1]')).toBe('not_object')
-    expect(reason('null')).toBe('not_object')
-    expect(reason('7')).toBe('not_object')
-  })
-
-  test('a member the readers rely on, of the wrong type, is a bad_shape failure; an unknown member passes', () => {
-    for (const data of ['{"choices":5}', '{"choices":[null]}', '{"choices":[{"delta":{"content":9}}]}', '{"usage":"u"}'])
-      expect({ data, r: parseChatEvent(data) }).toMatchObject({ data, r: { ok: false, failure: { reason: 'bad_shape' } } })
-    expect(parseChatEvent('{"choices":[{"index":0,"delta":{"content":"hi"}}]}').ok).toBe(true)
-    expect(parseChatEvent('{"choices":[{"index":0,"delta":{"content":"hi"}}]' + ',"vendor_extra":{"x":1}}').ok).toBe(true)
-  })
-
-  test('fuzz: every mutation of every recorded event is a value or a typed failure, never an exception', () => {
-    let failures = 0
-    for (const file of recorded) failures += fuzzParse(P, file, parseChatEvent)
-    expect(failures).toBeGreaterThan(0)
-  })
-
-  test('fuzz: a bad event, the stream whole or cut there, ends once and is never billed below what was delivered', async () => {
-    await fuzzStreams(P, chatStreamDecoder)
-  })
+wireContract('openai-chat', {
+  parse: parseChatEvent,
+  decoder: chatStreamDecoder,
+  badShapes: ['{"choices":5}', '{"choices":[null]}', '{"choices":[{"delta":{"content":9}}]}', '{"usage":"u"}'],
+  passes: '{"choices":[{"index":0,"delta":{"content":"hi"}}]}',
 })
