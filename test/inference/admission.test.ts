@@ -27,6 +27,13 @@ import { catalogModel } from '../helpers/catalog-model.ts'
 import { Exposition } from '../helpers/prometheus.ts'
 import { describeServices, freshKeyPrefix, REDIS_URL } from '../helpers/services.ts'
 
+/** The error `p` rejected with; the test fails when it resolved. */
+const rejection = (p: Promise<unknown>): Promise<GatewayError> =>
+  p.then(
+    () => Promise.reject(new Error('resolved')),
+    (e: unknown) => e as GatewayError,
+  )
+
 /** Half way through a rate window: every window answer says 30 s to its end. */
 const NOW = Date.UTC(2026, 10, 27, 12, 0, 30)
 
@@ -112,11 +119,7 @@ function account(store: Store, balance: bigint, key: Partial<KeyPrincipal> = {},
     admitting,
     admit: (reserveMicros = RESERVE) => admit(deps, admitting(reserveMicros)),
     /** The refusal admission threw. */
-    refused: (reserveMicros = RESERVE) =>
-      admit(deps, admitting(reserveMicros)).then(
-        () => Promise.reject(new Error('admitted')),
-        (e: GatewayError) => e,
-      ),
+    refused: (reserveMicros = RESERVE) => rejection(admit(deps, admitting(reserveMicros))),
     held: async () => (await store.account(p.userId))!,
     leases: async () => (await store.accountLeases(p.userId)).sort(),
     refusals: async (reason: string) => new Exposition(await metrics.scrape()).value('tollgate_refusals_total', { reason }),
@@ -382,7 +385,7 @@ describe('admit when it cannot ask', () => {
   test('the store does not answer: 503 with Retry-After, the lease ended and the mirror dropped, nothing in flight', async () => {
     const a = account(failing(true), 10_000n)
     const c = a.admitting(RESERVE)
-    const err = await admit(a.deps, c).catch((e: GatewayError) => e)
+    const err = await rejection(admit(a.deps, c))
     expect([err.code, err.status, err.extra.headers]).toEqual(['SERVICE_UNAVAILABLE', 503, { 'retry-after': '1' }])
     // It may still reserve later: its lease is ended and the account's mirror dropped after it.
     expect(a.forgotten).toEqual([[a.p.userId, c.requestId]])
@@ -419,18 +422,22 @@ describe('authenticate', () => {
   })
 
   test('no key, or one that names nobody: 401', async () => {
-    const err = await authenticate(
-      auth(async () => undefined),
-      new Headers(),
-    ).catch((e: GatewayError) => e)
+    const err = await rejection(
+      authenticate(
+        auth(async () => undefined),
+        new Headers(),
+      ),
+    )
     expect([err.code, err.status]).toEqual(['UNAUTHORIZED', 401])
   })
 
   test('the key store unreachable: 503, never a 500', async () => {
-    const err = await authenticate(
-      auth(() => Promise.reject(new Error('ECONNREFUSED'))),
-      new Headers({ authorization: 'Bearer sk-x' }),
-    ).catch((e: GatewayError) => e)
+    const err = await rejection(
+      authenticate(
+        auth(() => Promise.reject(new Error('ECONNREFUSED'))),
+        new Headers({ authorization: 'Bearer sk-x' }),
+      ),
+    )
     expect([err.code, err.status]).toEqual(['SERVICE_UNAVAILABLE', 503])
   })
 })

@@ -5,7 +5,7 @@
 // retry, no next route (docs/failover.md "Who ended the call").
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
 import { CallEnded, endedByCaller, endOfThrown, faultOf } from '../../src/core/call-end.ts'
-import { GatewayError } from '../../src/core/errors.ts'
+import type { GatewayError } from '../../src/core/errors.ts'
 import { callUpstream, type ServedJson, type ServedStream } from '../../src/inference/upstream-call.ts'
 import { gatewayKeyOf } from '../../src/routing/breakers.ts'
 import { startFakeUpstream } from '../../src/testing/fake-upstream/server.ts'
@@ -207,6 +207,8 @@ describe('a call its caller ended', () => {
     expect(h.router.breakers.phase(gatewayKeyOf('hang'))).toBe('closed')
     expect(h.router.counters).toMatchObject({ retries: 0, failovers: 0 })
     expect(h.slept).toEqual([])
+    // Not an upstream failure: nothing logged as one.
+    expect(h.msgs()).not.toContain('upstream attempt failed')
     expect(seen()).toEqual(['up-hang'])
     expect(h.router.load.inFlight('hang', 'up-hang')).toBe(0)
   })
@@ -220,6 +222,7 @@ describe('a call its caller ended', () => {
     const err = await pending
     expect(endOfThrown(err)).toEqual({ kind: 'drain' })
     expect(h.router.breakers.phase(gatewayKeyOf('hang'))).toBe('closed')
+    expect(h.msgs()).not.toContain('upstream attempt failed')
     expect(seen()).toEqual(['up-hang'])
   })
 
