@@ -91,6 +91,16 @@ describe('answers on every cloud wire, each inbound protocol, JSON and stream', 
       expect([v.status, v.reasoning, v.text]).toEqual([200, 'Thinking it over.', 'Done.'])
     }))
 
+  test('latency, time to first token and frame pace delay the answer, not change it', async () => {
+    for (const c of CLOUDS)
+      for (const stream of [false, true]) {
+        tg.upstream.reset()
+        tg.upstream.on(c.upstream, { latencyMs: 5, firstTokenMs: 5, frameDelayMs: 1, text: 'Slow cloud answer.' })
+        const v = await call(tg.anthropicBaseURL, tg.key, 'responses', c.slug, stream)
+        expect([c.slug, stream, v.status, v.text]).toEqual([c.slug, stream, 200, 'Slow cloud answer.'])
+      }
+  })
+
   test('no usage: the gateway bills its estimate', async () => {
     await eachCloud({ usage: null, text: 'Unmetered.' }, (v) => expect(v.status).toBe(200))
     const log = await tg.admin.requestLog(tg.user.id, { limit: CLOUDS.length * 6 })

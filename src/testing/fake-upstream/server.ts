@@ -19,7 +19,7 @@ export interface FakeUpstreamOptions {
 export const ANY_MODEL = '*'
 
 export interface FakeUpstream {
-  /** `http://127.0.0.1:<port>`; a catalog gateway's baseUrl is this plus any prefix and `/v1`. */
+  /** `http://127.0.0.1:<port>`; a catalog gateway's baseUrl is this plus any prefix and `/v1` (a cloud's: its own path, docs/testing.md "Cloud wires on the fake"). */
   url: string
   port: number
   /** Every request received, oldest first. */
