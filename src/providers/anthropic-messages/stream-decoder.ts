@@ -5,6 +5,7 @@ import type { CEvent } from '../../core/canonical.ts'
 import { fromAnthropicStop } from '../../core/stop-reasons.ts'
 import { fromAnthropicUsage, type ReportedUsage, type Usage } from '../../core/usage.ts'
 import { DONE } from '../../lib/wire.ts'
+import { withStatus } from '../stream-error-status.ts'
 import type { StreamDecoder } from '../types.ts'
 import { type AnthropicEventWire, parseAnthropicEvent } from './wire.ts'
 
@@ -18,12 +19,6 @@ const usageBase = (u: Usage | undefined) =>
         cache_creation_input_tokens: u.cacheWriteTokens,
       }
     : {}
-
-/**
- * The HTTP status Anthropic gives each error type it may send inside a stream: a failure with a
- * status class before any content fails over like that answer would (docs/failover.md).
- */
-const ERROR_STATUS: Record<string, number> = { overloaded_error: 529, rate_limit_error: 429, api_error: 500, timeout_error: 504 }
 
 export function anthropicStreamDecoder(): StreamDecoder<AnthropicEventWire> {
   let reported: ReportedUsage | undefined
@@ -92,11 +87,9 @@ export function anthropicStreamDecoder(): StreamDecoder<AnthropicEventWire> {
         case 'message_stop':
           stopped = true
           return stop ? [{ type: 'finish', stopReason: fromAnthropicStop(stop.reason), stopSequence: stop.sequence }] : []
-        case 'error': {
+        case 'error':
           failed = true
-          const status = ERROR_STATUS[String(data.error?.type)]
-          return [{ type: 'error', message: String(data.error?.message ?? 'upstream error'), ...(status ? { status } : {}) }]
-        }
+          return [{ type: 'error', message: String(data.error?.message ?? 'upstream error'), ...withStatus(data.error?.type) }]
       }
       return []
     },

@@ -6,6 +6,7 @@ import { fromChatFinish } from '../../core/stop-reasons.ts'
 import { fromOpenAiChatUsage, type ReportedUsage } from '../../core/usage.ts'
 import { asList } from '../../lib/json.ts'
 import { DONE } from '../../lib/wire.ts'
+import { withStatus } from '../stream-error-status.ts'
 import type { StreamDecoder } from '../types.ts'
 import { reasoningOf } from './response.ts'
 import { type ChatChoiceWire, type ChatChunkWire, parseChatEvent } from './wire.ts'
@@ -54,7 +55,7 @@ export function chatStreamDecoder(): StreamDecoder<ChatChunkWire> {
         failed = true
         return [
           ...(usage ? [{ type: 'usage' as const, usage, final: true }] : []),
-          { type: 'error', message: String(chunk.error.message ?? 'upstream error') },
+          { type: 'error', message: String(chunk.error.message ?? 'upstream error'), ...withStatus(chunk.error.code) },
         ]
       }
       const choices = asList(chunk.choices)

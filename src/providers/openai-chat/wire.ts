@@ -56,7 +56,7 @@ export interface ChatChunkWire {
   choices?: ChatChoiceWire[]
   usage?: ChatUsageWire | null
   /** A failure after the stream started (OpenRouter). */
-  error?: { message?: unknown }
+  error?: { message?: unknown; code?: unknown }
 }
 
 /** A message or delta whose read members have the types the readers assume. */

@@ -4,6 +4,7 @@
 import type { CEvent } from '../../core/canonical.ts'
 import { fromResponsesUsage, type ReportedUsage } from '../../core/usage.ts'
 import { DONE } from '../../lib/wire.ts'
+import { withStatus } from '../stream-error-status.ts'
 import type { StreamDecoder } from '../types.ts'
 import { fromResponsesStatus } from './response.ts'
 import { parseResponsesEvent, type ResponsesEventWire } from './wire.ts'
@@ -86,7 +87,11 @@ export function responsesStreamDecoder(): StreamDecoder<ResponsesEventWire> {
         case 'error':
           failed = true
           return [
-            { type: 'error', message: String(data.error?.message ?? data.response?.error?.message ?? data.message ?? 'upstream error') },
+            {
+              type: 'error',
+              message: String(data.error?.message ?? data.response?.error?.message ?? data.message ?? 'upstream error'),
+              ...withStatus(data.error?.code ?? data.response?.error?.code),
+            },
           ]
         default:
           return []

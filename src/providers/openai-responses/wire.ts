@@ -38,7 +38,7 @@ export interface ResponseWire {
   output?: ResponsesItemWire[]
   usage?: ResponsesUsageWire | null
   /** response.failed */
-  error?: { message?: unknown } | null
+  error?: { message?: unknown; code?: unknown } | null
 }
 
 /**
@@ -60,7 +60,7 @@ export interface ResponsesEventWire {
   summary_index?: number
   sequence_number?: unknown
   /** error: OpenAI nests it as `error.message` (test/fixtures/openai-responses/stream-error-event-insufficient-quota.chunks.jsonl); a bare `message` is read too */
-  error?: { message?: unknown } | null
+  error?: { message?: unknown; code?: unknown } | null
   message?: unknown
 }
 
