@@ -6,7 +6,7 @@
 import { eq, sql } from 'drizzle-orm'
 import { moveBalance, withMirroredMoves } from '../billing/accounts.ts'
 import { GatewayError } from '../core/errors.ts'
-import { ledgerEntries } from '../db/schema/index.ts'
+import { accounts, ledgerEntries } from '../db/schema/index.ts'
 import { base62 } from '../lib/ids.ts'
 import { formatUsd } from '../lib/money.ts'
 import type { AdminDeps } from './deps.ts'
@@ -42,6 +42,9 @@ export async function applyCredit(deps: Pick<AdminDeps, 'db' | 'store'>, c: Cred
     deps.store,
     () => [c.userId],
     async (tx) => {
+      // The account row is locked first: an unknown user is a 404 before anything is written.
+      const [account] = await tx.select({ id: accounts.userId }).from(accounts).where(eq(accounts.userId, c.userId)).for('update')
+      if (!account) throw new GatewayError('NOT_FOUND', 'No such user.')
       const [entry] = await tx
         .insert(ledgerEntries)
         .values({
@@ -59,8 +62,7 @@ export async function applyCredit(deps: Pick<AdminDeps, 'db' | 'store'>, c: Cred
         .returning({ id: ledgerEntries.id })
       // The reference exists: the key was used before (a concurrent first use has committed by now).
       if (!entry) return { ...(await replay(tx, reference, c)), replayed: true }
-      const balance = await moveBalance(tx, deps.store, c.userId, c.amountMicros)
-      if (balance === undefined) throw new GatewayError('NOT_FOUND', 'No such user.')
+      const balance = (await moveBalance(tx, deps.store, c.userId, c.amountMicros)) as bigint // the row is locked above
       await c.audit?.(tx, balance - c.amountMicros, balance)
       const answer: Answer = { balance: Number(formatUsd(balance)) }
       if (c.key !== undefined)

@@ -11,9 +11,11 @@ export {
   type TollgateAdmin,
   type TollgateWallet,
 } from './admin.ts'
-export { defaultCatalog, MODELS, ONE_ATTEMPT } from './catalog.ts'
+export { CLOUD_MODELS, cloudCatalog, defaultCatalog, MODELS, ONE_ATTEMPT } from './catalog.ts'
+export { fakeAwsAuth, fakeEntraAuth, fakeGoogleAuth, fakeServiceAccount } from './cloud-auth.ts'
 export { closeIdleDatabases } from './database-pool.ts'
 export { ANY_MODEL, type FakeUpstream, type FakeUpstreamOptions, startFakeUpstream } from './fake-upstream/server.ts'
+export { TOKEN_MODEL } from './fake-upstream/wires/oauth-token.ts'
 export type { RecordedRequest, Reply, Script, ScriptedError, ScriptedToolCall, ScriptedUsage } from './fake-upstream/reply.ts'
 export type { CatalogFile } from '../catalog/file.ts'
 export type { RequestLog } from '../console/logs/model.ts'

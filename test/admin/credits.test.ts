@@ -1,7 +1,7 @@
 // Admin credit adjustments (docs/api.md "Idempotent retries"): without a key each call is its own
 // movement; with an Idempotency-Key one movement per user and key, a retry with the same body gets
 // the first answer (replayed), another body is a 409; the balance equals the ledger's sum; an
-// over-long key changes nothing (an unknown user is the service's 404: admin/service.ts).
+// over-long key or an unknown user changes nothing.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq, sql } from 'drizzle-orm'
 import { applyCredit } from '../../src/admin/credits.ts'
@@ -46,6 +46,14 @@ describe('applyCredit on embedded Postgres', () => {
     expect(first).toEqual({ balance: 1, replayed: false })
     expect(retry).toEqual({ balance: 1, replayed: true })
     expect(await books(u)).toEqual({ balance: 4_000_000n, ledgerSum: 4_000_000n, entries: 2 })
+  })
+
+  test('an unknown user is NOT_FOUND, with or without a key, and writes nothing', async () => {
+    const ghost = `usr_${crypto.randomUUID()}`
+    const before = await m.db.select({ n: sql<number>`count(*)::int` }).from(ledgerEntries)
+    expect(await codeOf(applyCredit(m, { userId: ghost, amountMicros: 1_000_000n }))).toBe('NOT_FOUND')
+    expect(await codeOf(applyCredit(m, { userId: ghost, amountMicros: 1_000_000n, key: 'k' }))).toBe('NOT_FOUND')
+    expect(await m.db.select({ n: sql<number>`count(*)::int` }).from(ledgerEntries)).toEqual(before)
   })
 
   test('the same key with another amount or note is a 409; the key is per user', async () => {

@@ -1,7 +1,7 @@
 // Stop reasons across protocols: total mappers, each vendor value to its canonical reason and
 // back, with explicit defaults for anything unknown.
 import { describe, expect, test } from 'bun:test'
-import { fromAnthropicStop, fromChatFinish, toAnthropicStop, toChatFinish } from '../../src/core/stop-reasons.ts'
+import { fromAnthropicStop, fromChatFinish, fromConverseStop, toAnthropicStop, toChatFinish } from '../../src/core/stop-reasons.ts'
 
 describe('stop reasons', () => {
   test('Anthropic both ways; unknown reasons end the turn', () => {
@@ -26,5 +26,14 @@ describe('stop reasons', () => {
       'content_filter',
       'stop',
     ])
+  })
+
+  test('Bedrock Converse: guardrails and filters are content_filter; unknown reasons end the turn', () => {
+    expect(['max_tokens', 'tool_use', 'stop_sequence'].map(fromConverseStop)).toEqual(['max_tokens', 'tool_use', 'stop_sequence'])
+    expect(fromConverseStop('guardrail_intervened')).toBe('content_filter')
+    expect(fromConverseStop('content_filtered')).toBe('content_filter')
+    expect(fromConverseStop('end_turn')).toBe('end')
+    expect(fromConverseStop('model_context_window_exceeded')).toBe('end')
+    expect(fromConverseStop(undefined)).toBe('end')
   })
 })

@@ -1,17 +1,20 @@
 // Local fakes of the three clouds (docs/providers.md "Cloud providers"), each checking its auth on
 // every request the way the cloud does, independently of Tollgate's code:
 // - Bedrock: every request's SigV4 signature recomputed from the raw request (helpers/sigv4.ts);
-//   answers are JSON or real AWS event-stream frames (encoded with @smithy/core's codec).
+//   answers are JSON or real AWS event-stream frames (the kit's encoder, @smithy/core's codec).
 // - Google: a token endpoint that verifies the JWT bearer grant's RS256 signature with the service
 //   account's public key (jose) and issues expiring tokens; Vertex's rawPredict / streamRawPredict
 //   accept only a live token.
 // - Entra ID: a client-credentials token endpoint; Azure OpenAI's chat accepts only a live token.
 // A refused request is answered in the cloud's own words, which no client may ever see.
-import { EventStreamCodec, type MessageHeaders } from '@smithy/core/event-streams'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { type CryptoKey, exportPKCS8, generateKeyPair, type KeyObject, jwtVerify } from 'jose'
+import { eventFrame, exceptionFrame } from '../../src/testing/fake-upstream/aws-event-stream.ts'
 import { verifySigV4 } from './sigv4.ts'
+
+/** AWS event-stream messages, encoded as the kit's fake upstream encodes them. */
+export { eventFrame, exceptionFrame }
 
 export type CloudAnswer =
   | { kind: 'json'; body: unknown }
@@ -36,30 +39,6 @@ export interface FakeCloud {
   grants: number
   script(...a: CloudAnswer[]): void
   stop(): void
-}
-
-const enc = new TextEncoder()
-const codec = new EventStreamCodec(
-  (b) => new TextDecoder().decode(b),
-  (s) => enc.encode(s),
-)
-
-const str = (value: string) => ({ type: 'string' as const, value })
-
-/** One AWS event-stream message of type `event`. */
-export function eventFrame(eventType: string, payload: unknown): Uint8Array {
-  const headers: MessageHeaders = { ':message-type': str('event'), ':event-type': str(eventType), ':content-type': str('application/json') }
-  return codec.encode({ headers, body: enc.encode(JSON.stringify(payload)) })
-}
-
-/** An AWS event-stream exception message (throttlingException, modelStreamErrorException, …). */
-export function exceptionFrame(type: string, message: string): Uint8Array {
-  const headers: MessageHeaders = {
-    ':message-type': str('exception'),
-    ':exception-type': str(type),
-    ':content-type': str('application/json'),
-  }
-  return codec.encode({ headers, body: enc.encode(JSON.stringify({ message })) })
 }
 
 /** Anthropic events as Bedrock's invoke-with-response-stream sends them: one `chunk` each, the event base64 in `bytes`. */

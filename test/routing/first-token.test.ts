@@ -82,3 +82,32 @@ for (const [protocol, sse, marker, decoder] of CASES) {
     })
   })
 }
+
+describe('an error event before any content', () => {
+  const start =
+    'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","usage":{"input_tokens":9,"output_tokens":1}}}\n\n'
+  const error = (type: string) => `event: error\ndata: {"type":"error","error":{"type":"${type}","message":"busy"}}\n\n`
+
+  test('Anthropic overloaded_error or rate_limit_error: a retryable failure with its status, the attempt aborted', async () => {
+    for (const [type, status] of [
+      ['overloaded_error', 529],
+      ['rate_limit_error', 429],
+      ['api_error', 500],
+    ] as const) {
+      const u = upstream(start + error(type), '')
+      const err = await awaitFirstContent(u.call, anthropicStreamDecoder(), 5_000, 'gw').catch((e) => e)
+      expect([err instanceof GatewayError, err.retryable, err.extra.upstream]).toEqual([true, true, { kind: 'status', status }])
+      expect(u.wasAborted()).toBe(true)
+      u.release()
+    }
+  })
+
+  test('an error type with no status class (a fault of the request) is handed on as content', async () => {
+    const u = upstream(start + error('invalid_request_error'), '')
+    u.release()
+    const call = await awaitFirstContent(u.call, anthropicStreamDecoder(), 5_000, 'gw')
+    let text = ''
+    for (let r = await call.body.read(); !r.done; r = await call.body.read()) text += new TextDecoder().decode(r.value)
+    expect(text).toBe(start + error('invalid_request_error'))
+  })
+})

@@ -1,5 +1,5 @@
 // GET /api/admin/gateways (docs/operators.md "Models and gateways"): every gateway of the catalog
-// with its routes; per gateway and route, the breaker as this instance sees it, how long a route
+// with its routes and how it authenticates upstream; per gateway and route, the breaker as this instance sees it, how long a route
 // still cools after a long 429, traffic over the last 5 and 60 minutes, and whether an operator
 // switched the route off.
 import { asc } from 'drizzle-orm'
@@ -11,6 +11,10 @@ import type { Cooling } from '../../routing/cooling.ts'
 import type { RouteLoad } from '../../routing/route-load.ts'
 import { type RouteCost, routeCost } from '../route-cost.ts'
 import { recentTraffic, type Traffic, type Window } from './traffic.ts'
+
+/** How the gateway authenticates upstream: its catalog `auth` type, an API key, or nothing (never a secret or reference). */
+const authKind = (g: { auth: Record<string, string> | null; apiKeyRef: string | null }) =>
+  g.auth?.type ?? (g.apiKeyRef ? 'api-key' : 'none')
 
 const EMPTY: Window = { calls: 0, errors: 0, errorRate: null, p50Ms: null }
 const usd = (nano: bigint | null) => (nano === null ? null : Number(formatScaled(nano, 9, 9)))
@@ -45,6 +49,7 @@ export async function gatewaysView(deps: ViewDeps) {
     return {
       id: g.id,
       protocol: g.protocol,
+      auth: authKind(g),
       enabled: g.enabled,
       breaker: deps.breakers.health(g.id, '').gateway,
       ...windows(seen(g.id, null)),

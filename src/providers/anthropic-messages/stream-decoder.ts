@@ -19,6 +19,12 @@ const usageBase = (u: Usage | undefined) =>
       }
     : {}
 
+/**
+ * The HTTP status Anthropic gives each error type it may send inside a stream: a failure with a
+ * status class before any content fails over like that answer would (docs/failover.md).
+ */
+const ERROR_STATUS: Record<string, number> = { overloaded_error: 529, rate_limit_error: 429, api_error: 500, timeout_error: 504 }
+
 export function anthropicStreamDecoder(): StreamDecoder<AnthropicEventWire> {
   let reported: ReportedUsage | undefined
   let stop: { reason: unknown; sequence?: string } | undefined
@@ -86,9 +92,11 @@ export function anthropicStreamDecoder(): StreamDecoder<AnthropicEventWire> {
         case 'message_stop':
           stopped = true
           return stop ? [{ type: 'finish', stopReason: fromAnthropicStop(stop.reason), stopSequence: stop.sequence }] : []
-        case 'error':
+        case 'error': {
           failed = true
-          return [{ type: 'error', message: String(data.error?.message ?? 'upstream error') }]
+          const status = ERROR_STATUS[String(data.error?.type)]
+          return [{ type: 'error', message: String(data.error?.message ?? 'upstream error'), ...(status ? { status } : {}) }]
+        }
       }
       return []
     },

@@ -50,7 +50,7 @@ export type AnthropicEventWire =
   | { type: 'ping' }
   | { type: 'content_block_stop'; index: number }
   /** A failure after the stream started (e.g. overloaded_error). */
-  | { type: 'error'; error?: { message?: unknown } }
+  | { type: 'error'; error?: { type?: unknown; message?: unknown } }
 
 /** The text a content_block_delta carries, by its delta type. */
 const DELTA_TEXT: Record<string, string> = {

@@ -1,6 +1,8 @@
-// Converse JSON answer → canonical response; Converse usage and stop reasons → canonical. Converse
+// Converse JSON answer → canonical response; Converse usage → canonical (its stop reasons map in
+// core/stop-reasons.ts with the others). Converse
 // counts cache reads and writes apart from inputTokens, as Anthropic does.
-import type { CPart, CResponse, StopReason } from '../../core/canonical.ts'
+import type { CPart, CResponse } from '../../core/canonical.ts'
+import { fromConverseStop } from '../../core/stop-reasons.ts'
 import type { Usage } from '../../core/usage.ts'
 import { asList } from '../../lib/json.ts'
 import type { ConverseAnswerWire, ConverseBlockWire, ConverseUsageWire } from './wire.ts'
@@ -15,22 +17,6 @@ export function fromConverseUsage(u: ConverseUsageWire | undefined): Usage | und
     cacheReadTokens: int(u.cacheReadInputTokens),
     cacheWriteTokens: int(u.cacheWriteInputTokens),
     reasoningTokens: 0,
-  }
-}
-
-export function fromConverseStop(reason: unknown): StopReason {
-  switch (reason) {
-    case 'max_tokens':
-      return 'max_tokens'
-    case 'tool_use':
-      return 'tool_use'
-    case 'stop_sequence':
-      return 'stop_sequence'
-    case 'guardrail_intervened':
-    case 'content_filtered':
-      return 'content_filter'
-    default:
-      return 'end' // end_turn, model_context_window_exceeded
   }
 }
 

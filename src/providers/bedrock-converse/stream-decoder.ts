@@ -6,7 +6,8 @@ import type { CEvent, StopReason } from '../../core/canonical.ts'
 import type { ReportedUsage } from '../../core/usage.ts'
 import { DONE } from '../../lib/wire.ts'
 import type { StreamDecoder } from '../types.ts'
-import { fromConverseStop, fromConverseUsage } from './response.ts'
+import { fromConverseStop } from '../../core/stop-reasons.ts'
+import { fromConverseUsage } from './response.ts'
 import { type ConverseEventWire, parseConverseEvent } from './wire.ts'
 
 export function converseStreamDecoder(): StreamDecoder<ConverseEventWire> {

@@ -33,9 +33,9 @@ class Sender {
     private c: ReadableStreamDefaultController<Uint8Array>,
     private limit: number | undefined,
   ) {}
-  async send(text: string): Promise<boolean> {
+  async send(data: string | Uint8Array): Promise<boolean> {
     if (this.cut) return false
-    const bytes = enc.encode(text)
+    const bytes = typeof data === 'string' ? enc.encode(data) : data
     if (this.limit === undefined || this.sent + bytes.length <= this.limit) {
       this.c.enqueue(bytes)
       this.sent += bytes.length
@@ -68,8 +68,9 @@ function body(headers: Record<string, string>, run: (s: Sender) => Promise<void>
 }
 
 function streamFrames(wire: Wire, frames: Frame[], reply: Reply, signal: AbortSignal): Response {
+  const fail = (s: Sender) => s.send(wire.streamError('The fake upstream failed mid-stream, as scripted.', reply.errorEventStatus))
   return body(
-    { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+    { 'content-type': wire.streamType ?? 'text/event-stream', 'cache-control': 'no-cache' },
     async (s) => {
       let chars = 0
       let first = true
@@ -77,13 +78,12 @@ function streamFrames(wire: Wire, frames: Frame[], reply: Reply, signal: AbortSi
         if (f.chars && first) {
           first = false
           if (!(await pause(reply.firstTokenMs, signal))) return
+          // errorAfterChars 0: the error comes before any text.
+          if (reply.errorAfterChars === 0) return void (await fail(s))
         } else if (!(await pause(reply.frameDelayMs, signal))) return
-        if (!(await s.send(f.sse))) return
+        if (!(await s.send(f.data))) return
         chars += f.chars ?? 0
-        if (reply.errorAfterChars !== undefined && f.chars && chars >= reply.errorAfterChars) {
-          await s.send(wire.streamError('The fake upstream failed mid-stream, as scripted.'))
-          return
-        }
+        if (reply.errorAfterChars !== undefined && f.chars && chars >= reply.errorAfterChars) return void (await fail(s))
       }
     },
     reply.cutAfterBytes,
@@ -98,7 +98,7 @@ export async function deliver(wire: Wire, stream: boolean, answer: Answer, reply
   if (!(await pause(reply.latencyMs, signal))) return new Response(null, { status: 499 })
   const e = reply.error
   if (e) {
-    const headers: Record<string, string> = { 'content-type': 'application/json' }
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...wire.errorHeaders?.(e) }
     if (e.retryAfter !== undefined) {
       headers['retry-after'] = String(e.retryAfter)
       headers['retry-after-ms'] = String(Math.round(e.retryAfter * 1000))

@@ -41,8 +41,10 @@ export interface Reply {
   frameDelayMs?: number
   /** Answer with this HTTP error, in the wire's own error envelope. */
   error?: ScriptedError
-  /** Streams: after this many characters of answer text, an error event ends the stream. */
+  /** Streams: after this many characters of answer text (0: before any), an error event ends the stream. */
   errorAfterChars?: number
+  /** The status class that error event names: 429 is a throttling (Bedrock's throttlingException, Anthropic's rate_limit_error); default a server failure. */
+  errorEventStatus?: number
   /** Cut the connection after this many bytes of the body (stream or JSON). */
   cutAfterBytes?: number
   /** Never answer; the request stays open until the caller goes away. */
@@ -53,11 +55,16 @@ export interface Reply {
 
 /** What the fake read of a request, on any wire. */
 export interface RecordedRequest {
-  /** The wire the path names (`openai-chat`, `anthropic-messages`, `openai-responses`, `embeddings`). */
+  /** The wire the path names (`openai-chat`, `anthropic-messages`, `openai-responses`, `embeddings`, `bedrock-anthropic`, `bedrock-converse`, `vertex-anthropic`, `oauth-token`). */
   wire: string
   method: string
+  /** The path as sent (still percent-encoded), without the query. */
   path: string
+  /** The query's parameters (Azure's `api-version`). */
+  query: Record<string, string>
+  /** Every header, names in lower case: `authorization` carries a SigV4 signature or a bearer token. */
   headers: Record<string, string>
+  /** The JSON body (a token request's form, as an object). */
   body: any
   model: string
   stream: boolean

@@ -1,6 +1,8 @@
 // The scriptable fake upstream (docs/testing.md "Scripting the fake upstream"): one Bun.serve that
-// speaks every wire in wires/, answers each call by the reply scripted for its model (once, then
-// always, then the default: the echo), and records every request with its headers.
+// speaks every wire in wires/ (the vendors', the clouds' and a token endpoint), answers each call
+// by the reply scripted for its model (once, then always, then the default: the echo), and
+// records every request with its headers. It accepts any credential: a test asserts on what was
+// sent (a SigV4 `authorization`, a bearer token) in the records.
 import { deliver } from './deliver.ts'
 import { chunks, type RecordedRequest, type Reply, type Script, tokensOf } from './reply.ts'
 import { wireFor } from './wires/index.ts'
@@ -17,7 +19,7 @@ export interface FakeUpstreamOptions {
 export const ANY_MODEL = '*'
 
 export interface FakeUpstream {
-  /** `http://127.0.0.1:<port>`; a catalog gateway's baseUrl is this plus any prefix and `/v1`. */
+  /** `http://127.0.0.1:<port>`; a catalog gateway's baseUrl is this plus any prefix and `/v1` (a cloud's: its own path, docs/testing.md "Cloud wires on the fake"). */
   url: string
   port: number
   /** Every request received, oldest first. */
@@ -60,8 +62,10 @@ function answerOf(wire: Wire, view: RequestView, body: any, reply: Reply): Answe
 export function startFakeUpstream(opts: FakeUpstreamOptions = {}): FakeUpstream {
   const always = new Map<string, Script>()
   const queued = new Map<string, Script[]>()
-  const pick = (model: string): Script =>
-    queued.get(model)?.shift() ?? queued.get(ANY_MODEL)?.shift() ?? always.get(model) ?? always.get(ANY_MODEL) ?? opts.reply ?? {}
+  const pick = (model: string, exact: boolean): Script =>
+    exact
+      ? (queued.get(model)?.shift() ?? always.get(model) ?? {})
+      : (queued.get(model)?.shift() ?? queued.get(ANY_MODEL)?.shift() ?? always.get(model) ?? always.get(ANY_MODEL) ?? opts.reply ?? {})
   const fake: FakeUpstream = {
     url: '',
     port: 0,
@@ -87,22 +91,24 @@ export function startFakeUpstream(opts: FakeUpstreamOptions = {}): FakeUpstream 
     // A scripted hang lasts until the caller goes away, not until Bun's idle timer.
     idleTimeout: 0,
     async fetch(req) {
-      const path = new URL(req.url).pathname
+      const url = new URL(req.url)
+      const path = url.pathname
       const wire = wireFor(path)
       if (req.method !== 'POST' || !wire)
         return Response.json({ error: { message: `The fake upstream has no ${req.method} ${path}.` } }, { status: 404 })
       const text = await req.text()
       let body: any
       try {
-        body = JSON.parse(text)
+        body = wire.form ? Object.fromEntries(new URLSearchParams(text)) : JSON.parse(text)
       } catch {
         return Response.json({ error: { message: 'The request body is not JSON.' } }, { status: 400 })
       }
-      const view = wire.read(body)
+      const view = wire.read(body, path)
       const recorded: RecordedRequest = {
         wire: wire.name,
         method: req.method,
         path,
+        query: Object.fromEntries(url.searchParams),
         headers: Object.fromEntries(req.headers),
         body,
         model: view.model,
@@ -110,7 +116,7 @@ export function startFakeUpstream(opts: FakeUpstreamOptions = {}): FakeUpstream 
         at: Date.now(),
       }
       fake.requests.push(recorded)
-      const script = pick(view.model)
+      const script = pick(view.model, wire.form === true)
       const reply = typeof script === 'function' ? script(recorded) : script
       return deliver(wire, view.stream, answerOf(wire, view, body, reply), reply, req.signal)
     },

@@ -54,6 +54,7 @@ for (const backends of ALL_BACKENDS) {
       const badGw = v.items.find((g: any) => g.id === 'gw-bad')
       // An error answer about one model shows the gateway itself is reachable: only the route opens.
       expect(badGw.breaker).toBe('closed')
+      expect(v.items.map((g: any) => g.auth)).toEqual(v.items.map(() => 'api-key'))
       expect(route(v, 'gw-bad')).toMatchObject({ model: 'acme/chat-1', upstreamModel: 'up-bad', breaker: 'open', enabled: true })
       expect(route(v, 'gw-bad').nextProbeInMs).toBeGreaterThan(0)
       expect(route(v, 'gw-good')).toMatchObject({ breaker: 'closed', cost: { input: 0.5, output: 1, cacheRead: null, cacheWrite: null } })

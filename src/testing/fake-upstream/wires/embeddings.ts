@@ -1,6 +1,6 @@
 // The fake's OpenAI embeddings wire: one deterministic vector per input (the same input, the same
 // vector), as floats or base64 float32, with usage; embeddings never stream.
-import { errorMessage, stringOr, type Wire } from './wire.ts'
+import { errorMessage, stringOr, type Wire, endingIn } from './wire.ts'
 
 /** A unit-free, deterministic vector for an input's position: enough to tell inputs apart. */
 const vector = (i: number, dims: number) => Array.from({ length: dims }, (_, d) => Math.fround(Math.sin(i * 31 + d + 1) / 4))
@@ -13,7 +13,7 @@ const inputCount = (input: unknown) => (Array.isArray(input) && input.length > 0
 
 export const embeddings: Wire = {
   name: 'embeddings',
-  suffix: '/embeddings',
+  ...endingIn('/embeddings'),
   read: (body) => ({
     model: stringOr(body?.model, ''),
     stream: false,

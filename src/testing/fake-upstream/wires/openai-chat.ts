@@ -1,7 +1,10 @@
 // The fake's OpenAI chat-completions wire: a chat.completion, or chunks (role, reasoning_content,
 // text, tool-call fragments, finish, usage when `stream_options.include_usage`, [DONE]); a failed
-// stream ends with an `error` chunk, as OpenRouter's do.
-import { type Answer, errorMessage, type Frame, lastUserText, sseData, stringOr, type Wire } from './wire.ts'
+// stream ends with an `error` chunk, as OpenRouter's do. The same wire answers Azure OpenAI's
+// deployment paths (`…/openai/deployments/{deployment}/chat/completions?api-version=…`, where the
+// deployment, not the body's model, names the model, as on Azure) and Vertex's OpenAI-compatible
+// endpoint (`…/endpoints/openapi/chat/completions`, model `google/…`).
+import { type Answer, errorMessage, type Frame, lastUserText, sseData, stringOr, type Wire, endingIn, segment } from './wire.ts'
 
 const usageOf = (a: Answer) =>
   a.usage && {
@@ -12,13 +15,18 @@ const usageOf = (a: Answer) =>
     completion_tokens_details: { reasoning_tokens: a.usage.reasoning ?? 0 },
   }
 
+const azureDeployment = (path: string) => {
+  const m = /\/deployments\/([^/]+)\/chat\/completions$/.exec(path)
+  return m ? segment(m[1]!) : undefined
+}
+
 const finishOf = (a: Answer) => (a.toolCalls.length ? 'tool_calls' : 'stop')
 
 export const openaiChat: Wire = {
   name: 'openai-chat',
-  suffix: '/chat/completions',
-  read: (body) => ({
-    model: stringOr(body?.model, ''),
+  ...endingIn('/chat/completions'),
+  read: (body, path) => ({
+    model: azureDeployment(path) ?? stringOr(body?.model, ''),
     stream: body?.stream === true,
     prompt: lastUserText(body?.messages),
     inputText: JSON.stringify(body?.messages ?? []),
@@ -47,7 +55,7 @@ export const openaiChat: Wire = {
   frames(a) {
     const created = Math.floor(Date.now() / 1000)
     const chunk = (delta: object, finish: string | null, chars?: number): Frame => ({
-      sse: sseData({
+      data: sseData({
         id: a.id,
         object: 'chat.completion.chunk',
         created,
@@ -65,11 +73,11 @@ export const openaiChat: Wire = {
     })
     frames.push(chunk({}, finishOf(a)))
     if (a.usage && a.asks.streamUsage)
-      frames.push({ sse: sseData({ id: a.id, object: 'chat.completion.chunk', created, model: a.model, choices: [], usage: usageOf(a) }) })
-    frames.push({ sse: 'data: [DONE]\n\n' })
+      frames.push({ data: sseData({ id: a.id, object: 'chat.completion.chunk', created, model: a.model, choices: [], usage: usageOf(a) }) })
+    frames.push({ data: 'data: [DONE]\n\n' })
     return frames
   },
-  streamError: (message) => sseData({ error: { message, code: 'server_error' } }),
+  streamError: (message, status) => sseData({ error: { message, code: status === 429 ? 'rate_limit_exceeded' : 'server_error' } }),
   errorBody: (e) => ({
     error: {
       message: errorMessage(e),

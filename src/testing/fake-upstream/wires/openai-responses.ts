@@ -2,7 +2,7 @@
 // or its event stream (response.created … response.completed, numbered); a failed stream ends
 // with `response.failed`.
 import type { ScriptedUsage } from '../reply.ts'
-import { type Answer, errorMessage, type Frame, lastUserText, sseEvent, stringOr, type Wire } from './wire.ts'
+import { type Answer, errorMessage, type Frame, lastUserText, sseEvent, stringOr, type Wire, endingIn } from './wire.ts'
 
 const usageOf = (u: ScriptedUsage) => ({
   input_tokens: u.input,
@@ -44,7 +44,7 @@ function response(a: Answer, status: string, output: object[], usage: boolean) {
 
 export const openaiResponses: Wire = {
   name: 'openai-responses',
-  suffix: '/responses',
+  ...endingIn('/responses'),
   read: (body) => ({
     model: stringOr(body?.model, ''),
     stream: body?.stream === true,
@@ -58,7 +58,7 @@ export const openaiResponses: Wire = {
   frames(a) {
     const { reasoning, message, calls, part } = items(a)
     let seq = 0
-    const ev = (type: string, data: object, chars?: number): Frame => ({ sse: sseEvent(type, { sequence_number: seq++, ...data }), chars })
+    const ev = (type: string, data: object, chars?: number): Frame => ({ data: sseEvent(type, { sequence_number: seq++, ...data }), chars })
     const frames = [ev('response.created', { response: response(a, 'in_progress', [], false) })]
     let output_index = 0
     for (const r of reasoning) {
@@ -87,9 +87,15 @@ export const openaiResponses: Wire = {
     frames.push(ev('response.completed', { response: response(a, 'completed', [...reasoning, ...message, ...calls], true) }))
     return frames
   },
-  streamError: (message) =>
+  streamError: (message, status) =>
     sseEvent('response.failed', {
-      response: { object: 'response', status: 'failed', error: { code: 'server_error', message }, output: [], usage: null },
+      response: {
+        object: 'response',
+        status: 'failed',
+        error: { code: status === 429 ? 'rate_limit_exceeded' : 'server_error', message },
+        output: [],
+        usage: null,
+      },
     }),
   errorBody: (e) => ({
     error: { message: errorMessage(e), type: e.status === 429 ? 'rate_limit_exceeded' : 'server_error', param: null, code: null },

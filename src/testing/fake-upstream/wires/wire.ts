@@ -1,7 +1,8 @@
-// One upstream wire of the fake (docs/testing.md "Scripting the fake upstream"): how a request
-// names its model and asks for a stream, and how an answer, a stream, a failed stream and an HTTP
-// error look on it. A new wire (a cloud provider's) is one more file beside these and one line in
-// index.ts; the server, the scripts and the faults need no change.
+// One upstream wire of the fake (docs/testing.md "Scripting the fake upstream"): which paths are
+// its own, how a request names its model and asks for a stream (in its body, or in its path as
+// Bedrock's and Vertex's do), and how an answer, a stream (SSE text or AWS event-stream bytes), a
+// failed stream and an HTTP error look on it. A new wire is one more file beside these and one
+// line in index.ts; the server, the scripts and the faults need no change.
 import type { ScriptedError, ScriptedUsage } from '../reply.ts'
 
 /** One answer, ready for any wire: what the reply scripted, or the echo. */
@@ -21,9 +22,9 @@ export interface Answer {
   asks: { streamUsage: boolean; base64: boolean }
 }
 
-/** A stream frame; `chars` counts the answer text it carries (for errorAfterChars). */
+/** A stream frame (SSE text, or an AWS event-stream message); `chars` counts the answer text it carries (for errorAfterChars). */
 export interface Frame {
-  sse: string
+  data: string | Uint8Array
   chars?: number
 }
 
@@ -40,15 +41,36 @@ export interface RequestView {
 
 export interface Wire {
   name: string
-  /** The path the wire answers on, after any prefix (`/v1/chat/completions`, `/anything/v1/messages`). */
-  suffix: string
-  read(body: any): RequestView
+  /** Where it answers, after any prefix, as the CLI's help prints it (`/v1/chat/completions`). */
+  route: string
+  /** Whether a request's path is this wire's (any prefix before what the wire names). */
+  matches(path: string): boolean
+  /** The request's model, stream ask and input, from its body and (cloud wires) its path. */
+  read(body: any, path: string): RequestView
   json(a: Answer): unknown
   frames(a: Answer): Frame[]
-  /** The event that ends a stream already under way with an error. */
-  streamError(message: string): string
+  /** A stream's content type; default `text/event-stream`. */
+  streamType?: string
+  /** The event that ends a stream already under way with an error; `status` names its class (429: throttling). */
+  streamError(message: string, status: number | undefined): string | Uint8Array
   /** An HTTP error's body, in the wire's envelope. */
   errorBody(e: ScriptedError): unknown
+  /** Headers an HTTP error carries besides Retry-After (Bedrock's `x-amzn-errortype`). */
+  errorHeaders?(e: ScriptedError): Record<string, string>
+  /** Its requests are forms (an OAuth token endpoint), not JSON; only scripts named for its model apply, never `*`'s. */
+  form?: boolean
+}
+
+/** A wire that answers on every path ending in `suffix`. */
+export const endingIn = (suffix: string) => ({ route: `/v1${suffix}`, matches: (path: string) => path.endsWith(suffix) })
+
+/** A path segment as the caller sent it, percent-encoding undone (`us.anthropic.claude-…-v1%3A0` → `…-v1:0`). */
+export function segment(s: string): string {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return s
+  }
 }
 
 export const sseEvent = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`

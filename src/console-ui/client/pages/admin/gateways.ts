@@ -62,7 +62,7 @@ function gatewayCard(g: GatewayView, refresh: () => Promise<void>, error: HTMLEl
     h(
       'p',
       { class: 'muted' },
-      `${g.protocol}${g.enabled ? '' : ' · disabled in the catalog'} · last 5 min: ${traffic(g.last5m)} · last 60 min: ${traffic(g.last60m)}`,
+      `${g.protocol} · auth ${g.auth}${g.enabled ? '' : ' · disabled in the catalog'} · last 5 min: ${traffic(g.last5m)} · last 60 min: ${traffic(g.last60m)}`,
     ),
     table(
       `Routes through ${g.id}`,

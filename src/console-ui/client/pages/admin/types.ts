@@ -61,6 +61,8 @@ export interface GatewayRoute {
 export interface GatewayView {
   id: string
   protocol: string
+  /** `aws-sigv4`, `google-service-account`, `azure-entra`, `api-key` or `none`. */
+  auth: string
   enabled: boolean
   breaker: string
   last5m: Window

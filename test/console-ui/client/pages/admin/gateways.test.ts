@@ -13,6 +13,7 @@ const view = () => ({
       {
         id: 'gw-a',
         protocol: 'openai-chat',
+        auth: 'azure-entra',
         enabled: true,
         breaker: 'closed',
         last5m: w(1200, 0.025, 340),
@@ -67,7 +68,8 @@ test('traffic, switching a route off, and a refused reload', async () => {
   expect(r.first).toEqual({
     inflight: '3 call(s) in flight on this instance.',
     heading: 'gw-a closed',
-    traffic: 'openai-chat · last 5 min: 1,200 calls · 2.5 % errors · p50 340 ms · last 60 min: 0 calls · — errors · p50 —',
+    traffic:
+      'openai-chat · auth azure-entra · last 5 min: 1,200 calls · 2.5 % errors · p50 340 ms · last 60 min: 0 calls · — errors · p50 —',
     row: [
       'acme/chat-1',
       'open',
