@@ -2,13 +2,13 @@
 // released, the call's record appended — once per call, in one store round trip the client does
 // not wait for (tracked for shutdown). It returns what it settled (cost, usage and its source,
 // and the round trip's outcome); the answer's svc and the call's observer read that, nothing
-// recomputes it. A call refused after authentication still gets its record.
-import { refusalFault, type UpstreamAttempt } from '../core/call-end.ts'
-import type { GatewayError } from '../core/errors.ts'
+// recomputes it. A call refused after authentication is settled the same way: billed nothing,
+// its record appended alone.
+import type { UpstreamAttempt } from '../core/call-end.ts'
 import { type Usage, usageTokens } from '../core/usage.ts'
 import type { Logger } from '../lib/log.ts'
 import type { Store } from '../store/types.ts'
-import { type Outcome, ZERO_USAGE } from './bill.ts'
+import type { Outcome } from './bill.ts'
 import { callRecord, type RecordedCall, recorded } from './outbox-record.ts'
 import { costMicros, type Pricing } from './pricing.ts'
 import type { SettleRescue } from './settle-rescue.ts'
@@ -68,24 +68,50 @@ export interface Settled extends Outcome {
   trip: Promise<StoreTrip>
 }
 
-/** Settles once; a later call does nothing and returns undefined. */
-export function settle(deps: SettlementDeps, call: SettlingCall, o: Outcome): Settled | undefined {
+/**
+ * A call refused after authentication, before admission (a body too large or invalid, an unknown
+ * model, a 402 or 429): it reserved nothing and holds no lease. Settled, it is billed nothing and
+ * its record is appended alone.
+ */
+export interface RefusedCall extends Omit<RecordedCall, 'model'> {
+  /** The slug it asked for ('' when it named none): no catalog model, no price. */
+  model: { id: string }
+  /** Nothing was reserved: zero. */
+  estimate: Usage
+  /** performance.now() at receipt */
+  t0: number
+  settled: boolean
+}
+
+/** Whether the call was admitted (it reserved under a lease), not refused before admission. */
+export const admitted = <C extends SettlingCall>(call: C | RefusedCall): call is C => 'reservedMicros' in call
+
+/**
+ * Settles once; a later call does nothing and returns undefined. An admitted call's cost,
+ * reservation, lease and record go in one store round trip; a refused call's record, billed
+ * nothing, is appended alone, and nothing is returned (no settlement round trip to observe).
+ */
+export function settle(deps: SettlementDeps, call: SettlingCall | RefusedCall, o: Outcome): Settled | undefined {
   if (call.settled) return undefined
   call.settled = true
-  deps.inflight.callEnded()
-  const cost = costMicros(o.usage, call.model.pricing)
+  const leased = admitted(call)
+  const cost = leased ? costMicros(o.usage, call.model.pricing) : 0n
   const record = callRecord(recorded(call), {
-    gateway: o.gateway,
-    status: o.status,
-    errorCode: o.errorCode,
-    fault: o.fault,
-    attempts: call.attempts ?? [],
-    usage: o.usage,
+    ...o,
+    attempts: leased ? call.attempts : undefined,
     costMicros: cost,
-    usageSource: o.usageSource,
     latencyMs: performance.now() - call.t0,
   })
   const { userId, keyId } = call.principal
+  if (!leased) {
+    const appended = deps.store.appendOutbox(userId, record).catch((e) => {
+      deps.log.warn('log append failed; recording it through the fallback', { requestId: call.requestId, err: String(e) })
+      return deps.rescue.rescue(userId, record, false)
+    })
+    deps.inflight.track(appended)
+    return undefined
+  }
+  deps.inflight.callEnded()
   const tripStarted = performance.now()
   // The token window is corrected to the billed tokens (docs/api.md "Key settings").
   const tokens = call.tokensAt == null ? undefined : { nowMs: call.tokensAt, giveBack: usageTokens(call.estimate) - usageTokens(o.usage) }
@@ -118,29 +144,4 @@ export function settle(deps: SettlementDeps, call: SettlingCall, o: Outcome): Se
 function afterCharge(deps: SettlementDeps, userId: string): void {
   const p = deps.autoTopup!.afterSettle(userId).catch((err) => deps.log.warn('auto top-up check failed', { userId, err: String(err) }))
   deps.inflight.track(p)
-}
-
-/** A call refused after authentication, before admission (as far as it got). */
-export interface RejectedCall extends RecordedCall {
-  /** performance.now() at receipt */
-  t0: number
-}
-
-/** A call refused after authentication (validation, model, 402, 429) still gets its log row. */
-export function logRejected(deps: SettlementDeps, r: RejectedCall, err: GatewayError): void {
-  const record = callRecord(r, {
-    gateway: null,
-    status: err.status,
-    errorCode: err.code,
-    fault: refusalFault(err),
-    usage: ZERO_USAGE,
-    costMicros: 0n,
-    usageSource: 'none',
-    latencyMs: performance.now() - r.t0,
-  })
-  const appended = deps.store.appendOutbox(r.principal.userId, record).catch((e) => {
-    deps.log.warn('log append failed; recording it through the fallback', { requestId: r.requestId, err: String(e) })
-    return deps.rescue.rescue(r.principal.userId, record, false)
-  })
-  deps.inflight.track(appended)
 }

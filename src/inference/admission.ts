@@ -80,14 +80,21 @@ export async function admit(deps: AdmitDeps, c: Admitting): Promise<Call> {
   // Counted before the first await, so a drain that starts now waits for this call (docs/drain.md).
   if (deps.inflight.draining) throw shuttingDown()
   deps.inflight.calls++
-  // Redis or (for a cold account) Postgres unreachable: a fast 503 with Retry-After. An admit
-  // without an answer may still reserve later, so its lease is ended and the account's mirror
-  // dropped after it.
-  const storeAdmit = () =>
-    timedAdmit(deps, c.obs, input).catch((e) => {
+  // The store's round trip, timed. Redis or (for a cold account) Postgres unreachable: a fast
+  // 503 with Retry-After. An admit without an answer may still reserve later, so its lease is
+  // ended and the account's mirror dropped after it.
+  const storeAdmit = async () => {
+    const t = performance.now()
+    try {
+      const answered = await deps.store.admit(input)
+      c.obs.storeTrip('admit', t, true)
+      return answered
+    } catch (e) {
+      c.obs.storeTrip('admit', t, false)
       deps.accounts.forget(input.userId, input.lease.id)
-      return Promise.reject(serviceUnavailable(e))
-    })
+      throw serviceUnavailable(e)
+    }
+  }
   let result
   try {
     // A mirror drop of the account still waiting goes first (docs/operations.md "Settlement fallback").
@@ -141,16 +148,4 @@ function refusal(result: Exclude<AdmitResult, { ok: true } | { reason: 'cold' }>
   if (result.reason === 'balance')
     return new GatewayError('PAYMENT_REQUIRED', 'Insufficient account balance for this request; top up your credit.', { headers })
   return new GatewayError('PAYMENT_REQUIRED', "This API key's spend limit would be exceeded by this request.", { headers })
-}
-
-async function timedAdmit(deps: AdmitDeps, obs: CallObserver, input: Parameters<Store['admit']>[0]) {
-  const t = performance.now()
-  try {
-    const result = await deps.store.admit(input)
-    obs.storeTrip('admit', t, true)
-    return result
-  } catch (e) {
-    obs.storeTrip('admit', t, false)
-    throw e
-  }
 }

@@ -1,16 +1,16 @@
 // The answer step of a call: the served upstream's answer in the client's protocol, with svc,
 // settled once through the billing rule. A JSON answer ends the call and settles before it is
 // sent; a stream settles when its call ends (inference/stream.ts), its lease held while it runs.
-// `closeCall` is the one way an admitted call closes: settled, and the observer told what
-// settlement returned and how the call ended.
+// `closeCall` is the one way a call closes, admitted or refused before admission: settled, and an
+// admitted call's observer told what settlement returned and how the call ended.
 import type { Usage } from '../core/usage.ts'
 import { withFallbackSvc } from '../protocols/common/fallback-svc.ts'
 import { settleQuota } from '../routing/failover.ts'
 import { type CallTally, outcomeFor } from '../billing/bill.ts'
 import { holdLease, streamLeaseMs } from '../billing/lease.ts'
-import { type SettlementDeps, type Settled, settle } from '../billing/settlement.ts'
+import { admitted, type RefusedCall, type SettlementDeps, type Settled, settle } from '../billing/settlement.ts'
 import type { Config } from '../config.ts'
-import { type EndCause, endStatus } from '../core/call-end.ts'
+import type { EndCause } from '../core/call-end.ts'
 import { appendMemberJson } from '../lib/json-tokens.ts'
 import { SSE_HEADERS } from '../lib/sse/encode.ts'
 import type { CallContext, Spoke } from '../protocols/spoke.ts'
@@ -41,12 +41,23 @@ export interface Answering<Body> {
 
 const COMPLETED: EndCause = { kind: 'completed' }
 
-/** Settles an admitted call as it ended and tells its observer what was settled and how it ended. */
-export function closeCall(deps: SettlementDeps, call: Call, end: EndCause, tally: CallTally, gateway: string | null): Settled | undefined {
-  const settled = settle(deps, call, outcomeFor(call.estimate, end, tally, gateway))
+/**
+ * Settles a call as it ended — admitted, or refused before admission (billing/settlement.ts) — and
+ * tells an admitted call's observer what was settled and how it ended; a refused call's observer
+ * is told by the pipeline what it answered.
+ */
+export function closeCall(
+  deps: SettlementDeps,
+  call: Call | RefusedCall,
+  end: EndCause,
+  tally: CallTally,
+  gateway: string | null,
+): Settled | undefined {
+  const outcome = outcomeFor(call.estimate, end, tally, gateway)
+  const settled = settle(deps, call, outcome)
+  if (!admitted(call)) return settled
   if (settled) call.obs.settled(settled)
-  const { status, errorCode, fault } = endStatus(end)
-  call.obs.end(status, errorCode, fault)
+  call.obs.end(outcome.status, outcome.errorCode, outcome.fault)
   return settled
 }
 

@@ -29,43 +29,6 @@ export function takeModels(raw: unknown): { raw: unknown; models: string[] | und
   return { raw: rest, models: models as string[] }
 }
 
-/**
- * The available candidates the key `allows` in order, duplicates dropped; throws the first
- * model's error when none is (a model whose routes are all off, with no fallback the key may
- * use, is unavailable like one without fallbacks).
- */
-export function candidates(
-  catalog: Pick<Catalog, 'lookup'>,
-  model: string,
-  requested: string[] | undefined,
-  kind: ModelKind = 'chat',
-  allows: (slug: string) => boolean = () => true,
-): CatalogModel[] {
-  const first = catalog.lookup(model)
-  const listed = requested ?? (first.ok || first.reason === 'unavailable' ? first.model.fallbacks : [])
-  const out: CatalogModel[] = []
-  for (const slug of new Set([model, ...listed])) {
-    const found = catalog.lookup(slug)
-    // A model of another kind (an embedding model on a chat protocol, or the reverse) is named
-    // only when the client asked for it; a catalog fallback of another kind is passed over.
-    if (found.ok && found.model.kind === kind) {
-      if (allows(slug)) out.push(found.model)
-    } else if ((found.ok || found.reason === 'unknown') && (slug === model || requested)) throw refusalOf(slug, found, kind)
-  }
-  if (out.length === 0) {
-    if (!first.ok || first.model.kind !== kind) throw refusalOf(model, first, kind)
-    throw new GatewayError('FORBIDDEN', `This API key may not call model '${model}'.`, { param: 'model' })
-  }
-  return out
-}
-
-/** The candidates whose window the prompt may fit; none: the first one's context-length error. */
-export function fitting(chain: CatalogModel[], promptChars: number): CatalogModel[] {
-  const fit = chain.filter((m) => !promptCannotFit(promptChars, m.contextWindow))
-  if (fit.length === 0) throw contextLengthError(chain[0]!.contextWindow)
-  return fit
-}
-
 /** What a call asks of the catalog: its model, the request's `models`, the kind its protocol serves. */
 export interface ChainAsk {
   model: string
@@ -77,10 +40,31 @@ export interface ChainAsk {
   allows: (modelId: string) => boolean
 }
 
-/** The call's candidates: available, allowed to the key, and fitting its prompt; throws the first model's error when none is. */
-export function servingChain(catalog: Pick<Catalog, 'lookup'>, ask: ChainAsk): CatalogModel[] {
-  const allowed = candidates(catalog, ask.model, ask.models, ask.kind, ask.allows)
-  return fitting(allowed, ask.fitChars)
+/**
+ * The call's candidates in order, duplicates dropped: available, allowed to the key, and fitting
+ * its prompt. Throws the first model's error when none is available and allowed (a model whose
+ * routes are all off, with no fallback the key may use, is unavailable like one without
+ * fallbacks), and the first allowed one's context-length error when none fits.
+ */
+export function candidates(catalog: Pick<Catalog, 'lookup'>, ask: ChainAsk): CatalogModel[] {
+  const first = catalog.lookup(ask.model)
+  const listed = ask.models ?? (first.ok || first.reason === 'unavailable' ? first.model.fallbacks : [])
+  const out: CatalogModel[] = []
+  for (const slug of new Set([ask.model, ...listed])) {
+    const found = catalog.lookup(slug)
+    // A model of another kind (an embedding model on a chat protocol, or the reverse) is named
+    // only when the client asked for it; a catalog fallback of another kind is passed over.
+    if (found.ok && found.model.kind === ask.kind) {
+      if (ask.allows(slug)) out.push(found.model)
+    } else if ((found.ok || found.reason === 'unknown') && (slug === ask.model || ask.models)) throw refusalOf(slug, found, ask.kind)
+  }
+  if (out.length === 0) {
+    if (!first.ok || first.model.kind !== ask.kind) throw refusalOf(ask.model, first, ask.kind)
+    throw new GatewayError('FORBIDDEN', `This API key may not call model '${ask.model}'.`, { param: 'model' })
+  }
+  const fit = out.filter((m) => !promptCannotFit(ask.fitChars, m.contextWindow))
+  if (fit.length === 0) throw contextLengthError(out[0]!.contextWindow)
+  return fit
 }
 
 /** After a candidate failed, whether `next` is worth trying: a "too long" answer needs a larger window. */

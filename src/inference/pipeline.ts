@@ -1,10 +1,10 @@
 // One pipeline for every inbound protocol (the only place that joins protocols × providers ×
 // billing × limits): auth → body → parse → model → admit → the upstream call with failover (upstream-call.ts) →
-// answer and settle (answer.ts). A failure at any step is settled or logged as far as the call
-// got, and answered in the protocol's envelope (error-response.ts).
+// answer and settle (answer.ts). A failure at any step is settled as far as the call got (a
+// call refused before admission billed nothing), and answered in the protocol's envelope (error-response.ts).
 import type { ApiKeyAuth } from '../auth/api-keys.ts'
-import { NOTHING_DELIVERED } from '../billing/bill.ts'
-import { logRejected, type RejectedCall } from '../billing/settlement.ts'
+import { NOTHING_DELIVERED, ZERO_USAGE } from '../billing/bill.ts'
+import type { RefusedCall } from '../billing/settlement.ts'
 import type { Catalog } from '../catalog/catalog.ts'
 import type { Config } from '../config.ts'
 import { answerError, endOfThrown, faultOf } from '../core/call-end.ts'
@@ -20,7 +20,7 @@ import { type AnswerDeps, closeCall, jsonAnswer, streamAnswer } from './answer.t
 import { CallLife } from './call-life.ts'
 import { errorResponse } from './error-response.ts'
 import { planCall } from './call-plan.ts'
-import { servingChain, takeModels } from './candidates.ts'
+import { candidates, takeModels } from './candidates.ts'
 import { serveChain } from './serve-chain.ts'
 import type { UpstreamCallDeps } from './upstream-call.ts'
 import { checkClientIp, checkModel } from './key-access.ts'
@@ -53,21 +53,21 @@ export async function protocolCall<Body>(
   const requestId = newRequestId(spoke.idPrefix)
   const obs = new CallObserver(deps.metrics, deps.tracer, deps.log, spoke.name, req.headers, requestId, t0)
   let call: Call | undefined
-  let rejected: RejectedCall | undefined
+  let refused: RefusedCall | undefined
   const life = new CallLife(req.signal, deps.inflight.cut)
   try {
     const principal = await authenticate(deps.auth, req.headers)
     checkClientIp(principal, socket.clientIp)
-    rejected = { requestId, principal, model: '', protocol: spoke.name, stream: false, t0, at }
+    refused = { requestId, principal, model: { id: '' }, protocol: spoke.name, stream: false, estimate: ZERO_USAGE, t0, at, settled: false }
     const taken = takeModels(await readJsonBody(req, deps.config.maxBodyBytes))
     const raw = taken.raw as Record<string, unknown>
-    if (raw && typeof raw === 'object' && typeof raw.model === 'string') rejected.model = raw.model
+    if (raw && typeof raw === 'object' && typeof raw.model === 'string') refused.model.id = raw.model
     const body = spoke.parse(raw)
     const stream = spoke.stream(body)
-    rejected.stream = stream
+    refused.stream = stream
     checkModel(principal, spoke.model(body))
     const est = spoke.estimateInput(body)
-    const chain = servingChain(deps.catalog, {
+    const chain = candidates(deps.catalog, {
       model: spoke.model(body),
       models: taken.models,
       kind: spoke.kind,
@@ -112,8 +112,9 @@ export async function protocolCall<Body>(
     if (!life.ended) life.end(endOfThrown(e))
     const end = life.ended!
     const err = answerError(end, e)
-    if (call) closeCall(deps, call, end, NOTHING_DELIVERED, null)
-    else if (rejected) logRejected(deps, rejected, err)
+    // An admitted call settles as it ended; one refused before admission, as it is answered.
+    const closing = call ?? refused
+    if (closing) closeCall(deps, closing, call ? end : { kind: 'refused', error: err }, NOTHING_DELIVERED, null)
     const res = errorResponse(spoke.errorBody, err, requestId, deps.log, `${spoke.name} request`, spoke.idHeaders)
     obs.end(res.status, err.code, faultOf(end))
     return res

@@ -1,9 +1,9 @@
 // Settlement as billing owns it: once per call, one outbox record per call (the same builder for
 // settled, refused and abandoned calls), and what a stream is billed when it ends.
 import { describe, expect, test } from 'bun:test'
-import { NOTHING_DELIVERED, outcomeFor } from '../../src/billing/bill.ts'
+import { NOTHING_DELIVERED, outcomeFor, ZERO_USAGE } from '../../src/billing/bill.ts'
 import { callRecord, decodeRecord } from '../../src/billing/outbox-record.ts'
-import { logRejected, type SettlementDeps, type SettlingCall, settle } from '../../src/billing/settlement.ts'
+import { type RefusedCall, type SettlementDeps, type SettlingCall, settle } from '../../src/billing/settlement.ts'
 import { GatewayError } from '../../src/core/errors.ts'
 import type { Usage } from '../../src/core/usage.ts'
 import type { SettleInput } from '../../src/store/types.ts'
@@ -111,8 +111,14 @@ describe('settlement', () => {
   test('a refused call gets its record through the same builder, nothing billed', async () => {
     const f = fakeDeps()
     const r = { requestId: 'req_2', principal: { userId: 'u1', keyId: 'k1' }, model: 'asked', protocol: 'messages', stream: true }
-    logRejected(f.deps, { ...r, t0: performance.now(), at: 5 }, new GatewayError('RATE_LIMITED', 'slow down'))
+    const refused: RefusedCall = { ...r, model: { id: 'asked' }, estimate: ZERO_USAGE, t0: performance.now(), at: 5, settled: false }
+    const error = new GatewayError('RATE_LIMITED', 'slow down')
+    const o = outcomeFor(refused.estimate, { kind: 'refused', error }, NOTHING_DELIVERED, null)
+    // Nothing reserved: no store settlement to observe, no call in flight to count off, and once only.
+    expect(settle(f.deps, refused, o)).toBeUndefined()
+    settle(f.deps, refused, o)
     await f.done()
+    expect([f.settled.length, f.appended.length, f.ended()]).toEqual([0, 1, 0])
     const got = decodeRecord(f.appended[0]!)!
     const built = decodeRecord(
       callRecord(
@@ -130,5 +136,31 @@ describe('settlement', () => {
       ),
     )!
     expect({ ...got, latencyMs: 0 }).toEqual(built)
+  })
+
+  test('a refused call’s record goes to the rescue, without a lease, when the append fails', async () => {
+    const f = fakeDeps()
+    f.deps.store.appendOutbox = async () => {
+      throw new Error('store down')
+    }
+    const leases: (string | undefined)[] = []
+    f.deps.rescue = { rescue: async (_userId, record, _forget, leaseId) => void (f.rescued.push(record), leases.push(leaseId)) }
+    const refused: RefusedCall = {
+      requestId: 'req_3',
+      principal: { userId: 'u1', keyId: 'k1' },
+      model: { id: '' },
+      protocol: 'chat',
+      stream: false,
+      estimate: ZERO_USAGE,
+      t0: performance.now(),
+      at: 7,
+      settled: false,
+    }
+    const error = new GatewayError('VALIDATION_FAILED', 'bad')
+    settle(f.deps, refused, outcomeFor(ZERO_USAGE, { kind: 'refused', error }, NOTHING_DELIVERED, null))
+    await f.done()
+    expect(leases).toEqual([undefined])
+    const r = decodeRecord(f.rescued[0]!)!
+    expect([r.requestId, r.status, r.errorCode, r.cost, r.usageSource]).toEqual(['req_3', 422, 'VALIDATION_FAILED', '0', 'none'])
   })
 })

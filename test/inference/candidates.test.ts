@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { catalogModel as model } from '../helpers/catalog-model.ts'
 import type { CatalogModel, Lookup } from '../../src/catalog/catalog.ts'
 import { GatewayError } from '../../src/core/errors.ts'
-import { candidates, fitting, takeModels, worthTrying } from '../../src/inference/candidates.ts'
+import { type ChainAsk, candidates, takeModels, worthTrying } from '../../src/inference/candidates.ts'
 
 const catalog = (models: CatalogModel[], unavailable: string[] = []) => ({
   lookup(slug: string): Lookup {
@@ -12,6 +12,15 @@ const catalog = (models: CatalogModel[], unavailable: string[] = []) => ({
   },
 })
 const ids = (ms: CatalogModel[]) => ms.map((m) => m.id)
+/** A chat call for `model` (and the request's `models`), any key, a prompt that fits every window. */
+const ask = (model: string, models?: string[], more: Partial<ChainAsk> = {}): ChainAsk => ({
+  model,
+  models,
+  kind: 'chat',
+  fitChars: 0,
+  allows: () => true,
+  ...more,
+})
 
 describe('takeModels', () => {
   test('a body without `models` is returned as it is', () => {
@@ -41,25 +50,31 @@ describe('candidates', () => {
   const a = model('a', { fallbacks: ['b', 'gone', 'off'] })
   const c = catalog([a, model('b'), model('c'), model('off')], ['off'])
   test('without a request list: the model, then its catalog fallbacks that can serve (unknown and unavailable passed over)', () => {
-    expect(ids(candidates(c, 'a', undefined))).toEqual(['a', 'b'])
+    expect(ids(candidates(c, ask('a')))).toEqual(['a', 'b'])
   })
   test('a request list replaces the catalog fallbacks; duplicates are dropped', () => {
-    expect(ids(candidates(c, 'a', ['c', 'a', 'c']))).toEqual(['a', 'c'])
+    expect(ids(candidates(c, ask('a', ['c', 'a', 'c'])))).toEqual(['a', 'c'])
   })
   test('an unknown slug the client named is its not-found; an unavailable first model hands over to its fallbacks', () => {
-    expect(() => candidates(c, 'a', ['nope'])).toThrow(GatewayError)
-    expect(() => candidates(c, 'nope', undefined)).toThrow("Model 'nope' does not exist.")
+    expect(() => candidates(c, ask('a', ['nope']))).toThrow(GatewayError)
+    expect(() => candidates(c, ask('nope'))).toThrow("Model 'nope' does not exist.")
     const off = catalog([model('x', { fallbacks: ['b'] }), model('b')], ['x'])
-    expect(ids(candidates(off, 'x', undefined))).toEqual(['b'])
-    expect(() => candidates(catalog([model('x')], ['x']), 'x', undefined)).toThrow('currently unavailable')
+    expect(ids(candidates(off, ask('x')))).toEqual(['b'])
+    expect(() => candidates(catalog([model('x')], ['x']), ask('x'))).toThrow('currently unavailable')
   })
 })
 
 describe('fitting and worthTrying', () => {
   test('a prompt that cannot fit leaves a candidate out; none fitting is the first one’s context error', () => {
-    const chain = [model('s', { contextWindow: 1_000 }), model('l', { contextWindow: 100_000 })]
-    expect(ids(fitting(chain, 60_000))).toEqual(['l'])
-    expect(() => fitting(chain, 6_000_000)).toThrow('context window of 1000 tokens')
+    const c = catalog([model('s', { contextWindow: 1_000 }), model('l', { contextWindow: 100_000 })])
+    expect(ids(candidates(c, ask('s', ['l'], { fitChars: 60_000 })))).toEqual(['l'])
+    expect(() => candidates(c, ask('s', ['l'], { fitChars: 6_000_000 }))).toThrow('context window of 1000 tokens')
+  })
+  test('the key’s allowlist comes before the fit: the first allowed candidate’s window is the error; none allowed is 403', () => {
+    const c = catalog([model('s', { contextWindow: 1_000 }), model('l', { contextWindow: 100_000 })])
+    const onlyL = { allows: (id: string) => id === 'l' }
+    expect(() => candidates(c, ask('s', ['l'], { fitChars: 6_000_000, ...onlyL }))).toThrow('context window of 100000 tokens')
+    expect(() => candidates(c, ask('s', undefined, onlyL))).toThrow("This API key may not call model 's'.")
   })
   test('after "too long" only a larger window is worth it; after spent routes any; after a client error none', () => {
     const failed = model('m', { contextWindow: 8_000 })
