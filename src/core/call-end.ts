@@ -96,9 +96,21 @@ export function endOfThrown(e: unknown): EndCause {
   return UPSTREAM_FAILURES.has(error.code) ? { kind: 'upstream_failed', error, afterFirstByte: false } : { kind: 'refused', error }
 }
 
-/** The error a call that threw `e` is answered with: its own end's when that end cut the work, else what was thrown. */
+/** The log's codes of the caller's ends (endStatus): an attempt they stopped did not fail. */
+export const CALLER_END_CODES = ['CLIENT_CLOSED', 'CLIENT_IDLE', 'SHUTTING_DOWN'] as const
+
+/** The ends the caller's side brings: the client gone or idle, the instance draining. */
+const CALLER_ENDS: ReadonlySet<EndCause['kind']> = new Set(['client_left', 'deadline', 'drain'])
+
+/**
+ * The error a call that threw `e` is answered with: its own end's when that end cut the work —
+ * `e` is its CallEnded, or anything unexpected thrown once the caller's side ended it (a body read
+ * failing because the client went away) — else what was thrown.
+ */
 export const answerError = (end: EndCause, e: unknown): GatewayError =>
-  endedByCaller(e) && end.kind !== 'completed' ? endError(end) : asGatewayError(e)
+  end.kind !== 'completed' && (endedByCaller(e) || (CALLER_ENDS.has(end.kind) && !(e instanceof GatewayError)))
+    ? endError(end)
+    : asGatewayError(e)
 
 /** The error a client still there is answered with for an end that is not a completion (a stream's one error frame, a JSON error). */
 export function endError(end: Exclude<EndCause, { kind: 'completed' }>): GatewayError {

@@ -112,9 +112,9 @@ export async function protocolCall<Body>(
     if (!life.ended) life.end(endOfThrown(e))
     const end = life.ended!
     const err = answerError(end, e)
-    // An admitted call settles as it ended; one refused before admission, as it is answered.
+    // Settled as it ended, admitted or refused before admission (billed nothing then).
     const closing = call ?? refused
-    if (closing) closeCall(deps, closing, call ? end : { kind: 'refused', error: err }, NOTHING_DELIVERED, null)
+    if (closing) closeCall(deps, closing, end, NOTHING_DELIVERED, null)
     const res = errorResponse(spoke.errorBody, err, requestId, deps.log, `${spoke.name} request`, spoke.idHeaders)
     obs.end(res.status, err.code, faultOf(end))
     return res

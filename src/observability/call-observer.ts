@@ -2,7 +2,7 @@
 // resolved → admission → upstream attempt(s) → first byte → settlement → end. Metric labels use
 // the public model id only once the catalog resolved it ("unknown" before: a client's string
 // is unbounded). GenAI semantic-convention attributes: docs/observability.md.
-import type { Fault, UpstreamAttempt } from '../core/call-end.ts'
+import { endedByCaller, endStatus, type Fault, type UpstreamAttempt } from '../core/call-end.ts'
 import { GatewayError } from '../core/errors.ts'
 import type { GatewayProtocol, Route } from '../core/gateway.ts'
 import type { FrameTransform } from '../core/frames.ts'
@@ -138,11 +138,15 @@ export class CallObserver {
       return value
     } catch (e) {
       const err = e instanceof GatewayError ? e : undefined
-      const code = err?.code ?? 'UPSTREAM_ERROR'
+      // The caller's end stopped the attempt (client gone, idle, a drain): its code, never an upstream failure.
+      const byCaller = endedByCaller(e)
+      const code = byCaller ? endStatus(e.end).errorCode! : (err?.code ?? 'UPSTREAM_ERROR')
       this.metrics.m.attempts.inc({ gateway, model, outcome: code })
-      this.metrics.m.failures.inc({ gateway, code, stage: 'attempt' })
       record(code, err)
-      span.fail(code)
+      if (!byCaller) {
+        this.metrics.m.failures.inc({ gateway, code, stage: 'attempt' })
+        span.fail(code)
+      }
       throw e
     } finally {
       this.metrics.m.attemptDuration.observe({ gateway }, (performance.now() - t) / 1000)

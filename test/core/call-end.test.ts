@@ -6,6 +6,7 @@
 import { describe, expect, test } from 'bun:test'
 import {
   answerError,
+  CALLER_END_CODES,
   asGatewayError,
   CallEnded,
   type EndCause,
@@ -48,8 +49,15 @@ describe('call ends', () => {
     expect(endError(drain).extra.headers).toEqual({ 'retry-after': '1' })
     expect(answerError({ kind: 'client_left' }, new CallEnded({ kind: 'client_left' })).code).toBe('CLIENT_CLOSED')
     expect(answerError({ kind: 'client_left' }, upstream)).toBe(upstream)
+    // Something unexpected thrown once the client went away (its body's read failed) is its end's.
+    expect(answerError({ kind: 'client_left' }, new TypeError('socket closed')).code).toBe('CLIENT_CLOSED')
+    expect(answerError({ kind: 'refused', error: upstream }, new TypeError('bug')).code).toBe('INTERNAL')
     expect(endError({ kind: 'upstream_failed', error: upstream, afterFirstByte: true })).toBe(upstream)
     expect(asGatewayError('x').code).toBe('INTERNAL')
+  })
+
+  test('the caller’s ends have the codes CALLER_END_CODES lists', () => {
+    expect((['client_left', 'deadline', 'drain'] as const).map((kind) => endStatus({ kind }).errorCode)).toEqual([...CALLER_END_CODES])
   })
 
   test('the request log’s status and code for every end, the abandoned call’s included', () => {

@@ -164,4 +164,30 @@ describe('protocolCall', () => {
     expect(deps().metrics.reservedMicros).toBe(0)
     await expectExactBooks(gw, u.userId, CREDIT, [])
   })
+
+  test('the client goes away while its body is read: logged as the client’s end, no fault, nothing billed', async () => {
+    const u = await gw.user(1)
+    const errorsBefore = (await scrape()).value('tollgate_errors_total') ?? 0
+    const gone = new AbortController()
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('{"model":"acme/chat-1","messages":[{"role":"user","content":"Say'))
+        // The socket closing fails the body's read, as the server does when a client disconnects.
+        gone.signal.addEventListener('abort', () => c.error(new Error('socket closed')))
+      },
+    })
+    const req = new Request('http://tollgate.test/v1/chat/completions', {
+      method: 'POST',
+      headers: bearer(u.key),
+      body,
+      signal: gone.signal,
+    })
+    const pending = protocolCall(deps(), spokes.chat, req)
+    setTimeout(() => gone.abort(), 20)
+    const res = await pending
+    const log = await settledLog(u.userId, res.headers.get('x-request-id')!)
+    expect([log.status, log.errorCode, log.fault, log.costMicros]).toEqual([499, 'CLIENT_CLOSED', null, 0n])
+    expect((await scrape()).value('tollgate_errors_total') ?? 0).toBe(errorsBefore)
+    await expectExactBooks(gw, u.userId, CREDIT, [])
+  })
 })

@@ -1,6 +1,7 @@
 // What one call reports (src/observability/call-observer.ts): spans with their names, attributes
 // and failures, and the metrics of admission, attempts, settlement and the end, counted once.
 import { describe, expect, test } from 'bun:test'
+import { CallEnded } from '../../src/core/call-end.ts'
 import { GatewayError } from '../../src/core/errors.ts'
 import type { Route } from '../../src/core/gateway.ts'
 import { resolvePolicy } from '../../src/routing/policy.ts'
@@ -102,6 +103,17 @@ describe('CallObserver', () => {
     expect(root.ended).toBe(1)
     expect(root.failed).toBeUndefined()
     expect(root.attrs['http.response.status_code']).toBe(200)
+  })
+
+  test('an attempt the caller’s end stopped is recorded with that end’s code, never as an upstream failure', async () => {
+    const { obs, root, scrape } = setup()
+    for (const end of [{ kind: 'client_left' }, { kind: 'drain' }] as const)
+      await obs.attempt(route, 'acme/m', async () => Promise.reject(new CallEnded(end))).catch(() => {})
+    const e = await scrape()
+    expect(obs.attempts.map((a) => a.outcome)).toEqual(['CLIENT_CLOSED', 'SHUTTING_DOWN'])
+    expect(e.value('tollgate_upstream_attempts_total', { gateway: 'gw-1', outcome: 'CLIENT_CLOSED' })).toBe(1)
+    expect(e.value('tollgate_upstream_failures_total') ?? 0).toBe(0)
+    expect(root.children.map((s) => s.failed)).toEqual([undefined, undefined])
   })
 
   test('an attempt is timed and counted by outcome, in a client span; a failure keeps its code', async () => {

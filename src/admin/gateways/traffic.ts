@@ -5,9 +5,11 @@
 // route logged; a call with a failed attempt carries every attempt (request_logs.attempts), so a
 // route that failed and was left counts its failures though another route answered. An attempt
 // is an error when it failed, or when it answered and the call then failed on the upstream's side
-// (mid-stream) or Tollgate's (core/call-end.ts faultOf) — never the client's. Records reach
+// (mid-stream) or Tollgate's (core/call-end.ts faultOf) — never the client's: an attempt the
+// caller's end stopped (client gone, idle, a drain) is not an error. Records reach
 // request_logs through the ledger writer, so the view lags by its lag.
 import { sql } from 'drizzle-orm'
+import { CALLER_END_CODES } from '../../core/call-end.ts'
 import type { Db } from '../../db/client.ts'
 
 export interface Window {
@@ -58,7 +60,10 @@ with calls as (
 ), tries as (
   select created_at, gateway, model, fault is not null as failed, latency_ms as ms from calls where attempts is null
   union all
-  select c.created_at, a->>'gateway', a->>'model', a->>'outcome' <> 'ok' or c.fault is not null,
+  select c.created_at, a->>'gateway', a->>'model', a->>'outcome' not in ('ok', ${sql.join(
+    CALLER_END_CODES.map((c) => sql`${c}`),
+    sql`, `,
+  )}) or c.fault is not null,
     case when a->>'outcome' = 'ok' then c.latency_ms else (a->>'ms')::int end
   from calls c cross join lateral jsonb_array_elements(c.attempts) a where c.attempts is not null
 )

@@ -74,4 +74,29 @@ describe('recentTraffic on embedded Postgres', () => {
   test('an hour without calls is an empty list', async () => {
     expect(await recentTraffic(m.db, NOW + 3 * 3_600_000)).toEqual([])
   })
+
+  test('attempts: a failed one is an error on its route; one the caller’s end stopped is not', async () => {
+    const attempt = (gateway: string, outcome: string, ms: number) => ({ gateway, model: 'acme/z', upstreamModel: 'up', outcome, ms })
+    const at = NOW + 5 * 3_600_000
+    await m.db.insert(requestLogs).values([
+      // gw-b failed (500) and gw-c answered.
+      {
+        ...log('gw-c', 'acme/z', at - MIN, 200, 40),
+        createdAt: new Date(at - MIN),
+        attempts: [attempt('gw-b', 'UPSTREAM_ERROR', 30), attempt('gw-c', 'ok', 10)],
+      },
+      // The client left while gw-b was trying; then a drain stopped an attempt on gw-c.
+      { ...log(null, 'acme/z', at - MIN, 499, 20), createdAt: new Date(at - MIN), attempts: [attempt('gw-b', 'CLIENT_CLOSED', 20)] },
+      {
+        ...log(null, 'acme/z', at - MIN, 503, 20),
+        createdAt: new Date(at - MIN),
+        fault: null,
+        attempts: [attempt('gw-c', 'SHUTTING_DOWN', 5)],
+      },
+    ])
+    const rows = await recentTraffic(m.db, at)
+    const errors = (gateway: string) => rows.find((r) => r.gateway === gateway && r.model === 'acme/z')!.last5m
+    expect([errors('gw-b').calls, errors('gw-b').errors]).toEqual([2, 1])
+    expect([errors('gw-c').calls, errors('gw-c').errors]).toEqual([2, 0])
+  })
 })
