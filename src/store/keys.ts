@@ -6,6 +6,8 @@ export interface KeySpace {
   shards: number
 }
 
+/** The account hash's field of a key's spend and reservations together (spendKey: billing/spend-period.ts). */
+export const keyField = (spendKey: string) => `key:${spendKey}`
 export const accountKey = (ks: KeySpace, shard: number, userId: string) => `${ks.prefix}{s${shard}}:acct:${userId}`
 export const windowKey = (ks: KeySpace, shard: number, keyId: string, window: number) => `${ks.prefix}{s${shard}}:rl:${keyId}:${window}`
 /** Tokens counted in a key's minute window (tpm). */

@@ -5,6 +5,7 @@ import {
   accountKey,
   counterKey,
   inFlightKey,
+  keyField,
   leaseDataKey,
   leasesKey,
   outboxKey,
@@ -31,7 +32,7 @@ import {
   type Store,
 } from './types.ts'
 
-/** Most calls in one script call (turn-batch.ts): an admission brings 4 keys and 12 arguments, a settlement 3 and 6. */
+/** Most calls in one script call (turn-batch.ts): an admission brings 4 keys and 12 arguments, a settlement 3 and 7. */
 const ADMIT_BATCH_MAX = 64
 const SETTLE_BATCH_MAX = 64
 const WINDOW_TTL = String(WINDOW_TTL_MS)
@@ -97,8 +98,8 @@ export async function createRedisStore(
     for (const i of inputs) {
       const window = i.tokens ? windowOf(i.tokens.nowMs).index : 0
       keys.push(accountKey(keySpace, s, i.userId), abandonedKey(keySpace, s, i.leaseId ?? ''), tokenWindowKey(keySpace, s, i.keyId, window))
-      args.push(i.spendKey ?? i.keyId, i.reservedMicros.toString(), i.costMicros.toString(), i.record, i.leaseId ?? '')
-      args.push(String(i.tokens?.giveBack ?? 0))
+      args.push(keyField(i.spendKey ?? i.keyId), (-i.reservedMicros).toString(), (-i.costMicros).toString())
+      args.push((i.costMicros - i.reservedMicros).toString(), i.record, i.leaseId ?? '', String(i.tokens?.giveBack ?? 0))
     }
     return redis.tgSettle(keys.length, ...keys, ...args)
   }
@@ -113,7 +114,7 @@ export async function createRedisStore(
         keys.push(accountKey(keySpace, s, i.userId), windowKey(keySpace, s, i.keyId, window))
         keys.push(tokenWindowKey(keySpace, s, i.keyId, window), inFlightKey(keySpace, s, i.keyId))
         args.push(
-          i.spendKey ?? i.keyId,
+          keyField(i.spendKey ?? i.keyId),
           String(i.rpm),
           i.reserveMicros.toString(),
           (i.keyLimitMicros ?? -1n).toString(),

@@ -1,14 +1,15 @@
--- admit v6: for each call of a batch (one shard), the per-key rate windows (requests and tokens),
+-- admit v7: for each call of a batch (one shard), the per-key rate windows (requests and tokens),
 -- its calls in flight, the credit reservation and its lease, atomically per call. Admissions
 -- issued in the same event-loop turn share one round trip (src/store/turn-batch.ts), checked and
 -- applied in the order they were issued.
 -- KEYS[1] lease deadlines {s<n>}:leases (zset)   KEYS[2] lease data {s<n>}:lease (hash)
 -- per call i (from 1): KEYS[4i-1] account hash {s<n>}:acct:<userId>
---                        fields balance, reserved, kspent:<spendKey>, kres:<spendKey>
+--                        fields balance, reserved, key:<spendKey> (the key's spend and reservations)
 --                      KEYS[4i]   request window counter {s<n>}:rl:<keyId>:<windowIndex>
 --                      KEYS[4i+1] token window counter {s<n>}:tpm:<keyId>:<windowIndex>
 --                      KEYS[4i+2] the key's calls in flight {s<n>}:conc:<keyId> (set of lease ids)
--- per call i: ARGV[12i-11] spendKey (the key id, or key id @ period start: billing/spend-period.ts)
+-- per call i: ARGV[12i-11] the key's field key:<spendKey> (spendKey: the key id, or key id @
+--   period start: billing/spend-period.ts)
 --   ARGV[12i-10] rpm  ARGV[12i-9] reserve (micro-USD)  ARGV[12i-8] key limit (micro-USD, -1 = none)
 --   ARGV[12i-7] window ttl (ms)  ARGV[12i-6] lease id ('' = no lease)
 --   ARGV[12i-5] lease deadline (epoch ms)
@@ -35,7 +36,7 @@ end
 
 -- Everything but the request window: the call's checks, then what an admitted call holds.
 local function decide(acctKey, tokenKey, concKey, a, count)
-  local spendKey, reserveArg, lease = ARGV[a - 11], ARGV[a - 9], ARGV[a - 6]
+  local keyField, reserveArg, lease = ARGV[a - 11], ARGV[a - 9], ARGV[a - 6]
   local tpm, tokens = tonumber(ARGV[a - 3]), tonumber(ARGV[a - 2])
   local used = 0
   if tpm >= 0 then used = tonumber(redis.call('GET', tokenKey) or '0') end
@@ -43,19 +44,19 @@ local function decide(acctKey, tokenKey, concKey, a, count)
   if tpm >= 0 and used + tokens > tpm then return -4, used end
   local maxConcurrent = tonumber(ARGV[a - 1])
   if maxConcurrent >= 0 and inFlight(concKey, tonumber(ARGV[a])) >= maxConcurrent then return -5, used end
-  local acct = redis.call('HMGET', acctKey, 'balance', 'reserved', 'kspent:' .. spendKey, 'kres:' .. spendKey)
+  local acct = redis.call('HMGET', acctKey, 'balance', 'reserved', keyField)
   if not acct[1] or not acct[3] then return -1, used end
   local reserve = tonumber(reserveArg)
   if tonumber(acct[1]) - 2 * tonumber(acct[2] or '0') < reserve then return -2, used end
   local limit = tonumber(ARGV[a - 8])
-  if limit >= 0 and tonumber(acct[3]) + tonumber(acct[4] or '0') + reserve > limit then return -3, used end
+  if limit >= 0 and tonumber(acct[3]) + reserve > limit then return -3, used end
   if tpm >= 0 and tokens > 0 then
     used = redis.call('INCRBY', tokenKey, tokens)
     if used == tokens then redis.call('PEXPIRE', tokenKey, ARGV[a - 7]) end
   end
   if reserve > 0 then
     redis.call('HINCRBY', acctKey, 'reserved', reserveArg)
-    redis.call('HINCRBY', acctKey, 'kres:' .. spendKey, reserveArg)
+    redis.call('HINCRBY', acctKey, keyField, reserveArg)
   end
   if lease ~= '' then
     redis.call('ZADD', KEYS[1], ARGV[a - 5], lease)

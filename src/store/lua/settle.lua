@@ -1,14 +1,16 @@
--- settle v6: for each call of a batch (one shard), end the lease, release the reservation, apply
--- the real cost, correct the key's token window to the billed tokens, append the record. Settlements that end in the same event-loop turn share one
--- round trip (src/store/turn-batch.ts).
+-- settle v7: for each call of a batch (one shard), end the lease, release the reservation, apply
+-- the real cost, correct the key's token window to the billed tokens, append the record.
+-- Settlements that end in the same event-loop turn share one round trip (src/store/turn-batch.ts).
 -- KEYS[1] outbox stream {s<n>}:outbox   KEYS[2] lease deadlines {s<n>}:leases
 -- KEYS[3] lease data {s<n>}:lease
 -- per call i (from 1): KEYS[1+3i] account hash {s<n>}:acct:<userId>
 --                      KEYS[2+3i] abandoned marker {s<n>}:abandoned:<leaseId>
 --                      KEYS[3+3i] the token window of its admission {s<n>}:tpm:<keyId>:<windowIndex>
--- per call i: ARGV[6i-5] spendKey  ARGV[6i-4] reserved (micro-USD)  ARGV[6i-3] cost (micro-USD)
---             ARGV[6i-2] record (JSON)  ARGV[6i-1] lease id ('' = none)
---             ARGV[6i] tokens reserved less tokens billed ('0' = nothing to correct)
+-- per call i: ARGV[7i-6] the key's field key:<spendKey>  ARGV[7i-5] −reserved (micro-USD)
+--             ARGV[7i-4] −cost  ARGV[7i-3] cost − reserved: what the key's field moves by
+--             ARGV[7i-2] record (JSON)  ARGV[7i-1] lease id ('' = none)
+--             ARGV[7i] tokens reserved less tokens billed ('0' = nothing to correct)
+-- (The client sends the differences: no arithmetic or string building here.)
 -- Returns one flag per call: 1 applied; 0 when its lease was already released as abandoned (the
 -- sweep billed and recorded it): nothing moves for it; or the error text when this call's own
 -- step failed (a corrupt account hash): that call takes the settlement fallback, which records it
@@ -21,7 +23,7 @@ local function correctTokens(tokenKey, delta)
   if redis.call('DECRBY', tokenKey, delta) < 0 then redis.call('SET', tokenKey, '0', 'KEEPTTL') end
 end
 
-local function settle(acct, abandoned, tokenKey, keyId, reserved, cost, record, lease, tokens)
+local function settle(acct, abandoned, tokenKey, keyField, unreserve, charge, keyMove, record, lease, tokens)
   local released = false
   if lease ~= '' then
     released = redis.call('ZREM', KEYS[2], lease) == 0 and redis.call('EXISTS', abandoned) == 1
@@ -29,28 +31,23 @@ local function settle(acct, abandoned, tokenKey, keyId, reserved, cost, record, 
   end
   if released then return 0 end
   correctTokens(tokenKey, tokens)
-  -- One read for both: is the account mirrored, and is this key's spend?
-  local mirrored = redis.call('HMGET', acct, 'balance', 'kspent:' .. keyId)
+  -- One read for both: is the account mirrored, and is this key's field?
+  local mirrored = redis.call('HMGET', acct, 'balance', keyField)
   if mirrored[1] then
-    if reserved ~= '0' then
-      redis.call('HINCRBY', acct, 'reserved', '-' .. reserved)
-      redis.call('HINCRBY', acct, 'kres:' .. keyId, '-' .. reserved)
-    end
-    if cost ~= '0' then
-      -- A key's spend not mirrored is loaded with this record counted (load.lua).
-      if mirrored[2] then redis.call('HINCRBY', acct, 'kspent:' .. keyId, cost) end
-      redis.call('HINCRBY', acct, 'balance', '-' .. cost)
-    end
+    if unreserve ~= '0' then redis.call('HINCRBY', acct, 'reserved', unreserve) end
+    -- A key's field not mirrored is loaded with this record counted (load.lua).
+    if mirrored[2] and keyMove ~= '0' then redis.call('HINCRBY', acct, keyField, keyMove) end
+    if charge ~= '0' then redis.call('HINCRBY', acct, 'balance', charge) end
   end
   redis.call('XADD', KEYS[1], '*', 'r', record)
   return 1
 end
 
 local applied = {}
-for i = 1, #ARGV / 6 do
-  local a = 6 * i
-  local ok, flag = pcall(settle, KEYS[1 + 3 * i], KEYS[2 + 3 * i], KEYS[3 + 3 * i], ARGV[a - 5], ARGV[a - 4], ARGV[a - 3],
-    ARGV[a - 2], ARGV[a - 1], ARGV[a])
+for i = 1, #ARGV / 7 do
+  local a = 7 * i
+  local ok, flag = pcall(settle, KEYS[1 + 3 * i], KEYS[2 + 3 * i], KEYS[3 + 3 * i], ARGV[a - 6], ARGV[a - 5], ARGV[a - 4],
+    ARGV[a - 3], ARGV[a - 2], ARGV[a - 1], ARGV[a])
   if ok then
     applied[i] = flag
   elseif type(flag) == 'table' then
