@@ -32,7 +32,7 @@ import {
   type Store,
 } from './types.ts'
 
-/** Most calls in one script call (turn-batch.ts): an admission brings 4 keys and 12 arguments, a settlement 3 and 7. */
+/** Most calls in one script call (turn-batch.ts): an admission brings 2 keys and 8 arguments (4 and 12 with tpm or maxConcurrent), a settlement 3 and 7. */
 const ADMIT_BATCH_MAX = 64
 const SETTLE_BATCH_MAX = 64
 const WINDOW_TTL = String(WINDOW_TTL_MS)
@@ -107,26 +107,26 @@ export async function createRedisStore(
     (s: number) =>
     async (inputs: AdmitInput[]): Promise<[number, number | string, number][]> => {
       const keys = [leasesKey(keySpace, s), leaseDataKey(keySpace, s)]
-      const args: string[] = []
+      const args: string[] = [WINDOW_TTL]
       for (const i of inputs) {
         const lease = i.lease
         const window = windowOf(i.nowMs).index
+        // The token window and the calls in flight are sent only for a key that counts them.
+        const limited = i.tpm != null || i.maxConcurrent != null
         keys.push(accountKey(keySpace, s, i.userId), windowKey(keySpace, s, i.keyId, window))
-        keys.push(tokenWindowKey(keySpace, s, i.keyId, window), inFlightKey(keySpace, s, i.keyId))
         args.push(
           keyField(i.spendKey ?? i.keyId),
           String(i.rpm),
           i.reserveMicros.toString(),
           (i.keyLimitMicros ?? -1n).toString(),
-          WINDOW_TTL,
           lease?.id ?? '',
           String(lease?.deadlineMs ?? 0),
           lease ? leaseData(i, lease) : '',
-          String(i.tpm ?? -1),
-          String(i.tokens ?? 0),
-          String(i.maxConcurrent ?? -1),
-          String(i.nowMs),
+          limited ? '1' : '0',
         )
+        if (!limited) continue
+        keys.push(tokenWindowKey(keySpace, s, i.keyId, window), inFlightKey(keySpace, s, i.keyId))
+        args.push(String(i.tpm ?? -1), String(i.tokens ?? 0), String(i.maxConcurrent ?? -1), String(i.nowMs))
       }
       const flat = await redis.tgAdmit(keys.length, ...keys, ...args)
       return inputs.map((_, i) => [flat[3 * i] as number, flat[3 * i + 1]!, flat[3 * i + 2] as number])

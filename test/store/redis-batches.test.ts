@@ -106,6 +106,27 @@ describe.if(SERVICES)('Redis store: calls of one turn share a script call', () =
     expect((await reads()) - before).toBe(0)
   })
 
+  test('a batch mixing keys with and without tpm or maxConcurrent answers each by its own limits', async () => {
+    await store.loadAccount('mixed', 'mixed_key', 1_000n, 0n)
+    await store.loadAccount('plain', 'plain_key', 1_000n, 0n)
+    const lease = (id: string) => ({ id, deadlineMs: NOW + 60_000, abandonCostMicros: 1n, abandonRecord: '{}' })
+    const before = await scriptCalls()
+    const results = await Promise.all([
+      store.admit(admitOf('plain')),
+      store.admit(admitOf('mixed', { tpm: 100, tokens: 60, maxConcurrent: 1, lease: lease('req_m1') })),
+      store.admit(admitOf('plain', { rpm: 2 })),
+      store.admit(admitOf('mixed', { tpm: 100, tokens: 60, lease: lease('req_m2') })),
+      store.admit(admitOf('mixed', { maxConcurrent: 1, lease: lease('req_m3') })),
+      store.admit(admitOf('plain', { rpm: 2 })),
+      store.admit(admitOf('mixed', { tpm: 100, tokens: 40, lease: lease('req_m4') })),
+    ])
+    expect((await scriptCalls()) - before).toBe(2)
+    expect(results.map((r) => (r.ok ? 'ok' : r.reason))).toEqual(['ok', 'ok', 'ok', 'tpm', 'concurrency', 'rate', 'ok'])
+    expect(results[6]).toMatchObject({ ok: true, tokens: { limit: 100, remaining: 0 } })
+    expect((await store.account('mixed'))?.reservedMicros).toBe(20n)
+    expect((await store.account('plain'))?.reservedMicros).toBe(20n)
+  })
+
   test('admissions of one turn never over-reserve: a balance of 10 reservations admits 5 of 40 at once', async () => {
     await store.loadAccount('tight', 'tight_key', 100n, 0n)
     const before = await scriptCalls()
