@@ -32,7 +32,7 @@ import {
   type Store,
 } from './types.ts'
 
-/** Most calls in one script call (turn-batch.ts): an admission brings 2 keys and 8 arguments (4 and 12 with tpm or maxConcurrent), a settlement 3 and 7. */
+/** Most calls in one script call (turn-batch.ts): an admission brings 2 keys and 8 arguments (4 and 12 with tpm or maxConcurrent), a settlement 2 and 7 (3 with tokens to give back). */
 const ADMIT_BATCH_MAX = 64
 const SETTLE_BATCH_MAX = 64
 const WINDOW_TTL = String(WINDOW_TTL_MS)
@@ -96,10 +96,12 @@ export async function createRedisStore(
     const keys = [outboxKey(keySpace, s), leasesKey(keySpace, s), leaseDataKey(keySpace, s)]
     const args: string[] = []
     for (const i of inputs) {
-      const window = i.tokens ? windowOf(i.tokens.nowMs).index : 0
-      keys.push(accountKey(keySpace, s, i.userId), abandonedKey(keySpace, s, i.leaseId ?? ''), tokenWindowKey(keySpace, s, i.keyId, window))
+      const giveBack = String(i.tokens?.giveBack ?? 0)
+      keys.push(accountKey(keySpace, s, i.userId), abandonedKey(keySpace, s, i.leaseId ?? ''))
+      // The token window only when there are tokens to give back (settle.lua).
+      if (i.tokens && giveBack !== '0') keys.push(tokenWindowKey(keySpace, s, i.keyId, windowOf(i.tokens.nowMs).index))
       args.push(keyField(i.spendKey ?? i.keyId), (-i.reservedMicros).toString(), (-i.costMicros).toString())
-      args.push((i.costMicros - i.reservedMicros).toString(), i.record, i.leaseId ?? '', String(i.tokens?.giveBack ?? 0))
+      args.push((i.costMicros - i.reservedMicros).toString(), i.record, i.leaseId ?? '', giveBack)
     }
     return redis.tgSettle(keys.length, ...keys, ...args)
   }

@@ -1,15 +1,15 @@
--- settle v7: for each call of a batch (one shard), end the lease, release the reservation, apply
+-- settle v8: for each call of a batch (one shard), end the lease, release the reservation, apply
 -- the real cost, correct the key's token window to the billed tokens, append the record.
 -- Settlements that end in the same event-loop turn share one round trip (src/store/turn-batch.ts).
 -- KEYS[1] outbox stream {s<n>}:outbox   KEYS[2] lease deadlines {s<n>}:leases
 -- KEYS[3] lease data {s<n>}:lease
--- per call i (from 1): KEYS[1+3i] account hash {s<n>}:acct:<userId>
---                      KEYS[2+3i] abandoned marker {s<n>}:abandoned:<leaseId>
---                      KEYS[3+3i] the token window of its admission {s<n>}:tpm:<keyId>:<windowIndex>
+-- Then per call, in order, its keys: the account hash {s<n>}:acct:<userId>, the abandoned marker
+-- {s<n>}:abandoned:<leaseId>, and, only when it has tokens to correct, the token window of its
+-- admission {s<n>}:tpm:<keyId>:<windowIndex>.
 -- per call i: ARGV[7i-6] the key's field key:<spendKey>  ARGV[7i-5] −reserved (micro-USD)
 --             ARGV[7i-4] −cost  ARGV[7i-3] cost − reserved: what the key's field moves by
 --             ARGV[7i-2] record (JSON)  ARGV[7i-1] lease id ('' = none)
---             ARGV[7i] tokens reserved less tokens billed ('0' = nothing to correct)
+--             ARGV[7i] tokens reserved less tokens billed ('0' = nothing to correct, no token window sent)
 -- (The client sends the differences: no arithmetic or string building here.)
 -- Returns one flag per call: 1 applied; 0 when its lease was already released as abandoned (the
 -- sweep billed and recorded it): nothing moves for it; or the error text when this call's own
@@ -19,7 +19,7 @@
 -- stays right and the next call reloads the mirror. A token window that has ended (expired) is
 -- left alone; one still counting never goes below zero.
 local function correctTokens(tokenKey, delta)
-  if delta == '0' or redis.call('EXISTS', tokenKey) == 0 then return end
+  if not tokenKey or redis.call('EXISTS', tokenKey) == 0 then return end
   if redis.call('DECRBY', tokenKey, delta) < 0 then redis.call('SET', tokenKey, '0', 'KEEPTTL') end
 end
 
@@ -44,10 +44,15 @@ local function settle(acct, abandoned, tokenKey, keyField, unreserve, charge, ke
 end
 
 local applied = {}
+local k = 4
 for i = 1, #ARGV / 7 do
   local a = 7 * i
-  local ok, flag = pcall(settle, KEYS[1 + 3 * i], KEYS[2 + 3 * i], KEYS[3 + 3 * i], ARGV[a - 6], ARGV[a - 5], ARGV[a - 4],
-    ARGV[a - 3], ARGV[a - 2], ARGV[a - 1], ARGV[a])
+  local tokens = ARGV[a]
+  local tokenKey = nil
+  if tokens ~= '0' then tokenKey = KEYS[k + 2] end
+  local ok, flag = pcall(settle, KEYS[k], KEYS[k + 1], tokenKey, ARGV[a - 6], ARGV[a - 5], ARGV[a - 4],
+    ARGV[a - 3], ARGV[a - 2], ARGV[a - 1], tokens)
+  if tokenKey then k = k + 3 else k = k + 2 end
   if ok then
     applied[i] = flag
   elseif type(flag) == 'table' then
