@@ -87,7 +87,19 @@ export async function readShards(
   }
 }
 
-/** One XACK and one XDEL per shard for the whole batch; each shard's pair goes to its own slot. */
+const ACK_LUA = Bun.file(new URL('./lua/ack.lua', import.meta.url)).text()
+type Acking = RedisClient & { tgAck?: (stream: string, group: string, ...ids: string[]) => Promise<number> }
+
+/** The acknowledging script on this client (defined once per client). */
+async function acker(redis: Acking): Promise<NonNullable<Acking['tgAck']>> {
+  if (!redis.tgAck) redis.defineCommand('tgAck', { numberOfKeys: 1, lua: await ACK_LUA })
+  return redis.tgAck!.bind(redis)
+}
+
+/**
+ * One script call per shard for the whole batch (lua/ack.lua: XACK, then the acknowledged
+ * entries trimmed off the stream); each shard's goes to its own slot.
+ */
 export async function ackShards(redis: RedisClient, streams: string[], entries: OutboxEntry[]): Promise<void> {
   const byShard = new Map<number, string[]>()
   for (const e of entries) {
@@ -95,15 +107,8 @@ export async function ackShards(redis: RedisClient, streams: string[], entries: 
     if (ids) ids.push(e.id)
     else byShard.set(e.shard, [e.id])
   }
-  await Promise.all(
-    [...byShard].map(([shard, ids]) =>
-      redis
-        .pipeline()
-        .xack(streams[shard]!, GROUP, ...ids)
-        .xdel(streams[shard]!, ...ids)
-        .exec(),
-    ),
-  )
+  const ack = await acker(redis)
+  await Promise.all([...byShard].map(([shard, ids]) => ack(streams[shard]!, GROUP, ...ids)))
 }
 
 /** Entries handed to a consumer that died, idle longer than minIdleMs, re-delivered to `consumer`. */

@@ -67,6 +67,27 @@ if (SERVICES)
       expect(await ownPendingShards(redis, s, 'w2', 10)).toEqual([])
     })
 
+    test('an acknowledgement takes off only what was acknowledged: entries not yet read and another writer’s pending ones stay', async () => {
+      const [s] = await streams(1)
+      for (const r of ['1', '2', '3', '4']) await append(s!, r)
+      const w1 = await readShards(redis, [s!], 'w1', 2, 0)
+      const w2 = await readShards(redis, [s!], 'w2', 1, 0)
+      await append(s!, '5')
+      // w2 acknowledges 3 while w1 still holds 1 and 2: 3 leaves, nothing else does.
+      await ackShards(redis, [s!], w2)
+      expect((await redis.xrange(s!, '-', '+')).map(([, f]) => f[1])).toEqual(['1', '2', '4', '5'])
+      await ackShards(redis, [s!], w1.slice(0, 1))
+      expect((await redis.xrange(s!, '-', '+')).map(([, f]) => f[1])).toEqual(['2', '4', '5'])
+      expect((await ownPendingShards(redis, [s!], 'w1', 10)).map((e) => e.record)).toEqual(['2'])
+      await ackShards(redis, [s!], w1.slice(1))
+      // Nothing pending: what was delivered is gone, what was not is read next.
+      expect((await redis.xrange(s!, '-', '+')).map(([, f]) => f[1])).toEqual(['4', '5'])
+      const rest = await readShards(redis, [s!], 'w1', 10, 0)
+      expect(rest.map((e) => e.record)).toEqual(['4', '5'])
+      await ackShards(redis, [s!], rest)
+      expect(await redis.xlen(s!)).toBe(0)
+    })
+
     test('reclaim moves entries idle long enough to the new consumer', async () => {
       const s = await streams(1)
       await append(s[0]!, 'orphan')
