@@ -20,5 +20,9 @@ export const counterKey = (ks: KeySpace, bucket: string, window: number) => `${k
 /** Lease deadlines (sorted set: request id → deadline ms) and lease data (hash) per shard. */
 export const leasesKey = (ks: KeySpace, shard: number) => `${ks.prefix}{s${shard}}:leases`
 export const leaseDataKey = (ks: KeySpace, shard: number) => `${ks.prefix}{s${shard}}:lease`
-/** Marks a lease released as abandoned, so a late settlement of it moves nothing. */
-export const abandonedKey = (ks: KeySpace, shard: number, leaseId: string) => `${ks.prefix}{s${shard}}:abandoned:${leaseId}`
+/**
+ * The leases of a shard released without a settlement (as abandoned, or ended with their mirror),
+ * so a late settlement of one moves nothing: sorted set, lease id → release time (epoch ms), each
+ * kept ABANDONED_MARK_MS (lease.ts). One key per shard: a settlement names no key of its own for it.
+ */
+export const releasedKey = (ks: KeySpace, shard: number) => `${ks.prefix}{s${shard}}:released`

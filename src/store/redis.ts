@@ -1,7 +1,6 @@
 // Store on Redis: each hot-path operation is one EVALSHA of a versioned script in ./lua.
 import { ensureTracingChannelHasSubscribers } from '../lib/tracing-channel-compat.ts'
 import {
-  abandonedKey,
   accountKey,
   counterKey,
   inFlightKey,
@@ -9,6 +8,7 @@ import {
   leaseDataKey,
   leasesKey,
   outboxKey,
+  releasedKey,
   tokenWindowKey,
   windowKey,
   type KeySpace,
@@ -93,11 +93,11 @@ export async function createRedisStore(
   await ensureGroups()
   const acct = (userId: string) => accountKey(keySpace, shardOf(userId, keySpace.shards), userId)
   const settleShard = (s: number) => (inputs: SettleInput[]) => {
-    const keys = [outboxKey(keySpace, s), leasesKey(keySpace, s), leaseDataKey(keySpace, s)]
+    const keys = [outboxKey(keySpace, s), leasesKey(keySpace, s), leaseDataKey(keySpace, s), releasedKey(keySpace, s)]
     const args: string[] = []
     for (const i of inputs) {
       const giveBack = String(i.tokens?.giveBack ?? 0)
-      keys.push(accountKey(keySpace, s, i.userId), abandonedKey(keySpace, s, i.leaseId ?? ''))
+      keys.push(accountKey(keySpace, s, i.userId))
       // The token window only when there are tokens to give back (settle.lua).
       if (i.tokens && giveBack !== '0') keys.push(tokenWindowKey(keySpace, s, i.keyId, windowOf(i.tokens.nowMs).index))
       args.push(keyField(i.spendKey ?? i.keyId), (-i.reservedMicros).toString(), (-i.costMicros).toString())
@@ -133,6 +133,17 @@ export async function createRedisStore(
       const flat = await redis.tgAdmit(keys.length, ...keys, ...args)
       return inputs.map((_, i) => [flat[3 * i] as number, flat[3 * i + 1]!, flat[3 * i + 2] as number])
     }
+  /** A transaction that ends these leases of shard `s` unsettled: a late settlement of one moves nothing (keys.ts releasedKey). */
+  const released = (s: number, leaseIds: readonly string[]) => {
+    const now = Date.now()
+    const marks = leaseIds.flatMap((id) => [now, id])
+    return redis
+      .multi()
+      .zrem(leasesKey(keySpace, s), ...leaseIds)
+      .hdel(leaseDataKey(keySpace, s), ...leaseIds)
+      .zadd(releasedKey(keySpace, s), ...marks)
+      .zremrangebyscore(releasedKey(keySpace, s), '-inf', `(${now - ABANDONED_MARK_MS}`)
+  }
   const admits = Array.from({ length: keySpace.shards }, (_, s) => new TurnBatch(admitShard(s), ADMIT_BATCH_MAX, { eager: true }))
   const settles = Array.from({ length: keySpace.shards }, (_, s) => new TurnBatch(settleShard(s), SETTLE_BATCH_MAX))
 
@@ -190,7 +201,7 @@ export async function createRedisStore(
             leaseDataKey(keySpace, s),
             accountKey(keySpace, s, userId),
             outboxKey(keySpace, s),
-            abandonedKey(keySpace, s, id),
+            releasedKey(keySpace, s),
           ] as const
           released += await redis.tgRelease(...keys, id, nowMs, ABANDONED_MARK_MS)
         }
@@ -216,23 +227,11 @@ export async function createRedisStore(
     async endLeases(userId, leaseIds) {
       if (leaseIds.length === 0) return
       const s = shardOf(userId, keySpace.shards)
-      const m = redis
-        .multi()
-        .zrem(leasesKey(keySpace, s), ...leaseIds)
-        .hdel(leaseDataKey(keySpace, s), ...leaseIds)
-      for (const id of leaseIds) m.set(abandonedKey(keySpace, s, id), '1', 'PX', ABANDONED_MARK_MS)
-      await m.del(acct(userId)).exec()
+      await released(s, leaseIds).del(acct(userId)).exec()
     },
     async forgetAccount(userId, leaseId) {
       if (leaseId === undefined) return void (await redis.del(acct(userId)))
-      const s = shardOf(userId, keySpace.shards)
-      await redis
-        .multi()
-        .zrem(leasesKey(keySpace, s), leaseId)
-        .hdel(leaseDataKey(keySpace, s), leaseId)
-        .set(abandonedKey(keySpace, s, leaseId), '1', 'PX', ABANDONED_MARK_MS)
-        .del(acct(userId))
-        .exec()
+      await released(shardOf(userId, keySpace.shards), [leaseId]).del(acct(userId)).exec()
     },
     readOutbox: (consumer, max, blockMs) => readShards(redis, outboxes, consumer, max, blockMs),
     async ackOutbox(entries) {

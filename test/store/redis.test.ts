@@ -3,7 +3,8 @@
 // an account's outbox across more than one page.
 import { afterAll, describe, expect, test } from 'bun:test'
 import Redis from 'ioredis'
-import { accountKey, outboxKey } from '../../src/store/keys.ts'
+import { accountKey, outboxKey, releasedKey } from '../../src/store/keys.ts'
+import { ABANDONED_MARK_MS } from '../../src/store/lease.ts'
 import { createRedisStore } from '../../src/store/redis.ts'
 import { shardOf } from '../../src/store/types.ts'
 import { freshKeyPrefix, REDIS_URL, SERVICES } from '../helpers/services.ts'
@@ -69,6 +70,29 @@ if (SERVICES) {
         expect(calls.reduce((sum, c) => sum + c.costMicros, 0n)).toBe(BigInt([...Array(620).keys()].reduce((s, i) => s + (i % 3), 0)))
         const [last] = await raw.xrevrange(stream, '+', '-', 'COUNT', 1)
         expect(through).toBe(last![0])
+      } finally {
+        await store.close()
+      }
+    })
+
+    test('a released lease is remembered in its shard’s one sorted set for a day, then forgotten by a later release', async () => {
+      const ks = space()
+      const store = await createRedisStore(REDIS_URL, ks)
+      try {
+        const userId = 'usr_released'
+        const s = shardOf(userId, ks.shards)
+        await store.loadAccount(userId, 'key_r', 1_000n, 0n)
+        const t0 = Date.now()
+        const lease = (id: string, deadlineMs: number) => ({ id, deadlineMs, abandonCostMicros: 0n, abandonRecord: '{}' })
+        const admit = (id: string, nowMs: number) =>
+          store.admit({ userId, keyId: 'key_r', rpm: 10, nowMs, reserveMicros: 1n, keyLimitMicros: null, lease: lease(id, nowMs + 1_000) })
+        expect((await admit('req_old', t0)).ok).toBe(true)
+        expect(await store.sweepLeases(t0 + 2_000, 10)).toBe(1)
+        expect(await raw.zscore(releasedKey(ks, s), 'req_old')).toBe(String(t0 + 2_000))
+        const late = t0 + ABANDONED_MARK_MS + 10_000
+        expect((await admit('req_new', late)).ok).toBe(true)
+        expect(await store.sweepLeases(late + 2_000, 10)).toBe(1)
+        expect(await raw.zrange(releasedKey(ks, s), 0, -1)).toEqual(['req_new'])
       } finally {
         await store.close()
       }

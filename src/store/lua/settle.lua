@@ -1,11 +1,10 @@
--- settle v8: for each call of a batch (one shard), end the lease, release the reservation, apply
+-- settle v9: for each call of a batch (one shard), end the lease, release the reservation, apply
 -- the real cost, correct the key's token window to the billed tokens, append the record.
 -- Settlements that end in the same event-loop turn share one round trip (src/store/turn-batch.ts).
 -- KEYS[1] outbox stream {s<n>}:outbox   KEYS[2] lease deadlines {s<n>}:leases
--- KEYS[3] lease data {s<n>}:lease
--- Then per call, in order, its keys: the account hash {s<n>}:acct:<userId>, the abandoned marker
--- {s<n>}:abandoned:<leaseId>, and, only when it has tokens to correct, the token window of its
--- admission {s<n>}:tpm:<keyId>:<windowIndex>.
+-- KEYS[3] lease data {s<n>}:lease   KEYS[4] leases released unsettled {s<n>}:released (zset)
+-- Then per call, in order, its keys: the account hash {s<n>}:acct:<userId> and, only when it has
+-- tokens to correct, the token window of its admission {s<n>}:tpm:<keyId>:<windowIndex>.
 -- per call i: ARGV[7i-6] the key's field key:<spendKey>  ARGV[7i-5] −reserved (micro-USD)
 --             ARGV[7i-4] −cost  ARGV[7i-3] cost − reserved: what the key's field moves by
 --             ARGV[7i-2] record (JSON)  ARGV[7i-1] lease id ('' = none)
@@ -23,10 +22,10 @@ local function correctTokens(tokenKey, delta)
   if redis.call('DECRBY', tokenKey, delta) < 0 then redis.call('SET', tokenKey, '0', 'KEEPTTL') end
 end
 
-local function settle(acct, abandoned, tokenKey, keyField, unreserve, charge, keyMove, record, lease, tokens)
+local function settle(acct, tokenKey, keyField, unreserve, charge, keyMove, record, lease, tokens)
   local released = false
   if lease ~= '' then
-    released = redis.call('ZREM', KEYS[2], lease) == 0 and redis.call('EXISTS', abandoned) == 1
+    released = redis.call('ZREM', KEYS[2], lease) == 0 and redis.call('ZSCORE', KEYS[4], lease) ~= false
     if not released then redis.call('HDEL', KEYS[3], lease) end
   end
   if released then return 0 end
@@ -44,15 +43,15 @@ local function settle(acct, abandoned, tokenKey, keyField, unreserve, charge, ke
 end
 
 local applied = {}
-local k = 4
+local k = 5
 for i = 1, #ARGV / 7 do
   local a = 7 * i
   local tokens = ARGV[a]
   local tokenKey = nil
-  if tokens ~= '0' then tokenKey = KEYS[k + 2] end
-  local ok, flag = pcall(settle, KEYS[k], KEYS[k + 1], tokenKey, ARGV[a - 6], ARGV[a - 5], ARGV[a - 4],
+  if tokens ~= '0' then tokenKey = KEYS[k + 1] end
+  local ok, flag = pcall(settle, KEYS[k], tokenKey, ARGV[a - 6], ARGV[a - 5], ARGV[a - 4],
     ARGV[a - 3], ARGV[a - 2], ARGV[a - 1], tokens)
-  if tokenKey then k = k + 3 else k = k + 2 end
+  if tokenKey then k = k + 2 else k = k + 1 end
   if ok then
     applied[i] = flag
   elseif type(flag) == 'table' then
