@@ -16,7 +16,7 @@ import {
 import { ABANDONED_MARK_MS, leaseData } from './lease.ts'
 import { readAppendOnly } from './append-only.ts'
 import { connectRedis, type RedisClient, type RedisTarget } from './redis-client.ts'
-import { ackShards, createGroups, ownPendingShards, readShards, reclaimShards } from './redis-outbox.ts'
+import { ackShards, createGroups, defineOutboxScripts, ownPendingShards, readShards, reclaimShards } from './redis-outbox.ts'
 import { outboxCallOf } from './outbox-call.ts'
 import { admitResult } from './admit-result.ts'
 import { TurnBatch } from './turn-batch.ts'
@@ -86,6 +86,7 @@ export async function createRedisStore(
   redis.defineCommand('tgLoad', { numberOfKeys: 3, lua: await script('load') })
   redis.defineCommand('tgAdjust', { numberOfKeys: 1, lua: await script('adjust') })
   redis.defineCommand('tgHit', { numberOfKeys: 1, lua: await script('hit') })
+  const outbox = await defineOutboxScripts(redis)
 
   const outboxes = Array.from({ length: keySpace.shards }, (_, s) => outboxKey(keySpace, s))
   // Created at start and again by the ledger writer when Redis lost them (NOGROUP).
@@ -235,7 +236,7 @@ export async function createRedisStore(
     },
     readOutbox: (consumer, max, blockMs) => readShards(redis, outboxes, consumer, max, blockMs),
     async ackOutbox(entries) {
-      if (entries.length > 0) await ackShards(redis, outboxes, entries)
+      if (entries.length > 0) await ackShards(outbox, outboxes, entries)
     },
     ownPendingOutbox: (consumer, max) => ownPendingShards(redis, outboxes, consumer, max),
     reclaimOutbox: (consumer, minIdleMs, max) => reclaimShards(redis, outboxes, consumer, minIdleMs, max),

@@ -92,7 +92,7 @@ if (SERVICES) {
         const late = t0 + ABANDONED_MARK_MS + 10_000
         expect((await admit('req_new', late)).ok).toBe(true)
         expect(await store.sweepLeases(late + 2_000, 10)).toBe(1)
-        expect(await raw.zrange(releasedKey(ks, s), 0, -1)).toEqual(['req_new'])
+        expect(await raw.zrange(releasedKey(ks, s), '0', '-1')).toEqual(['req_new'])
       } finally {
         await store.close()
       }
