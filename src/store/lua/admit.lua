@@ -1,4 +1,4 @@
--- admit v8: for each call of a batch (one shard), the per-key rate windows (requests and tokens),
+-- admit v9: for each call of a batch (one shard), the per-key rate windows (requests and tokens),
 -- its calls in flight, the credit reservation and its lease, atomically per call. Admissions
 -- issued in the same event-loop turn share one round trip (src/store/turn-batch.ts), checked and
 -- applied in the order they were issued.
@@ -28,12 +28,19 @@
 -- key that ended are dropped from its in-flight set.
 
 -- The key's calls in flight: members whose lease is live (settled, swept or expired ones leave).
+-- Their deadlines are read with one ZMSCORE per 1,000 members, not one ZSCORE each.
 local function inFlight(concKey, now)
-  local n = 0
-  for _, id in ipairs(redis.call('SMEMBERS', concKey)) do
-    local deadline = redis.call('ZSCORE', KEYS[1], id)
-    if deadline and tonumber(deadline) > now then n = n + 1 else redis.call('SREM', concKey, id) end
+  local ids = redis.call('SMEMBERS', concKey)
+  local n, ended = 0, {}
+  for from = 1, #ids, 1000 do
+    local to = math.min(from + 999, #ids)
+    local deadlines = redis.call('ZMSCORE', KEYS[1], unpack(ids, from, to))
+    for i = from, to do
+      local deadline = deadlines[i - from + 1]
+      if deadline and tonumber(deadline) > now then n = n + 1 else ended[#ended + 1] = ids[i] end
+    end
   end
+  for from = 1, #ended, 1000 do redis.call('SREM', concKey, unpack(ended, from, math.min(from + 999, #ended))) end
   return n
 end
 
