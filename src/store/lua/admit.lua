@@ -1,4 +1,4 @@
--- admit v9: for each call of a batch (one shard), the per-key rate windows (requests and tokens),
+-- admit v10: for each call of a batch (one shard), the per-key rate windows (requests and tokens),
 -- its calls in flight, the credit reservation and its lease, atomically per call. Admissions
 -- issued in the same event-loop turn share one round trip (src/store/turn-batch.ts), checked and
 -- applied in the order they were issued.
@@ -78,14 +78,17 @@ local function decide(acctKey, tokenKey, concKey, a, count)
 end
 
 -- The request window is counted first, with no read before it (INCR answers the count), and
--- given back when the call is refused or its step fails.
+-- given back when the call is refused or its step fails (`counted`: the loop below gives it back
+-- then, so a call's step runs under one pcall).
+local counted = nil
 local function admit(acctKey, windowKey, tokenKey, concKey, a)
   local count = redis.call('INCR', windowKey)
+  counted = windowKey
   if count == 1 then redis.call('PEXPIRE', windowKey, ARGV[1]) end
-  local ok, status, used = pcall(decide, acctKey, tokenKey, concKey, a, count)
-  if ok and status == 1 then return 1, count, used end
+  local status, used = decide(acctKey, tokenKey, concKey, a, count)
+  if status == 1 then return 1, count, used end
+  counted = nil
   redis.call('DECR', windowKey)
-  if not ok then error(status) end
   return status, count - 1, used
 end
 
@@ -95,10 +98,12 @@ while a <= #ARGV do
   local tokenKey, concKey = nil, nil
   local limited = ARGV[a + 7] == '1'
   if limited then tokenKey, concKey = KEYS[k + 2], KEYS[k + 3] end
+  counted = nil
   local ok, status, count, used = pcall(admit, KEYS[k], KEYS[k + 1], tokenKey, concKey, a)
   if ok then
     out[o + 1], out[o + 2], out[o + 3] = status, count, used
   else
+    if counted then redis.call('DECR', counted) end
     out[o + 1], out[o + 2], out[o + 3] = -9, tostring(type(status) == 'table' and status.err or status), 0
   end
   o = o + 3
