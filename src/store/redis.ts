@@ -32,7 +32,7 @@ import {
   type Store,
 } from './types.ts'
 
-/** Most calls in one script call (turn-batch.ts): an admission brings 2 keys and 8 arguments (4 and 12 with tpm or maxConcurrent), a settlement 2 and 7 (3 with tokens to give back). */
+/** Most calls in one script call (turn-batch.ts): an admission brings 2 keys and 8 arguments (4 and 12 with tpm or maxConcurrent), a settlement 1 and 7 (2 with tokens to give back); each shard of the call 2 to 4 keys more. */
 const ADMIT_BATCH_MAX = 64
 const SETTLE_BATCH_MAX = 64
 const WINDOW_TTL = String(WINDOW_TTL_MS)
@@ -40,11 +40,35 @@ const WINDOW_TTL = String(WINDOW_TTL_MS)
 const NO_ENTRY = '0-0'
 const OUTBOX_PAGE = 500
 
+/** The inputs' indices by shard, each shard's in the order issued (a script call takes one group per shard). */
+function byShard<T>(inputs: T[], shardOfInput: (input: T) => number): Map<number, number[]> {
+  const groups = new Map<number, number[]>()
+  for (const [at, i] of inputs.entries()) {
+    const s = shardOfInput(i)
+    const group = groups.get(s)
+    if (group) group.push(at)
+    else groups.set(s, [at])
+  }
+  return groups
+}
+
+/** A script's flat answer (`width` values per call, in group order) as one answer per input, in the order issued. */
+function inIssuedOrder<V>(groups: Map<number, number[]>, flat: V[], width: number): V[][] {
+  const answers: V[][] = []
+  let from = 0
+  for (const group of groups.values())
+    for (const at of group) {
+      answers[at] = flat.slice(from, from + width)
+      from += width
+    }
+  return answers
+}
+
 const script = (name: string) => Bun.file(new URL(`./lua/${name}.lua`, import.meta.url)).text()
 
 type Scripted = RedisClient & {
   tgAdmit(keys: number, ...args: string[]): Promise<(number | string)[]>
-  tgSettle(keys: number, ...args: string[]): Promise<number[]>
+  tgSettle(keys: number, ...args: string[]): Promise<(number | string)[]>
   tgRelease(...args: [string, string, string, string, string, string, number, number]): Promise<number>
   tgRenew(k1: string, id: string, deadline: number): Promise<number>
   tgLoad(...args: [string, string, string, string, string, string, string, string, string]): Promise<number>
@@ -93,25 +117,33 @@ export async function createRedisStore(
   const ensureGroups = () => createGroups(redis, outboxes)
   await ensureGroups()
   const acct = (userId: string) => accountKey(keySpace, shardOf(userId, keySpace.shards), userId)
-  const settleShard = (s: number) => (inputs: SettleInput[]) => {
-    const keys = [outboxKey(keySpace, s), leasesKey(keySpace, s), leaseDataKey(keySpace, s), releasedKey(keySpace, s)]
+  const shardOfInput = (i: { userId: string }) => shardOf(i.userId, keySpace.shards)
+  const settleCalls = async (inputs: SettleInput[]) => {
+    const keys: string[] = []
     const args: string[] = []
-    for (const i of inputs) {
-      const giveBack = String(i.tokens?.giveBack ?? 0)
-      keys.push(accountKey(keySpace, s, i.userId))
-      // The token window only when there are tokens to give back (settle.lua).
-      if (i.tokens && giveBack !== '0') keys.push(tokenWindowKey(keySpace, s, i.keyId, windowOf(i.tokens.nowMs).index))
-      args.push(keyField(i.spendKey ?? i.keyId), (-i.reservedMicros).toString(), (-i.costMicros).toString())
-      args.push((i.costMicros - i.reservedMicros).toString(), i.record, i.leaseId ?? '', giveBack)
+    const groups = byShard(inputs, shardOfInput)
+    for (const [s, group] of groups) {
+      keys.push(outboxKey(keySpace, s), leasesKey(keySpace, s), leaseDataKey(keySpace, s), releasedKey(keySpace, s))
+      args.push(String(group.length))
+      for (const i of group.map((at) => inputs[at]!)) {
+        const giveBack = String(i.tokens?.giveBack ?? 0)
+        keys.push(accountKey(keySpace, s, i.userId))
+        // The token window only when there are tokens to give back (settle.lua).
+        if (i.tokens && giveBack !== '0') keys.push(tokenWindowKey(keySpace, s, i.keyId, windowOf(i.tokens.nowMs).index))
+        args.push(keyField(i.spendKey ?? i.keyId), (-i.reservedMicros).toString(), (-i.costMicros).toString())
+        args.push((i.costMicros - i.reservedMicros).toString(), i.record, i.leaseId ?? '', giveBack)
+      }
     }
-    return redis.tgSettle(keys.length, ...keys, ...args)
+    return inIssuedOrder(groups, await redis.tgSettle(keys.length, ...keys, ...args), 1).map((r) => r[0]!)
   }
-  const admitShard =
-    (s: number) =>
-    async (inputs: AdmitInput[]): Promise<[number, number | string, number][]> => {
-      const keys = [leasesKey(keySpace, s), leaseDataKey(keySpace, s)]
-      const args: string[] = [WINDOW_TTL]
-      for (const i of inputs) {
+  const admitCalls = async (inputs: AdmitInput[]): Promise<[number, number | string, number][]> => {
+    const keys: string[] = []
+    const args: string[] = [WINDOW_TTL]
+    const groups = byShard(inputs, shardOfInput)
+    for (const [s, group] of groups) {
+      keys.push(leasesKey(keySpace, s), leaseDataKey(keySpace, s))
+      args.push(String(group.length))
+      for (const i of group.map((at) => inputs[at]!)) {
         const lease = i.lease
         const window = windowOf(i.nowMs).index
         // The token window and the calls in flight are sent only for a key that counts them.
@@ -131,9 +163,10 @@ export async function createRedisStore(
         keys.push(tokenWindowKey(keySpace, s, i.keyId, window), inFlightKey(keySpace, s, i.keyId))
         args.push(String(i.tpm ?? -1), String(i.tokens ?? 0), String(i.maxConcurrent ?? -1), String(i.nowMs))
       }
-      const flat = await redis.tgAdmit(keys.length, ...keys, ...args)
-      return inputs.map((_, i) => [flat[3 * i] as number, flat[3 * i + 1]!, flat[3 * i + 2] as number])
     }
+    const flat = await redis.tgAdmit(keys.length, ...keys, ...args)
+    return inIssuedOrder(groups, flat, 3).map((r) => [r[0] as number, r[1]!, r[2] as number])
+  }
   /** A transaction that ends these leases of shard `s` unsettled: a late settlement of one moves nothing (keys.ts releasedKey). */
   const released = (s: number, leaseIds: readonly string[]) => {
     const now = Date.now()
@@ -145,13 +178,17 @@ export async function createRedisStore(
       .zadd(releasedKey(keySpace, s), ...marks)
       .zremrangebyscore(releasedKey(keySpace, s), '-inf', `(${now - ABANDONED_MARK_MS}`)
   }
-  const admits = Array.from({ length: keySpace.shards }, (_, s) => new TurnBatch(admitShard(s), ADMIT_BATCH_MAX, { eager: true }))
-  const settles = Array.from({ length: keySpace.shards }, (_, s) => new TurnBatch(settleShard(s), SETTLE_BATCH_MAX))
+  // A script call names keys of one slot on a cluster: one batcher per shard there. A single
+  // Redis takes every shard's calls of a turn in one script call.
+  const batchers = redis.isCluster ? keySpace.shards : 1
+  const admits = Array.from({ length: batchers }, () => new TurnBatch(admitCalls, ADMIT_BATCH_MAX, { eager: true }))
+  const settles = Array.from({ length: batchers }, () => new TurnBatch(settleCalls, SETTLE_BATCH_MAX))
+  const batcherOf = (userId: string) => (batchers === 1 ? 0 : shardOf(userId, keySpace.shards))
 
   return {
     kind: 'redis',
     async admit(input: AdmitInput): Promise<AdmitResult> {
-      const [status, count, used] = await admits[shardOf(input.userId, keySpace.shards)]!.add(input)
+      const [status, count, used] = await admits[batcherOf(input.userId)]!.add(input)
       // This call's own step failed in Redis (admit.lua); the others of its batch stand.
       if (typeof count !== 'number') throw new Error(`admit: ${count}`)
       return admitResult(input, status, count, used)
@@ -177,7 +214,7 @@ export async function createRedisStore(
       await redis.tgLoad(...keys, userId, keyId, balanceMicros.toString(), keySpentMicros.toString(), outboxThrough, spendKey)
     },
     async settle(input: SettleInput) {
-      const applied = await settles[shardOf(input.userId, keySpace.shards)]!.add(input)
+      const applied = await settles[batcherOf(input.userId)]!.add(input)
       // This call's own step failed in Redis (settle.lua): it takes the settlement fallback alone.
       if (typeof applied === 'string') throw new Error(`settle: ${applied}`)
       return applied === 1

@@ -1,11 +1,12 @@
--- admit v10: for each call of a batch (one shard), the per-key rate windows (requests and tokens),
--- its calls in flight, the credit reservation and its lease, atomically per call. Admissions
--- issued in the same event-loop turn share one round trip (src/store/turn-batch.ts), checked and
--- applied in the order they were issued.
--- KEYS[1] lease deadlines {s<n>}:leases (zset)   KEYS[2] lease data {s<n>}:lease (hash)
--- ARGV[1] window ttl (ms)
--- Then per call, in order: its keys and its arguments. A call of a key without tpm or
--- maxConcurrent sends 2 keys and 8 arguments; one with either (`limited`) 4 and 12:
+-- admit v11: for each call of a batch, the per-key rate windows (requests and tokens), its calls
+-- in flight, the credit reservation and its lease, atomically per call. Admissions issued in the
+-- same event-loop turn share one round trip (src/store/turn-batch.ts), checked and applied in the
+-- order they were issued: on a cluster those of one shard (one slot), on a single Redis those of
+-- every shard, as one group per shard.
+-- ARGV[1] window ttl (ms). Then per group, in order: KEYS lease deadlines {s<n>}:leases (zset) and
+-- lease data {s<n>}:lease (hash); ARGV the group's number of calls. Then per call of the group its
+-- keys and its arguments. A call of a key without tpm or maxConcurrent sends 2 keys and 8
+-- arguments; one with either (`limited`) 4 and 12:
 --   keys  account hash {s<n>}:acct:<userId> (fields balance, reserved, key:<spendKey>: the key's
 --           spend and reservations; spendKey: the key id, or key id @ period start,
 --           billing/spend-period.ts)
@@ -29,12 +30,12 @@
 
 -- The key's calls in flight: members whose lease is live (settled, swept or expired ones leave).
 -- Their deadlines are read with one ZMSCORE per 1,000 members, not one ZSCORE each.
-local function inFlight(concKey, now)
+local function inFlight(leases, concKey, now)
   local ids = redis.call('SMEMBERS', concKey)
   local n, ended = 0, {}
   for from = 1, #ids, 1000 do
     local to = math.min(from + 999, #ids)
-    local deadlines = redis.call('ZMSCORE', KEYS[1], unpack(ids, from, to))
+    local deadlines = redis.call('ZMSCORE', leases, unpack(ids, from, to))
     for i = from, to do
       local deadline = deadlines[i - from + 1]
       if deadline and tonumber(deadline) > now then n = n + 1 else ended[#ended + 1] = ids[i] end
@@ -46,7 +47,7 @@ end
 
 -- Everything but the request window: the call's checks, then what an admitted call holds.
 -- `a` is the index of the call's first argument; `tokenKey` and `concKey` are nil unless limited.
-local function decide(acctKey, tokenKey, concKey, a, count)
+local function decide(shard, acctKey, tokenKey, concKey, a, count)
   local keyField, reserveArg, lease = ARGV[a], ARGV[a + 2], ARGV[a + 4]
   local tpm, tokens, maxConcurrent = -1, 0, -1
   if tokenKey then tpm, tokens, maxConcurrent = tonumber(ARGV[a + 8]), tonumber(ARGV[a + 9]), tonumber(ARGV[a + 10]) end
@@ -54,7 +55,7 @@ local function decide(acctKey, tokenKey, concKey, a, count)
   if tpm >= 0 then used = tonumber(redis.call('GET', tokenKey) or '0') end
   if count > tonumber(ARGV[a + 1]) then return 0, used end
   if tpm >= 0 and used + tokens > tpm then return -4, used end
-  if maxConcurrent >= 0 and inFlight(concKey, tonumber(ARGV[a + 11])) >= maxConcurrent then return -5, used end
+  if maxConcurrent >= 0 and inFlight(shard.leases, concKey, tonumber(ARGV[a + 11])) >= maxConcurrent then return -5, used end
   local acct = redis.call('HMGET', acctKey, 'balance', 'reserved', keyField)
   if not acct[1] or not acct[3] then return -1, used end
   local reserve = tonumber(reserveArg)
@@ -70,8 +71,8 @@ local function decide(acctKey, tokenKey, concKey, a, count)
     redis.call('HINCRBY', acctKey, keyField, reserveArg)
   end
   if lease ~= '' then
-    redis.call('ZADD', KEYS[1], ARGV[a + 5], lease)
-    redis.call('HSET', KEYS[2], lease, ARGV[a + 6])
+    redis.call('ZADD', shard.leases, ARGV[a + 5], lease)
+    redis.call('HSET', shard.leaseData, lease, ARGV[a + 6])
     if maxConcurrent >= 0 then redis.call('SADD', concKey, lease) end
   end
   return 1, used
@@ -81,11 +82,11 @@ end
 -- given back when the call is refused or its step fails (`counted`: the loop below gives it back
 -- then, so a call's step runs under one pcall).
 local counted = nil
-local function admit(acctKey, windowKey, tokenKey, concKey, a)
+local function admit(shard, acctKey, windowKey, tokenKey, concKey, a)
   local count = redis.call('INCR', windowKey)
   counted = windowKey
   if count == 1 then redis.call('PEXPIRE', windowKey, ARGV[1]) end
-  local status, used = decide(acctKey, tokenKey, concKey, a, count)
+  local status, used = decide(shard, acctKey, tokenKey, concKey, a, count)
   if status == 1 then return 1, count, used end
   counted = nil
   redis.call('DECR', windowKey)
@@ -93,20 +94,25 @@ local function admit(acctKey, windowKey, tokenKey, concKey, a)
 end
 
 local out = {}
-local k, a, o = 3, 2, 0
+local k, a, o = 1, 2, 0
 while a <= #ARGV do
-  local tokenKey, concKey = nil, nil
-  local limited = ARGV[a + 7] == '1'
-  if limited then tokenKey, concKey = KEYS[k + 2], KEYS[k + 3] end
-  counted = nil
-  local ok, status, count, used = pcall(admit, KEYS[k], KEYS[k + 1], tokenKey, concKey, a)
-  if ok then
-    out[o + 1], out[o + 2], out[o + 3] = status, count, used
-  else
-    if counted then redis.call('DECR', counted) end
-    out[o + 1], out[o + 2], out[o + 3] = -9, tostring(type(status) == 'table' and status.err or status), 0
+  local shard = { leases = KEYS[k], leaseData = KEYS[k + 1] }
+  local n = tonumber(ARGV[a])
+  k, a = k + 2, a + 1
+  for _ = 1, n do
+    local tokenKey, concKey = nil, nil
+    local limited = ARGV[a + 7] == '1'
+    if limited then tokenKey, concKey = KEYS[k + 2], KEYS[k + 3] end
+    counted = nil
+    local ok, status, count, used = pcall(admit, shard, KEYS[k], KEYS[k + 1], tokenKey, concKey, a)
+    if ok then
+      out[o + 1], out[o + 2], out[o + 3] = status, count, used
+    else
+      if counted then redis.call('DECR', counted) end
+      out[o + 1], out[o + 2], out[o + 3] = -9, tostring(type(status) == 'table' and status.err or status), 0
+    end
+    o = o + 3
+    if limited then k, a = k + 4, a + 12 else k, a = k + 2, a + 8 end
   end
-  o = o + 3
-  if limited then k, a = k + 4, a + 12 else k, a = k + 2, a + 8 end
 end
 return out
