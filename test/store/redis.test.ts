@@ -98,6 +98,33 @@ if (SERVICES) {
       }
     })
 
+    test("a key's spend and reservations are one field; a reload drops the two fields earlier versions kept", async () => {
+      const ks = space()
+      const store = await createRedisStore(REDIS_URL, ks)
+      try {
+        const key = accountKey(ks, shardOf('usr_fields', ks.shards), 'usr_fields')
+        await raw.hset(key, 'balance', '1000', 'reserved', '0', 'kspent:key_f', '7', 'kres:key_f', '0')
+        // Not mirrored in this version's field: cold, then loaded.
+        expect(
+          await store.admit({ userId: 'usr_fields', keyId: 'key_f', rpm: 10, nowMs: Date.now(), reserveMicros: 5n, keyLimitMicros: 100n }),
+        ).toEqual({
+          ok: false,
+          reason: 'cold',
+        })
+        await store.loadAccount('usr_fields', 'key_f', 1_000n, 40n)
+        expect(await raw.hgetall(key)).toEqual({ balance: '1000', reserved: '0', 'key:key_f': '40' })
+        expect(
+          (await store.admit({ userId: 'usr_fields', keyId: 'key_f', rpm: 10, nowMs: Date.now(), reserveMicros: 5n, keyLimitMicros: 100n }))
+            .ok,
+        ).toBe(true)
+        expect(await raw.hget(key, 'key:key_f')).toBe('45')
+        await store.settle({ userId: 'usr_fields', keyId: 'key_f', reservedMicros: 5n, costMicros: 3n, record: '{}' })
+        expect(await raw.hgetall(key)).toEqual({ balance: '997', reserved: '0', 'key:key_f': '43' })
+      } finally {
+        await store.close()
+      }
+    })
+
     test('two stores of different prefixes share nothing', async () => {
       const a = await createRedisStore(REDIS_URL, space())
       const b = await createRedisStore(REDIS_URL, space())

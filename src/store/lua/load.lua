@@ -36,7 +36,11 @@ if newAccount then
   redis.call('HSET', acct, 'reserved', '0')
   for _, reserve in pairs(held) do add('reserved', reserve) end
 end
-if newKey then add(keyField, held[spendKey] or 0) end
+if newKey then
+  add(keyField, held[spendKey] or 0)
+  -- The key's spend and reservations as the scripts before load v4 kept them: no longer read.
+  redis.call('HDEL', acct, 'kspent:' .. spendKey, 'kres:' .. spendKey)
+end
 
 -- A key's new period: the fields of its earlier periods that no live lease counts in are dropped
 -- (a call of an earlier period still in flight keeps its period's field until it settles).
