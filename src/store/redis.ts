@@ -19,6 +19,7 @@ import { connectRedis, type RedisClient, type RedisTarget } from './redis-client
 import { ackShards, createGroups, defineOutboxScripts, ownPendingShards, readShards, reclaimShards } from './redis-outbox.ts'
 import { outboxCallOf } from './outbox-call.ts'
 import { admitResult } from './admit-result.ts'
+import { byShard, inIssuedOrder } from './shard-groups.ts'
 import { TurnBatch } from './turn-batch.ts'
 import {
   WINDOW_TTL_MS,
@@ -39,30 +40,6 @@ const WINDOW_TTL = String(WINDOW_TTL_MS)
 /** Below every stream id: an outbox read from the start. */
 const NO_ENTRY = '0-0'
 const OUTBOX_PAGE = 500
-
-/** The inputs' indices by shard, each shard's in the order issued (a script call takes one group per shard). */
-function byShard<T>(inputs: T[], shardOfInput: (input: T) => number): Map<number, number[]> {
-  const groups = new Map<number, number[]>()
-  for (const [at, i] of inputs.entries()) {
-    const s = shardOfInput(i)
-    const group = groups.get(s)
-    if (group) group.push(at)
-    else groups.set(s, [at])
-  }
-  return groups
-}
-
-/** A script's flat answer (`width` values per call, in group order) as one answer per input, in the order issued. */
-function inIssuedOrder<V>(groups: Map<number, number[]>, flat: V[], width: number): V[][] {
-  const answers: V[][] = []
-  let from = 0
-  for (const group of groups.values())
-    for (const at of group) {
-      answers[at] = flat.slice(from, from + width)
-      from += width
-    }
-  return answers
-}
 
 const script = (name: string) => Bun.file(new URL(`./lua/${name}.lua`, import.meta.url)).text()
 
