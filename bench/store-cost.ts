@@ -27,8 +27,12 @@ export interface StoreCost {
 }
 
 const CLK_TCK = 100
-/** Commands Tollgate's scripts run (their time is inside EVALSHA's); the client sends none of these but HMGET (the sweep's) itself. */
-const SCRIPTED: Record<string, true> = { xadd: true, hmget: true }
+/**
+ * Commands Tollgate's scripts run (their time is inside EVALSHA's); the client sends none of these
+ * but HMGET (the sweep's) and XADD (a refused call's record) itself. The outbox's acknowledgement
+ * (XACK, XDEL) is a script too (lua/ack.lua).
+ */
+const SCRIPTED: Record<string, true> = { xadd: true, hmget: true, xack: true, xdel: true }
 
 /** `used_cpu_user` + `used_cpu_sys` (seconds) and the per-command call counts. */
 async function redisReading(redis: Redis): Promise<Omit<StoreReading, 'pgCpuUs'>> {

@@ -87,23 +87,30 @@ export async function readShards(
   }
 }
 
-/** One XACK and one XDEL per shard for the whole batch; each shard's pair goes to its own slot. */
-export async function ackShards(redis: RedisClient, streams: string[], entries: OutboxEntry[]): Promise<void> {
+/** A client with the outbox's acknowledging script defined (defineOutboxScripts). */
+export type OutboxClient = RedisClient & { tgAck(stream: string, group: string, ...ids: string[]): Promise<number> }
+
+/**
+ * Defines lua/ack.lua on the client, before any command is sent on it: an auto-pipelined batch
+ * opened before a script is defined lacks it (ioredis copies the scripts when it opens one).
+ */
+export async function defineOutboxScripts(redis: RedisClient): Promise<OutboxClient> {
+  redis.defineCommand('tgAck', { numberOfKeys: 1, lua: await Bun.file(new URL('./lua/ack.lua', import.meta.url)).text() })
+  return redis as OutboxClient
+}
+
+/**
+ * One script call per shard for the whole batch (lua/ack.lua: XACK, then the acknowledged
+ * entries trimmed off the stream); each shard's goes to its own slot.
+ */
+export async function ackShards(redis: OutboxClient, streams: string[], entries: OutboxEntry[]): Promise<void> {
   const byShard = new Map<number, string[]>()
   for (const e of entries) {
     const ids = byShard.get(e.shard)
     if (ids) ids.push(e.id)
     else byShard.set(e.shard, [e.id])
   }
-  await Promise.all(
-    [...byShard].map(([shard, ids]) =>
-      redis
-        .pipeline()
-        .xack(streams[shard]!, GROUP, ...ids)
-        .xdel(streams[shard]!, ...ids)
-        .exec(),
-    ),
-  )
+  await Promise.all([...byShard].map(([shard, ids]) => redis.tgAck(streams[shard]!, GROUP, ...ids)))
 }
 
 /** Entries handed to a consumer that died, idle longer than minIdleMs, re-delivered to `consumer`. */

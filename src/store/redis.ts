@@ -1,13 +1,14 @@
 // Store on Redis: each hot-path operation is one EVALSHA of a versioned script in ./lua.
 import { ensureTracingChannelHasSubscribers } from '../lib/tracing-channel-compat.ts'
 import {
-  abandonedKey,
   accountKey,
   counterKey,
   inFlightKey,
+  keyField,
   leaseDataKey,
   leasesKey,
   outboxKey,
+  releasedKey,
   tokenWindowKey,
   windowKey,
   type KeySpace,
@@ -15,9 +16,10 @@ import {
 import { ABANDONED_MARK_MS, leaseData } from './lease.ts'
 import { readAppendOnly } from './append-only.ts'
 import { connectRedis, type RedisClient, type RedisTarget } from './redis-client.ts'
-import { ackShards, createGroups, ownPendingShards, readShards, reclaimShards } from './redis-outbox.ts'
+import { ackShards, createGroups, defineOutboxScripts, ownPendingShards, readShards, reclaimShards } from './redis-outbox.ts'
 import { outboxCallOf } from './outbox-call.ts'
 import { admitResult } from './admit-result.ts'
+import { byShard, inIssuedOrder } from './shard-groups.ts'
 import { TurnBatch } from './turn-batch.ts'
 import {
   WINDOW_TTL_MS,
@@ -31,7 +33,7 @@ import {
   type Store,
 } from './types.ts'
 
-/** Most calls in one script call (turn-batch.ts): an admission brings 4 keys and 12 arguments, a settlement 3 and 6. */
+/** Most calls in one script call (turn-batch.ts): an admission brings 2 keys and 8 arguments (4 and 12 with tpm or maxConcurrent), a settlement 1 and 7 (2 with tokens to give back); each shard of the call 2 to 4 keys more. */
 const ADMIT_BATCH_MAX = 64
 const SETTLE_BATCH_MAX = 64
 const WINDOW_TTL = String(WINDOW_TTL_MS)
@@ -43,7 +45,7 @@ const script = (name: string) => Bun.file(new URL(`./lua/${name}.lua`, import.me
 
 type Scripted = RedisClient & {
   tgAdmit(keys: number, ...args: string[]): Promise<(number | string)[]>
-  tgSettle(keys: number, ...args: string[]): Promise<number[]>
+  tgSettle(keys: number, ...args: string[]): Promise<(number | string)[]>
   tgRelease(...args: [string, string, string, string, string, string, number, number]): Promise<number>
   tgRenew(k1: string, id: string, deadline: number): Promise<number>
   tgLoad(...args: [string, string, string, string, string, string, string, string, string]): Promise<number>
@@ -85,58 +87,85 @@ export async function createRedisStore(
   redis.defineCommand('tgLoad', { numberOfKeys: 3, lua: await script('load') })
   redis.defineCommand('tgAdjust', { numberOfKeys: 1, lua: await script('adjust') })
   redis.defineCommand('tgHit', { numberOfKeys: 1, lua: await script('hit') })
+  const outbox = await defineOutboxScripts(redis)
 
   const outboxes = Array.from({ length: keySpace.shards }, (_, s) => outboxKey(keySpace, s))
   // Created at start and again by the ledger writer when Redis lost them (NOGROUP).
   const ensureGroups = () => createGroups(redis, outboxes)
   await ensureGroups()
   const acct = (userId: string) => accountKey(keySpace, shardOf(userId, keySpace.shards), userId)
-  const settleShard = (s: number) => (inputs: SettleInput[]) => {
-    const keys = [outboxKey(keySpace, s), leasesKey(keySpace, s), leaseDataKey(keySpace, s)]
+  const shardOfInput = (i: { userId: string }) => shardOf(i.userId, keySpace.shards)
+  const settleCalls = async (inputs: SettleInput[]) => {
+    const keys: string[] = []
     const args: string[] = []
-    for (const i of inputs) {
-      const window = i.tokens ? windowOf(i.tokens.nowMs).index : 0
-      keys.push(accountKey(keySpace, s, i.userId), abandonedKey(keySpace, s, i.leaseId ?? ''), tokenWindowKey(keySpace, s, i.keyId, window))
-      args.push(i.spendKey ?? i.keyId, i.reservedMicros.toString(), i.costMicros.toString(), i.record, i.leaseId ?? '')
-      args.push(String(i.tokens?.giveBack ?? 0))
+    const groups = byShard(inputs, shardOfInput)
+    for (const [s, group] of groups) {
+      keys.push(outboxKey(keySpace, s), leasesKey(keySpace, s), leaseDataKey(keySpace, s), releasedKey(keySpace, s))
+      args.push(String(group.length))
+      for (const i of group.map((at) => inputs[at]!)) {
+        const giveBack = String(i.tokens?.giveBack ?? 0)
+        keys.push(accountKey(keySpace, s, i.userId))
+        // The token window only when there are tokens to give back (settle.lua).
+        if (i.tokens && giveBack !== '0') keys.push(tokenWindowKey(keySpace, s, i.keyId, windowOf(i.tokens.nowMs).index))
+        args.push(keyField(i.spendKey ?? i.keyId), (-i.reservedMicros).toString(), (-i.costMicros).toString())
+        args.push((i.costMicros - i.reservedMicros).toString(), i.record, i.leaseId ?? '', giveBack)
+      }
     }
-    return redis.tgSettle(keys.length, ...keys, ...args)
+    return inIssuedOrder(groups, await redis.tgSettle(keys.length, ...keys, ...args), 1).map((r) => r[0]!)
   }
-  const admitShard =
-    (s: number) =>
-    async (inputs: AdmitInput[]): Promise<[number, number | string, number][]> => {
-      const keys = [leasesKey(keySpace, s), leaseDataKey(keySpace, s)]
-      const args: string[] = []
-      for (const i of inputs) {
+  const admitCalls = async (inputs: AdmitInput[]): Promise<[number, number | string, number][]> => {
+    const keys: string[] = []
+    const args: string[] = [WINDOW_TTL]
+    const groups = byShard(inputs, shardOfInput)
+    for (const [s, group] of groups) {
+      keys.push(leasesKey(keySpace, s), leaseDataKey(keySpace, s))
+      args.push(String(group.length))
+      for (const i of group.map((at) => inputs[at]!)) {
         const lease = i.lease
         const window = windowOf(i.nowMs).index
+        // The token window and the calls in flight are sent only for a key that counts them.
+        const limited = i.tpm != null || i.maxConcurrent != null
         keys.push(accountKey(keySpace, s, i.userId), windowKey(keySpace, s, i.keyId, window))
-        keys.push(tokenWindowKey(keySpace, s, i.keyId, window), inFlightKey(keySpace, s, i.keyId))
         args.push(
-          i.spendKey ?? i.keyId,
+          keyField(i.spendKey ?? i.keyId),
           String(i.rpm),
           i.reserveMicros.toString(),
           (i.keyLimitMicros ?? -1n).toString(),
-          WINDOW_TTL,
           lease?.id ?? '',
           String(lease?.deadlineMs ?? 0),
           lease ? leaseData(i, lease) : '',
-          String(i.tpm ?? -1),
-          String(i.tokens ?? 0),
-          String(i.maxConcurrent ?? -1),
-          String(i.nowMs),
+          limited ? '1' : '0',
         )
+        if (!limited) continue
+        keys.push(tokenWindowKey(keySpace, s, i.keyId, window), inFlightKey(keySpace, s, i.keyId))
+        args.push(String(i.tpm ?? -1), String(i.tokens ?? 0), String(i.maxConcurrent ?? -1), String(i.nowMs))
       }
-      const flat = await redis.tgAdmit(keys.length, ...keys, ...args)
-      return inputs.map((_, i) => [flat[3 * i] as number, flat[3 * i + 1]!, flat[3 * i + 2] as number])
     }
-  const admits = Array.from({ length: keySpace.shards }, (_, s) => new TurnBatch(admitShard(s), ADMIT_BATCH_MAX, { eager: true }))
-  const settles = Array.from({ length: keySpace.shards }, (_, s) => new TurnBatch(settleShard(s), SETTLE_BATCH_MAX))
+    const flat = await redis.tgAdmit(keys.length, ...keys, ...args)
+    return inIssuedOrder(groups, flat, 3).map((r) => [r[0] as number, r[1]!, r[2] as number])
+  }
+  /** A transaction that ends these leases of shard `s` unsettled: a late settlement of one moves nothing (keys.ts releasedKey). */
+  const released = (s: number, leaseIds: readonly string[]) => {
+    const now = Date.now()
+    const marks = leaseIds.flatMap((id) => [now, id])
+    return redis
+      .multi()
+      .zrem(leasesKey(keySpace, s), ...leaseIds)
+      .hdel(leaseDataKey(keySpace, s), ...leaseIds)
+      .zadd(releasedKey(keySpace, s), ...marks)
+      .zremrangebyscore(releasedKey(keySpace, s), '-inf', `(${now - ABANDONED_MARK_MS}`)
+  }
+  // A script call names keys of one slot on a cluster: one batcher per shard there. A single
+  // Redis takes every shard's calls of a turn in one script call.
+  const batchers = redis.isCluster ? keySpace.shards : 1
+  const admits = Array.from({ length: batchers }, () => new TurnBatch(admitCalls, ADMIT_BATCH_MAX, { eager: true }))
+  const settles = Array.from({ length: batchers }, () => new TurnBatch(settleCalls, SETTLE_BATCH_MAX))
+  const batcherOf = (userId: string) => (batchers === 1 ? 0 : shardOf(userId, keySpace.shards))
 
   return {
     kind: 'redis',
     async admit(input: AdmitInput): Promise<AdmitResult> {
-      const [status, count, used] = await admits[shardOf(input.userId, keySpace.shards)]!.add(input)
+      const [status, count, used] = await admits[batcherOf(input.userId)]!.add(input)
       // This call's own step failed in Redis (admit.lua); the others of its batch stand.
       if (typeof count !== 'number') throw new Error(`admit: ${count}`)
       return admitResult(input, status, count, used)
@@ -162,7 +191,7 @@ export async function createRedisStore(
       await redis.tgLoad(...keys, userId, keyId, balanceMicros.toString(), keySpentMicros.toString(), outboxThrough, spendKey)
     },
     async settle(input: SettleInput) {
-      const applied = await settles[shardOf(input.userId, keySpace.shards)]!.add(input)
+      const applied = await settles[batcherOf(input.userId)]!.add(input)
       // This call's own step failed in Redis (settle.lua): it takes the settlement fallback alone.
       if (typeof applied === 'string') throw new Error(`settle: ${applied}`)
       return applied === 1
@@ -187,7 +216,7 @@ export async function createRedisStore(
             leaseDataKey(keySpace, s),
             accountKey(keySpace, s, userId),
             outboxKey(keySpace, s),
-            abandonedKey(keySpace, s, id),
+            releasedKey(keySpace, s),
           ] as const
           released += await redis.tgRelease(...keys, id, nowMs, ABANDONED_MARK_MS)
         }
@@ -213,27 +242,15 @@ export async function createRedisStore(
     async endLeases(userId, leaseIds) {
       if (leaseIds.length === 0) return
       const s = shardOf(userId, keySpace.shards)
-      const m = redis
-        .multi()
-        .zrem(leasesKey(keySpace, s), ...leaseIds)
-        .hdel(leaseDataKey(keySpace, s), ...leaseIds)
-      for (const id of leaseIds) m.set(abandonedKey(keySpace, s, id), '1', 'PX', ABANDONED_MARK_MS)
-      await m.del(acct(userId)).exec()
+      await released(s, leaseIds).del(acct(userId)).exec()
     },
     async forgetAccount(userId, leaseId) {
       if (leaseId === undefined) return void (await redis.del(acct(userId)))
-      const s = shardOf(userId, keySpace.shards)
-      await redis
-        .multi()
-        .zrem(leasesKey(keySpace, s), leaseId)
-        .hdel(leaseDataKey(keySpace, s), leaseId)
-        .set(abandonedKey(keySpace, s, leaseId), '1', 'PX', ABANDONED_MARK_MS)
-        .del(acct(userId))
-        .exec()
+      await released(shardOf(userId, keySpace.shards), [leaseId]).del(acct(userId)).exec()
     },
     readOutbox: (consumer, max, blockMs) => readShards(redis, outboxes, consumer, max, blockMs),
     async ackOutbox(entries) {
-      if (entries.length > 0) await ackShards(redis, outboxes, entries)
+      if (entries.length > 0) await ackShards(outbox, outboxes, entries)
     },
     ownPendingOutbox: (consumer, max) => ownPendingShards(redis, outboxes, consumer, max),
     reclaimOutbox: (consumer, minIdleMs, max) => reclaimShards(redis, outboxes, consumer, minIdleMs, max),

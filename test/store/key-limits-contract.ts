@@ -123,9 +123,21 @@ export function keyLimitsContract(name: string, make: StoreFactory): void {
       const u = ids()
       const [p1, p2] = [`${u.keyId}@400`, `${u.keyId}@500`]
       await store.loadAccount(u.userId, u.keyId, 1_000_000n, 0n, undefined, p1)
-      expect(await store.admit(input(u, { spendKey: p1, keyLimitMicros: 100n, reserveMicros: 30n }))).toMatchObject({ ok: true })
+      // In flight: its lease is live (every admitted call holds one, docs/drain.md).
+      const held = lease(`${u.userId}_p1`, T0 + 30_000)
+      expect(await store.admit(input(u, { spendKey: p1, keyLimitMicros: 100n, reserveMicros: 30n, lease: held }))).toMatchObject({
+        ok: true,
+      })
       await store.loadAccount(u.userId, u.keyId, 1_000_000n, 0n, undefined, p2)
-      await store.settle({ userId: u.userId, keyId: u.keyId, spendKey: p1, reservedMicros: 30n, costMicros: 25n, record: '{}' })
+      await store.settle({
+        userId: u.userId,
+        keyId: u.keyId,
+        spendKey: p1,
+        reservedMicros: 30n,
+        costMicros: 25n,
+        record: '{}',
+        leaseId: held.id,
+      })
       // p1 was kept: its count has the call (25 spent + 76 > 100).
       expect(await store.admit(input(u, { spendKey: p1, keyLimitMicros: 100n, reserveMicros: 76n }))).toMatchObject({ reason: 'key_limit' })
       expect(await store.admit(input(u, { spendKey: p2, keyLimitMicros: 100n, reserveMicros: 100n }))).toMatchObject({ ok: true })

@@ -2,13 +2,13 @@
 // slot; counters have their own tag per bucket.
 import { describe, expect, test } from 'bun:test'
 import {
-  abandonedKey,
   accountKey,
   counterKey,
   inFlightKey,
   leaseDataKey,
   leasesKey,
   outboxKey,
+  releasedKey,
   tokenWindowKey,
   windowKey,
 } from '../../src/store/keys.ts'
@@ -31,7 +31,7 @@ describe('key layout', () => {
       outboxKey(ks, 3),
       leasesKey(ks, 3),
       leaseDataKey(ks, 3),
-      abandonedKey(ks, 3, 'req_1'),
+      releasedKey(ks, 3),
     ]
     expect(keys.map(tagOf)).toEqual(Array(keys.length).fill('s3'))
     expect(new Set(keys).size).toBe(keys.length)

@@ -106,6 +106,27 @@ describe.if(SERVICES)('Redis store: calls of one turn share a script call', () =
     expect((await reads()) - before).toBe(0)
   })
 
+  test('a batch mixing keys with and without tpm or maxConcurrent answers each by its own limits', async () => {
+    await store.loadAccount('mixed', 'mixed_key', 1_000n, 0n)
+    await store.loadAccount('plain', 'plain_key', 1_000n, 0n)
+    const lease = (id: string) => ({ id, deadlineMs: NOW + 60_000, abandonCostMicros: 1n, abandonRecord: '{}' })
+    const before = await scriptCalls()
+    const results = await Promise.all([
+      store.admit(admitOf('plain')),
+      store.admit(admitOf('mixed', { tpm: 100, tokens: 60, maxConcurrent: 1, lease: lease('req_m1') })),
+      store.admit(admitOf('plain', { rpm: 2 })),
+      store.admit(admitOf('mixed', { tpm: 100, tokens: 60, lease: lease('req_m2') })),
+      store.admit(admitOf('mixed', { maxConcurrent: 1, lease: lease('req_m3') })),
+      store.admit(admitOf('plain', { rpm: 2 })),
+      store.admit(admitOf('mixed', { tpm: 100, tokens: 40, lease: lease('req_m4') })),
+    ])
+    expect((await scriptCalls()) - before).toBe(2)
+    expect(results.map((r) => (r.ok ? 'ok' : r.reason))).toEqual(['ok', 'ok', 'ok', 'tpm', 'concurrency', 'rate', 'ok'])
+    expect(results[6]).toMatchObject({ ok: true, tokens: { limit: 100, remaining: 0 } })
+    expect((await store.account('mixed'))?.reservedMicros).toBe(20n)
+    expect((await store.account('plain'))?.reservedMicros).toBe(20n)
+  })
+
   test('admissions of one turn never over-reserve: a balance of 10 reservations admits 5 of 40 at once', async () => {
     await store.loadAccount('tight', 'tight_key', 100n, 0n)
     const before = await scriptCalls()
@@ -150,6 +171,47 @@ describe.if(SERVICES)('Redis store: calls of one turn share a script call', () =
     for (const u of ['s1', 's3']) {
       const account = await store.account(u)
       expect([account?.reservedMicros, account?.balanceMicros]).toEqual([0n, 993n])
+    }
+  })
+
+  test('on a single Redis the admissions and settlements of one turn share one script call across shards, each answered as its own', async () => {
+    const shards = 16
+    const sharded = await createRedisStore(redis.url, { prefix: 'tgbatchx:', shards })
+    try {
+      // Two accounts on each of three shards, interleaved, plus one that is cold.
+      const users = Array.from({ length: 40 }, (_, i) => `usr_x${i}`)
+      const firstShards = [...new Set(users.map((u) => shardOf(u, shards)))].slice(0, 3)
+      const picked = firstShards.flatMap((s) => users.filter((u) => shardOf(u, shards) === s).slice(0, 2))
+      expect(picked).toHaveLength(6)
+      for (const u of picked) await sharded.loadAccount(u, `${u}_key`, u === picked[4] ? 5n : 1_000n, 0n)
+      const order = [picked[0]!, picked[2]!, picked[4]!, picked[1]!, picked[3]!, picked[5]!, 'usr_cold_x']
+      const lease = (u: string) => ({ id: `req_${u}`, deadlineMs: NOW + 60_000, abandonCostMicros: 1n, abandonRecord: '{}' })
+      const admitBefore = await scriptCalls()
+      const admitted = await Promise.all(order.map((u) => sharded.admit(admitOf(u, { lease: lease(u) }))))
+      // The first went alone (eager), the six after it together.
+      expect((await scriptCalls()) - admitBefore).toBe(2)
+      expect(admitted.map((r) => (r.ok ? 'ok' : r.reason))).toEqual(['ok', 'ok', 'balance', 'ok', 'ok', 'ok', 'cold'])
+      const settling = order.filter((_, i) => admitted[i]!.ok)
+      const settleBefore = await scriptCalls()
+      const settled = await Promise.all(
+        settling.map((u, i) =>
+          sharded.settle({
+            userId: u,
+            keyId: `${u}_key`,
+            reservedMicros: 10n,
+            costMicros: BigInt(i + 1),
+            record: '{}',
+            leaseId: `req_${u}`,
+          }),
+        ),
+      )
+      expect((await scriptCalls()) - settleBefore).toBe(1)
+      expect(settled).toEqual([true, true, true, true, true])
+      for (const [i, u] of settling.entries())
+        expect(await sharded.account(u)).toEqual({ balanceMicros: 1_000n - BigInt(i + 1), reservedMicros: 0n })
+      expect(await sharded.account(picked[4]!)).toEqual({ balanceMicros: 5n, reservedMicros: 0n })
+    } finally {
+      await sharded.close()
     }
   })
 

@@ -1,15 +1,28 @@
 // The outbox on Redis streams, one per shard and one consumer group: what is read is handed to
 // one consumer; acknowledged entries are gone; a dead consumer's are reclaimed; a waiting read
 // returns what is appended meanwhile.
-import { afterAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import Redis from 'ioredis'
-import { ackShards, createGroups, GROUP, ownPendingShards, readShards, reclaimShards } from '../../src/store/redis-outbox.ts'
+import {
+  ackShards,
+  createGroups,
+  defineOutboxScripts,
+  GROUP,
+  type OutboxClient,
+  ownPendingShards,
+  readShards,
+  reclaimShards,
+} from '../../src/store/redis-outbox.ts'
 import { freshKeyPrefix, REDIS_URL, SERVICES } from '../helpers/services.ts'
 
 if (SERVICES)
   describe('Redis outbox streams', () => {
     const keys = freshKeyPrefix()
     const redis = new Redis(REDIS_URL)
+    let acking: OutboxClient
+    beforeAll(async () => {
+      acking = await defineOutboxScripts(redis)
+    })
     afterAll(async () => {
       redis.disconnect()
       await keys.clear()
@@ -58,13 +71,34 @@ if (SERVICES)
       await append(s[1]!, 'done')
       const got = await readShards(redis, s, 'w1', 10, 0)
       await ackShards(
-        redis,
+        acking,
         s,
         got.filter((e) => e.record === 'done'),
       )
       expect(await redis.xlen(s[1]!)).toBe(0)
       expect((await ownPendingShards(redis, s, 'w1', 10)).map((e) => e.record)).toEqual(['keep'])
       expect(await ownPendingShards(redis, s, 'w2', 10)).toEqual([])
+    })
+
+    test('an acknowledgement takes off only what was acknowledged: entries not yet read and another writer’s pending ones stay', async () => {
+      const [s] = await streams(1)
+      for (const r of ['1', '2', '3', '4']) await append(s!, r)
+      const w1 = await readShards(redis, [s!], 'w1', 2, 0)
+      const w2 = await readShards(redis, [s!], 'w2', 1, 0)
+      await append(s!, '5')
+      // w2 acknowledges 3 while w1 still holds 1 and 2: 3 leaves, nothing else does.
+      await ackShards(acking, [s!], w2)
+      expect((await redis.xrange(s!, '-', '+')).map(([, f]) => f[1])).toEqual(['1', '2', '4', '5'])
+      await ackShards(acking, [s!], w1.slice(0, 1))
+      expect((await redis.xrange(s!, '-', '+')).map(([, f]) => f[1])).toEqual(['2', '4', '5'])
+      expect((await ownPendingShards(redis, [s!], 'w1', 10)).map((e) => e.record)).toEqual(['2'])
+      await ackShards(acking, [s!], w1.slice(1))
+      // Nothing pending: what was delivered is gone, what was not is read next.
+      expect((await redis.xrange(s!, '-', '+')).map(([, f]) => f[1])).toEqual(['4', '5'])
+      const rest = await readShards(redis, [s!], 'w1', 10, 0)
+      expect(rest.map((e) => e.record)).toEqual(['4', '5'])
+      await ackShards(acking, [s!], rest)
+      expect(await redis.xlen(s!)).toBe(0)
     })
 
     test('reclaim moves entries idle long enough to the new consumer', async () => {

@@ -3,7 +3,8 @@
 // an account's outbox across more than one page.
 import { afterAll, describe, expect, test } from 'bun:test'
 import Redis from 'ioredis'
-import { accountKey, outboxKey } from '../../src/store/keys.ts'
+import { accountKey, outboxKey, releasedKey } from '../../src/store/keys.ts'
+import { ABANDONED_MARK_MS } from '../../src/store/lease.ts'
 import { createRedisStore } from '../../src/store/redis.ts'
 import { shardOf } from '../../src/store/types.ts'
 import { freshKeyPrefix, REDIS_URL, SERVICES } from '../helpers/services.ts'
@@ -69,6 +70,56 @@ if (SERVICES) {
         expect(calls.reduce((sum, c) => sum + c.costMicros, 0n)).toBe(BigInt([...Array(620).keys()].reduce((s, i) => s + (i % 3), 0)))
         const [last] = await raw.xrevrange(stream, '+', '-', 'COUNT', 1)
         expect(through).toBe(last![0])
+      } finally {
+        await store.close()
+      }
+    })
+
+    test('a released lease is remembered in its shard’s one sorted set for a day, then forgotten by a later release', async () => {
+      const ks = space()
+      const store = await createRedisStore(REDIS_URL, ks)
+      try {
+        const userId = 'usr_released'
+        const s = shardOf(userId, ks.shards)
+        await store.loadAccount(userId, 'key_r', 1_000n, 0n)
+        const t0 = Date.now()
+        const lease = (id: string, deadlineMs: number) => ({ id, deadlineMs, abandonCostMicros: 0n, abandonRecord: '{}' })
+        const admit = (id: string, nowMs: number) =>
+          store.admit({ userId, keyId: 'key_r', rpm: 10, nowMs, reserveMicros: 1n, keyLimitMicros: null, lease: lease(id, nowMs + 1_000) })
+        expect((await admit('req_old', t0)).ok).toBe(true)
+        expect(await store.sweepLeases(t0 + 2_000, 10)).toBe(1)
+        expect(await raw.zscore(releasedKey(ks, s), 'req_old')).toBe(String(t0 + 2_000))
+        const late = t0 + ABANDONED_MARK_MS + 10_000
+        expect((await admit('req_new', late)).ok).toBe(true)
+        expect(await store.sweepLeases(late + 2_000, 10)).toBe(1)
+        expect(await raw.zrange(releasedKey(ks, s), '0', '-1')).toEqual(['req_new'])
+      } finally {
+        await store.close()
+      }
+    })
+
+    test("a key's spend and reservations are one field; a reload drops the two fields earlier versions kept", async () => {
+      const ks = space()
+      const store = await createRedisStore(REDIS_URL, ks)
+      try {
+        const key = accountKey(ks, shardOf('usr_fields', ks.shards), 'usr_fields')
+        await raw.hset(key, 'balance', '1000', 'reserved', '0', 'kspent:key_f', '7', 'kres:key_f', '0')
+        // Not mirrored in this version's field: cold, then loaded.
+        expect(
+          await store.admit({ userId: 'usr_fields', keyId: 'key_f', rpm: 10, nowMs: Date.now(), reserveMicros: 5n, keyLimitMicros: 100n }),
+        ).toEqual({
+          ok: false,
+          reason: 'cold',
+        })
+        await store.loadAccount('usr_fields', 'key_f', 1_000n, 40n)
+        expect(await raw.hgetall(key)).toEqual({ balance: '1000', reserved: '0', 'key:key_f': '40' })
+        expect(
+          (await store.admit({ userId: 'usr_fields', keyId: 'key_f', rpm: 10, nowMs: Date.now(), reserveMicros: 5n, keyLimitMicros: 100n }))
+            .ok,
+        ).toBe(true)
+        expect(await raw.hget(key, 'key:key_f')).toBe('45')
+        await store.settle({ userId: 'usr_fields', keyId: 'key_f', reservedMicros: 5n, costMicros: 3n, record: '{}' })
+        expect(await raw.hgetall(key)).toEqual({ balance: '997', reserved: '0', 'key:key_f': '43' })
       } finally {
         await store.close()
       }
