@@ -5,7 +5,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { mkdir } from 'node:fs/promises'
 import { holdDirectory } from './dir-lock.ts'
 import { MIGRATIONS_FOLDER } from './migrations.ts'
-import { startingCluster, unpackCluster } from './pglite-snapshot.ts'
+import { startingCluster, tarBlob, unpackCluster } from './pglite-snapshot.ts'
+import { pgliteWasm } from './pglite-wasm.ts'
 import * as schema from './schema/index.ts'
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
@@ -43,6 +44,7 @@ export async function openPglite(
   command = processName(),
   migrationsFolder = MIGRATIONS_FOLDER,
 ): Promise<Database> {
+  const wasm = pgliteWasm()
   const { PGlite } = await import('@electric-sql/pglite')
   const { drizzle } = await import('drizzle-orm/pglite')
   const { migrate } = await import('drizzle-orm/pglite/migrator')
@@ -51,7 +53,10 @@ export async function openPglite(
   const release = dir === undefined ? () => {} : holdDirectory(dir, command)
   try {
     if (dir !== undefined) await unpackCluster(dir, migrationsFolder)
-    const client = dir === undefined ? new PGlite({ loadDataDir: (await startingCluster(migrationsFolder))?.tar }) : new PGlite(dir)
+    const start = dir === undefined ? await startingCluster(migrationsFolder) : undefined
+    const loadDataDir = start && tarBlob(start.tar)
+    const options = { pgliteWasmModule: await wasm }
+    const client = dir === undefined ? new PGlite({ ...options, loadDataDir }) : new PGlite(dir, options)
     const db = drizzle(client, { schema }) as unknown as Db
     await migrate(drizzle(client), { migrationsFolder })
     return {

@@ -17,14 +17,14 @@ export function snapshotPath(migrationsFolder = MIGRATIONS_FOLDER): string {
 }
 
 /** The snapshot (an uncompressed tar) made from exactly these migrations with the installed PGlite, if shipped. */
-export async function snapshot(migrationsFolder = MIGRATIONS_FOLDER): Promise<Blob | undefined> {
+export async function snapshot(migrationsFolder = MIGRATIONS_FOLDER): Promise<Uint8Array | undefined> {
   const path = snapshotPath(migrationsFolder)
-  return existsSync(path) ? new Blob([Bun.zstdDecompressSync(await Bun.file(path).bytes()) as Uint8Array<ArrayBuffer>]) : undefined
+  return existsSync(path) ? Bun.zstdDecompress(await Bun.file(path).bytes()) : undefined
 }
 
 export interface StartingCluster {
-  /** An uncompressed tar of a data directory. */
-  tar: Blob
+  /** An uncompressed tar of a data directory (≈40 MB). */
+  tar: Uint8Array
   /** True for the migrated snapshot (migrating it is a no-op); false for the initdb seed. */
   migrated: boolean
 }
@@ -34,15 +34,25 @@ export async function startingCluster(migrationsFolder = MIGRATIONS_FOLDER): Pro
   const migrated = await snapshot(migrationsFolder)
   if (migrated) return { tar: migrated, migrated: true }
   const initdb = seed()
-  return initdb ? { tar: new Blob([Bun.gunzipSync(await initdb.bytes())]), migrated: false } : undefined
+  return initdb ? { tar: Bun.gunzipSync(await initdb.bytes()), migrated: false } : undefined
 }
 
 /** Unpacks the starting cluster into an empty data directory; undefined when the directory already holds a cluster (or nothing is shipped). */
 export async function unpackCluster(dir: string, migrationsFolder = MIGRATIONS_FOLDER): Promise<StartingCluster | undefined> {
   if (existsSync(join(dir, 'PG_VERSION'))) return undefined
   const start = await startingCluster(migrationsFolder)
-  if (start) await new Bun.Archive(await start.tar.bytes()).extract(dir)
+  if (start) await new Bun.Archive(start.tar).extract(dir)
   return start
+}
+
+/**
+ * The tar as PGlite's `loadDataDir` reads it (its `arrayBuffer()` and `type`, an uncompressed tar
+ * when the type is empty): the bytes themselves, where a Blob would first copy all of them.
+ */
+export function tarBlob(tar: Uint8Array): Blob {
+  const whole = tar.byteOffset === 0 && tar.byteLength === tar.buffer.byteLength
+  const buffer = (whole ? tar.buffer : tar.slice().buffer) as ArrayBuffer
+  return { type: '', size: tar.byteLength, arrayBuffer: async () => buffer } as Blob
 }
 
 /** A new snapshot: the seed (or initdb) migrated in memory, checkpointed, as a zstd-compressed tar. */
@@ -51,7 +61,7 @@ export async function buildSnapshot(migrationsFolder = MIGRATIONS_FOLDER): Promi
   const { drizzle } = await import('drizzle-orm/pglite')
   const { migrate } = await import('drizzle-orm/pglite/migrator')
   const initdb = seed()
-  const pg = new PGlite({ loadDataDir: initdb && new Blob([Bun.gunzipSync(await initdb.bytes())]) })
+  const pg = new PGlite({ loadDataDir: initdb && tarBlob(Bun.gunzipSync(await initdb.bytes())) })
   try {
     await migrate(drizzle(pg), { migrationsFolder })
     // Every page on disk, so a start from the snapshot has no WAL to replay.
