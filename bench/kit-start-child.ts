@@ -1,5 +1,5 @@
 // One fresh process for bench/kit-start.ts: the time from startTollgate() to the first answered
-// call, cold (the process's first instance: PGlite opened and migrated) and then warm (later
+// call, cold (the process's first instance: PGlite opened, from the migrated snapshot) and then warm (later
 // instances, after a stop), printed as one JSON line {importMs, coldMs, warmMs: [...]}.
 export {}
 const t0 = performance.now()

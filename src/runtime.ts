@@ -18,13 +18,10 @@ import { Metrics } from './observability/telemetry.ts'
 import { createTracer, type Tracer } from './observability/tracing.ts'
 import { createMemoryStore } from './store/memory.ts'
 import { appendOnlyWarning } from './store/append-only.ts'
-import { createRedisStore } from './store/redis.ts'
 import type { Store } from './store/types.ts'
 import type { KeySpace } from './store/keys.ts'
 import { createMemoryBoard } from './store/breaker-board.ts'
-import { createRedisBoard } from './store/breaker-board-redis.ts'
 import { createMemoryRouteLimits } from './store/route-limits.ts'
-import { createRedisRouteStores } from './store/route-limits-redis.ts'
 import { createMemoryStickyRoutes } from './store/sticky-routes.ts'
 import { Router } from './routing/router.ts'
 import { SERVED_PROTOCOLS } from './providers/registry.ts'
@@ -94,23 +91,29 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     }))
   const redisUrl = config.redisUrl
   const redisTarget = config.redisClusterNodes ? { cluster: config.redisClusterNodes } : redisUrl
-  const store = redisTarget
-    ? await createRedisStore(redisTarget, opts.keySpace ?? { prefix: config.redisPrefix, shards: 16 }, config.redisCommandTimeoutMs).catch(
-        async (e) => {
-          await database.close()
-          throw startupFailure('redis', e, { url: redisUrl ?? config.redisClusterNodes!.join(',') })
-        },
-      )
-    : createMemoryStore()
+  // Loaded only with Redis configured: ioredis is a fifth of the gateway's import time, which
+  // embedded runs (the demo, the test kit) need not pay (docs/testing.md "Start time").
+  const redis = redisTarget ? await redisModules() : undefined
+  const store =
+    redisTarget && redis
+      ? await redis
+          .createRedisStore(redisTarget, opts.keySpace ?? { prefix: config.redisPrefix, shards: 16 }, config.redisCommandTimeoutMs)
+          .catch(async (e) => {
+            await database.close()
+            throw startupFailure('redis', e, { url: redisUrl ?? config.redisClusterNodes!.join(',') })
+          })
+      : createMemoryStore()
   // Once, at start: money needs Redis's append-only file (docs/operations.md "Redis: settings and failure behaviour").
   const aofWarning = store.kind === 'redis' ? appendOnlyWarning(await store.appendOnly()) : undefined
   if (aofWarning) log.warn(aofWarning)
   if (file) await upsertCatalog(database.db, file)
-  const board = redisTarget ? await createRedisBoard(redisTarget, opts.keySpace?.prefix ?? config.redisPrefix) : createMemoryBoard()
+  const board =
+    redisTarget && redis ? await redis.createRedisBoard(redisTarget, opts.keySpace?.prefix ?? config.redisPrefix) : createMemoryBoard()
   const keyPrefix = opts.keySpace?.prefix ?? config.redisPrefix
-  const routeStores = redisTarget
-    ? await createRedisRouteStores(redisTarget, keyPrefix)
-    : { limits: createMemoryRouteLimits(), sticky: createMemoryStickyRoutes() }
+  const routeStores =
+    redisTarget && redis
+      ? await redis.createRedisRouteStores(redisTarget, keyPrefix)
+      : { limits: createMemoryRouteLimits(), sticky: createMemoryStickyRoutes() }
   const router = new Router(board, log, Date.now, undefined, routeStores.limits, routeStores.sticky)
   await router.start(5_000)
   const maintainPartitions = () =>
@@ -200,4 +203,14 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       await database.close()
     },
   }
+}
+
+/** The Redis-backed stores, imported when Redis is configured. */
+async function redisModules() {
+  const [{ createRedisStore }, { createRedisBoard }, { createRedisRouteStores }] = await Promise.all([
+    import('./store/redis.ts'),
+    import('./store/breaker-board-redis.ts'),
+    import('./store/route-limits-redis.ts'),
+  ])
+  return { createRedisStore, createRedisBoard, createRedisRouteStores }
 }

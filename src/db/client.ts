@@ -3,9 +3,10 @@
 import { sql } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { mkdir } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
 import { holdDirectory } from './dir-lock.ts'
-import { seed, unpackSeed } from './pglite-seed.ts'
+import { MIGRATIONS_FOLDER } from './migrations.ts'
+import { startingCluster, tarBlob, unpackCluster } from './pglite-snapshot.ts'
+import { pgliteWasm } from './pglite-wasm.ts'
 import * as schema from './schema/index.ts'
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
@@ -17,7 +18,7 @@ export interface Database {
   close(): Promise<void>
 }
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle/migrations', import.meta.url))
+export { MIGRATIONS_FOLDER } from './migrations.ts'
 
 /** Advisory lock id so that several instances starting together migrate one at a time. */
 const MIGRATION_LOCK = 7_205_117_003
@@ -25,33 +26,49 @@ const MIGRATION_LOCK = 7_205_117_003
 /** `command` names this process in an embedded directory's lock (db/dir-lock.ts): who holds it. */
 export async function openDatabase(url: string | undefined, dataDir = './data/pglite', command = processName()): Promise<Database> {
   if (url === undefined || url.startsWith('memory:') || url.startsWith('file:')) {
-    const { PGlite } = await import('@electric-sql/pglite')
-    const { drizzle } = await import('drizzle-orm/pglite')
-    const { migrate } = await import('drizzle-orm/pglite/migrator')
-    const dir = url?.startsWith('file:') ? url.slice('file:'.length).replace(/^\/\//, '') : dataDir
     const memory = url?.startsWith('memory:') ?? false
-    // A shipped initdb seed spares the first start initdb (pglite-seed.ts).
-    if (!memory) await mkdir(dir, { recursive: true })
-    // Held before anything in it is read or written: PGlite is single-process.
-    const release = memory ? () => {} : holdDirectory(dir, command)
-    try {
-      if (!memory) await unpackSeed(dir)
-      const loadDataDir = memory ? seed() : undefined
-      const client = memory ? new PGlite({ loadDataDir }) : new PGlite(dir)
-      const db = drizzle(client, { schema }) as unknown as Db
-      await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER })
-      return {
-        db,
-        kind: 'pglite',
-        ping: async () => void (await client.query('select 1')),
-        close: () => client.close().finally(release),
-      }
-    } catch (e) {
-      release()
-      throw e
-    }
+    const dir = url?.startsWith('file:') ? url.slice('file:'.length).replace(/^\/\//, '') : dataDir
+    return openPglite(memory ? undefined : dir, command)
   }
   return openPostgres(url)
+}
+
+/**
+ * PGlite in `dir`, or in memory when undefined. A new database starts from the shipped migrated
+ * snapshot or initdb seed (pglite-snapshot.ts), then the migrator runs as on Postgres: nothing to
+ * do on a current snapshot, every migration on the seed, the new ones on an existing directory.
+ * `migrationsFolder` is for tests.
+ */
+export async function openPglite(
+  dir: string | undefined,
+  command = processName(),
+  migrationsFolder = MIGRATIONS_FOLDER,
+): Promise<Database> {
+  const wasm = pgliteWasm()
+  const { PGlite } = await import('@electric-sql/pglite')
+  const { drizzle } = await import('drizzle-orm/pglite')
+  const { migrate } = await import('drizzle-orm/pglite/migrator')
+  if (dir !== undefined) await mkdir(dir, { recursive: true })
+  // Held before anything in it is read or written: PGlite is single-process.
+  const release = dir === undefined ? () => {} : holdDirectory(dir, command)
+  try {
+    if (dir !== undefined) await unpackCluster(dir, migrationsFolder)
+    const start = dir === undefined ? await startingCluster(migrationsFolder) : undefined
+    const loadDataDir = start && tarBlob(start.tar)
+    const options = { pgliteWasmModule: await wasm }
+    const client = dir === undefined ? new PGlite({ ...options, loadDataDir }) : new PGlite(dir, options)
+    const db = drizzle(client, { schema }) as unknown as Db
+    await migrate(drizzle(client), { migrationsFolder })
+    return {
+      db,
+      kind: 'pglite',
+      ping: async () => void (await client.query('select 1')),
+      close: () => client.close().finally(release),
+    }
+  } catch (e) {
+    release()
+    throw e
+  }
 }
 
 /** This process as a lock names it: its script and arguments (`src/index.ts`, `src/admin/grant-cli.ts a@b.c`). */

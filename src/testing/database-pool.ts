@@ -1,5 +1,5 @@
-// In-memory databases for the kit's instances (docs/testing.md "Start time"). Opening PGlite and
-// migrating it is most of a start, so a stopped instance's database is emptied (every table
+// In-memory databases for the kit's instances (docs/testing.md "Start time"). Opening PGlite
+// (from the migrated snapshot) is most of a start, so a stopped instance's database is emptied (every table
 // truncated: the migrations insert no rows, so empty is as new) and kept for the next start —
 // but only for LINGER_MS: an open PGlite keeps the process alive (its runtime's timers), so a
 // database nobody takes is closed soon and a test process still exits on its own.

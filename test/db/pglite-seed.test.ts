@@ -1,5 +1,6 @@
 // Embedded first start: the shipped initdb seed (src/db/pglite-seed.ts) for the installed PGlite
-// is present, unpacks into an empty data directory, and the schema is migrated on top of it.
+// is present, and a new database (from the migrated snapshot built on it, test/db/pglite-snapshot.test.ts)
+// has the full schema and keeps its data across restarts.
 import { afterAll, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -7,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { openDatabase } from '../../src/db/client.ts'
-import { seed, seedPath, unpackSeed } from '../../src/db/pglite-seed.ts'
+import { seed, seedPath } from '../../src/db/pglite-seed.ts'
 
 const dirs: string[] = []
 afterAll(async () => {
@@ -19,15 +20,7 @@ test('a seed is shipped for the installed PGlite version (after an upgrade: bun 
   expect(seed()).toBeDefined()
 })
 
-test('the seed unpacks into an empty directory once, and never over an existing cluster', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'tg-seed-'))
-  dirs.push(dir)
-  expect(await unpackSeed(dir)).toBe(true)
-  expect(existsSync(join(dir, 'PG_VERSION'))).toBe(true)
-  expect(await unpackSeed(dir)).toBe(false)
-})
-
-test('a data directory started from the seed is migrated and keeps its data across restarts', async () => {
+test('a new data directory is migrated and keeps its data across restarts', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'tg-seed-'))
   dirs.push(dir)
   const first = await openDatabase(`file://${dir}`)
@@ -39,7 +32,7 @@ test('a data directory started from the seed is migrated and keeps its data acro
   expect(JSON.stringify(rows)).toContain('seed@test.local')
 })
 
-test('memory:// starts from the seed with the full schema', async () => {
+test('memory:// starts with the full schema', async () => {
   const database = await openDatabase('memory://')
   const rows = await database.db.execute(
     sql`select count(*)::int as n from information_schema.tables where table_name in ('users', 'ledger_entries', 'request_logs')`,

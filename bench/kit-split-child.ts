@@ -1,0 +1,90 @@
+// One fresh process for bench/kit-start.ts: where a cold start's time goes. It runs the steps of
+// startTollgate() (src/testing/tollgate.ts) one by one — the database opened as openPglite
+// (src/db/client.ts) opens it — and prints one JSON line of milliseconds per step. A copy of
+// those steps, for measuring only: the cold figure itself is kit-start-child.ts's.
+import type { Database, Db } from '../src/db/client.ts'
+
+const t0 = performance.now()
+let last = t0
+const ms: Record<string, number> = {}
+const lap = (step: string) => {
+  const now = performance.now()
+  ms[step] = now - last
+  last = now
+}
+
+const kit = await import('tollgate/testing')
+lap('import')
+const { createApp } = await import('../src/app.ts')
+const { parseCatalogFile, upsertCatalog } = await import('../src/catalog/file.ts')
+const { loadConfig } = await import('../src/config.ts')
+const { MIGRATIONS_FOLDER } = await import('../src/db/migrations.ts')
+const { startingCluster, tarBlob } = await import('../src/db/pglite-snapshot.ts')
+const { pgliteWasm } = await import('../src/db/pglite-wasm.ts')
+const schema = await import('../src/db/schema/index.ts')
+const { silentLogger } = await import('../src/lib/log.ts')
+const { createRuntime } = await import('../src/runtime.ts')
+const { adminCaller, testAdmin } = await import('../src/testing/admin.ts')
+const { PGlite } = await import('@electric-sql/pglite')
+const { drizzle } = await import('drizzle-orm/pglite')
+const { migrate } = await import('drizzle-orm/pglite/migrator')
+lap('other imports')
+
+const start = await startingCluster()
+lap(start?.migrated ? 'read snapshot' : 'read seed (snapshot stale)')
+const pgliteWasmModule = await pgliteWasm()
+lap('wasm compile (rest)')
+const client = new PGlite({ loadDataDir: start && tarBlob(start.tar), pgliteWasmModule })
+await client.waitReady
+lap('PGlite open')
+await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER })
+lap(start?.migrated ? 'migrate (nothing to do)' : 'migrate (all)')
+const database: Database = {
+  db: drizzle(client, { schema }) as unknown as Db,
+  kind: 'pglite',
+  ping: async () => void (await client.query('select 1')),
+  close: () => client.close(),
+}
+
+const upstream = kit.startFakeUpstream()
+const token = 'a'.repeat(32)
+const config = loadConfig({
+  LOG_LEVEL: 'error',
+  SETTLE_FLUSH_MS: '0',
+  DATABASE_URL: 'memory://',
+  HOST: '127.0.0.1',
+  PORT: '0',
+  ADMIN_TOKEN: token,
+})
+const runtime = await createRuntime(config, {
+  log: silentLogger,
+  catalogRefreshMs: 0,
+  writerBlockMs: 20,
+  partitionMaintenanceMs: 0,
+  database,
+})
+lap('runtime')
+await upsertCatalog(runtime.deps.db, parseCatalogFile(kit.defaultCatalog(upstream.url)))
+await runtime.deps.catalog.refresh()
+lap('catalog')
+const app = createApp(runtime.deps)
+app.listen({ port: 0, hostname: '127.0.0.1', reusePort: false })
+lap('app build + listen')
+const { admin } = testAdmin(
+  adminCaller((r) => app.handle(r), token),
+  async () => {},
+)
+const user = await admin.createUser({ email: 'user@tollgate.test', credit: 10, key: {} })
+lap('first user and key')
+const res = await fetch(`http://127.0.0.1:${app.server!.port}/v1/chat/completions`, {
+  method: 'POST',
+  headers: { authorization: `Bearer ${user.key!.key}`, 'content-type': 'application/json' },
+  body: JSON.stringify({ model: 'test/chat', messages: [{ role: 'user', content: 'Hi' }] }),
+})
+if (res.status !== 200) throw new Error(`first call answered ${res.status}`)
+await res.json()
+lap('first call')
+console.log(JSON.stringify(ms))
+await app.stop(true)
+await runtime.stop()
+await upstream.stop()
