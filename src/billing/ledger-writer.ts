@@ -12,8 +12,8 @@ import { base62 } from '../lib/ids.ts'
 import type { Logger } from '../lib/log.ts'
 import type { OutboxEntry, Store } from '../store/types.ts'
 import { errorText, insertDeadLetter, isRecordError } from './dead-letters.ts'
-import { writeRecords } from './ledger-batch.ts'
-import { boundRecordText, decodeRecord } from './outbox-record.ts'
+import { writeBatch } from './ledger-batch.ts'
+import { decodeRecord, type OutboxRecord, sanitizedRecord } from './outbox-record.ts'
 
 export { writeRecords } from './ledger-batch.ts'
 
@@ -53,8 +53,8 @@ export interface WriterCounters {
 interface Prepared {
   raw: string
   requestId: string | undefined
-  /** The record as bound: sanitised (outbox-record.ts boundRecordText); undefined when it could not be read at all. */
-  record: string | undefined
+  /** The record as written: sanitised (outbox-record.ts sanitizedRecord); undefined when it could not be read at all. */
+  record: OutboxRecord | undefined
 }
 
 const MAX_BACKOFF_MS = 1_000
@@ -192,7 +192,7 @@ export class LedgerWriter {
   private async writeIsolated(items: Prepared[]): Promise<void> {
     if (items.length === 0) return
     try {
-      await writeRecords(
+      await writeBatch(
         this.opts.db,
         items.map((i) => i.record!),
       )
@@ -219,5 +219,5 @@ export class LedgerWriter {
 
 function prepare(e: OutboxEntry): Prepared {
   const r = decodeRecord(e.record)
-  return { raw: e.record, requestId: r?.requestId, record: r ? boundRecordText(r, e.record) : undefined }
+  return { raw: e.record, requestId: r?.requestId, record: r ? sanitizedRecord(r) : undefined }
 }

@@ -2,7 +2,7 @@
 // when it cost anything, one usage ledger entry. Versioned so old entries stay readable.
 import type { Fault, UpstreamAttempt } from '../core/call-end.ts'
 import type { Usage } from '../core/usage.ts'
-import { mayHoldUnsafeEscape, safeText } from '../lib/safe-text.ts'
+import { safeText } from '../lib/safe-text.ts'
 
 export type UsageSource = 'upstream' | 'none' | 'estimate'
 
@@ -70,7 +70,7 @@ export function sanitizeRecord(r: OutboxRecord): OutboxRecord {
       reasoningTokens: int4(u.reasoningTokens),
     },
     cost: r.cost,
-    usageSource: r.usageSource,
+    usageSource: textOrNull(r.usageSource) as UsageSource,
     latencyMs: int4(r.latencyMs),
     at: typeof r.at === 'number' && Number.isFinite(r.at) ? Math.floor(r.at) : Date.now(),
     ...(r.chain !== undefined ? { chain: text(r.chain) } : {}),
@@ -196,7 +196,7 @@ export function isSanitized(r: OutboxRecord): boolean {
     Number.isFinite(r.at) &&
     Math.floor(r.at) === r.at &&
     'cost' in r &&
-    'usageSource' in r &&
+    textOrNull(r.usageSource) === r.usageSource &&
     (r.chain === undefined || text(r.chain) === r.chain) &&
     (r.fault === undefined || FAULTS.has(r.fault)) &&
     // A record with attempts is re-encoded (only calls where an attempt failed carry them).
@@ -205,19 +205,12 @@ export function isSanitized(r: OutboxRecord): boolean {
   )
 }
 
-/** A number written with a fraction or an exponent ("200.0", "2e2"): JSON.parse hides the spelling. */
-const NON_INTEGER_NUMBER = /[:,[]\s*-?\d+(?:\.|[eE])/
-
 /**
- * The text the ledger writer binds for a decoded record (docs/operations.md "Ledger writer"):
- * the record's own text when it already is what encodeRecord writes — only safe escapes,
- * integers spelled as integers, nothing for sanitizeRecord to change; every record Tollgate
- * appends is — so it is not rebuilt and serialised again; otherwise the sanitised re-encoding.
+ * The record as the ledger writer writes it (docs/operations.md "Ledger writer"): itself when it
+ * already is what sanitizeRecord gives back — every record Tollgate appends is — else the
+ * sanitised copy.
  */
-export function boundRecordText(r: OutboxRecord, raw: string): string {
-  if (!mayHoldUnsafeEscape(raw) && !NON_INTEGER_NUMBER.test(raw) && isSanitized(r)) return raw
-  return encodeRecord(r)
-}
+export const sanitizedRecord = (r: OutboxRecord): OutboxRecord => (isSanitized(r) ? r : sanitizeRecord(r))
 
 export function decodeRecord(text: string): OutboxRecord | undefined {
   try {

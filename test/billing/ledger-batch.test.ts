@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { and, eq, sql } from 'drizzle-orm'
 import { applyMovement, createUser } from '../../src/billing/accounts.ts'
+import { isRecordError, sqlState } from '../../src/billing/dead-letters.ts'
 import { writeRecords } from '../../src/billing/ledger-batch.ts'
 import { encodeRecord } from '../../src/billing/outbox-record.ts'
 import { openDatabase, type Database } from '../../src/db/client.ts'
@@ -106,6 +107,31 @@ for (const kind of (['postgres', 'pglite'] as const).filter((k) => SERVICES || k
       expect(entries.map((e) => e.amountMicros).sort()).toEqual([-100n, -5n])
       expect(await books(u.userId)).toEqual({ balance: CREDIT - 105n, ledger: CREDIT - 105n })
       await expectUsageCoversCalls(database.db, u.userId)
+    })
+
+    test('a batch holding the same call twice writes and bills it once', async () => {
+      const u = await fundedUser()
+      const once = call(u, 30)
+      expect(await writeRecords(database.db, [once, call(u, 2), once])).toBe(2)
+      expect(await books(u.userId)).toEqual({ balance: CREDIT - 32n, ledger: CREDIT - 32n })
+      await expectUsageCoversCalls(database.db, u.userId)
+    })
+
+    test('a cost that is no bigint is refused as Postgres refuses it (22P02, 22003), and nothing of its batch is written', async () => {
+      const u = await fundedUser()
+      const good = call(u, 9)
+      for (const [cost, code] of [
+        ['1.5', '22P02'],
+        ['', '22P02'],
+        ['9223372036854775808', '22003'],
+      ] as const) {
+        const bad = encodeRecord(usageRecord({ requestId: `req_${crypto.randomUUID()}`, userId: u.userId, keyId: u.keyIds[0]!, cost }))
+        const err = await writeRecords(database.db, [good, bad]).catch((e) => e)
+        expect(isRecordError(err)).toBe(true)
+        expect(sqlState(err)).toBe(code)
+      }
+      expect(await books(u.userId)).toEqual({ balance: CREDIT, ledger: CREDIT })
+      expect(await writeRecords(database.db, [good])).toBe(1)
     })
 
     test('two writers racing over the same calls bill each exactly once', async () => {

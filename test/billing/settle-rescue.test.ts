@@ -2,11 +2,16 @@
 // can reach neither Postgres nor the outbox is retried with backoff until one takes it, then
 // the account's mirror is dropped; what is still unwritten at shutdown is logged whole.
 import { describe, expect, test } from 'bun:test'
+import { encodeRecord } from '../../src/billing/outbox-record.ts'
 import { SettleRescue } from '../../src/billing/settle-rescue.ts'
 import type { Db } from '../../src/db/client.ts'
 import type { Logger } from '../../src/lib/log.ts'
 import { createMemoryStore } from '../../src/store/memory.ts'
+import { usageRecord } from '../helpers/records.ts'
 import { until } from '../helpers/until.ts'
+
+/** A call's record as settlement hands it over (the fallback writes it as the ledger writer would). */
+const record = (requestId: string, userId: string) => encodeRecord(usageRecord({ requestId, userId, keyId: 'key_a', cost: '5' }))
 
 function harness() {
   const state = { pgUp: false, storeUp: false, statements: 0, forgotten: [] as string[], errors: [] as Record<string, unknown>[] }
@@ -35,7 +40,7 @@ describe('SettleRescue', () => {
   test('Postgres up: written directly once, then the mirror is dropped (retried until the store answers)', async () => {
     const { state, rescue } = harness()
     state.pgUp = true
-    await rescue.rescue('usr_a', '{"v":1}')
+    await rescue.rescue('usr_a', record('req_1', 'usr_a'))
     expect(state.statements).toBe(1)
     expect(rescue.counters.writtenDirect).toBe(1)
     expect(rescue.spooled).toBe(1) // written, mirror not dropped yet
@@ -49,8 +54,8 @@ describe('SettleRescue', () => {
   test("before an admission, the account's waiting mirror drops run at once; other accounts' wait; nothing waiting, no promise", async () => {
     const { state, rescue } = harness()
     state.pgUp = true
-    await rescue.rescue('usr_a', '{"v":1}', true, 'req_1')
-    await rescue.rescue('usr_b', '{"v":1}', true, 'req_2')
+    await rescue.rescue('usr_a', record('req_1', 'usr_a'), true, 'req_1')
+    await rescue.rescue('usr_b', record('req_2', 'usr_b'), true, 'req_2')
     expect(rescue.spooled).toBe(2)
     expect(rescue.beforeAdmit('usr_c')).toBeUndefined()
     state.storeUp = true // Redis is back; the spool's timed retry has not come yet
