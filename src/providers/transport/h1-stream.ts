@@ -36,21 +36,14 @@ function parseHead(text: string): { status: number; headers: Headers } {
   return { status: Number(m[1]), headers }
 }
 
+/** Headers this client writes itself (framing, connection): a caller's own are left out. */
+const OWN_HEADERS = new Set(['host', 'content-length', 'connection', 'accept-encoding', 'transfer-encoding', 'keep-alive'])
+
+/** The request's head and body as one string, encoded once (no separate buffers joined by a copy). */
 function requestBytes(target: URL, headers: Record<string, string>, body: string): Uint8Array {
-  const payload = enc.encode(body)
-  const lines = [
-    `POST ${target.pathname}${target.search} HTTP/1.1`,
-    `Host: ${target.host}`,
-    `Content-Length: ${payload.length}`,
-    'Accept-Encoding: identity',
-  ]
-  for (const [k, v] of Object.entries(headers))
-    if (!/^(host|content-length|connection|accept-encoding|transfer-encoding|keep-alive)$/i.test(k)) lines.push(`${k}: ${v}`)
-  const head = enc.encode(lines.join('\r\n') + '\r\n\r\n')
-  const out = new Uint8Array(head.length + payload.length)
-  out.set(head)
-  out.set(payload, head.length)
-  return out
+  let head = `POST ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nAccept-Encoding: identity\r\n`
+  for (const k in headers) if (!OWN_HEADERS.has(k.toLowerCase())) head += `${k}: ${headers[k]}\r\n`
+  return enc.encode(`${head}\r\n${body}`)
 }
 
 /**
