@@ -133,16 +133,19 @@ export class CallObserver {
         )
       : NOOP_SPAN
     const t = performance.now()
-    const record = (outcome: string, e?: GatewayError) =>
-      this.attempts.push({
-        gateway,
-        model,
-        upstreamModel: route.upstreamModel,
-        outcome,
-        ...(e?.extra.upstream?.status !== undefined ? { status: e.extra.upstream.status } : {}),
-        ...(e?.extra.upstream ? { failure: e.extra.upstream.kind } : {}),
-        ms: Math.round(performance.now() - t),
-      })
+    const record = (outcome: string, e?: GatewayError) => {
+      const ms = Math.round(performance.now() - t)
+      const upstreamModel = route.upstreamModel
+      const u = e?.extra.upstream
+      // One object literal per shape: no spread of a conditional object per attempt.
+      this.attempts.push(
+        !u
+          ? { gateway, model, upstreamModel, outcome, ms }
+          : u.status === undefined
+            ? { gateway, model, upstreamModel, outcome, failure: u.kind, ms }
+            : { gateway, model, upstreamModel, outcome, status: u.status, failure: u.kind, ms },
+      )
+    }
     try {
       const value = await run()
       this.metrics.m.attempts.inc({ gateway, model, outcome: 'ok' })
