@@ -16,7 +16,8 @@ import type { ChatChunkWire } from '../../providers/openai-chat/wire.ts'
 import { chatStreamError } from './error.ts'
 
 // Every chunk's members are checked against these: a switch over the names is several times
-// faster than a Set lookup per member (docs/benchmarks.md "Where each microsecond goes").
+// faster than a Set lookup per member (docs/benchmarks-log.md
+// "The process's own CPU per call").
 
 /** A member of OpenAI's own chunk/completion shape. */
 function isTopMember(name: string): boolean {
