@@ -50,7 +50,8 @@ export function candidates(catalog: Pick<Catalog, 'lookup'>, ask: ChainAsk): Cat
   const first = catalog.lookup(ask.model)
   const listed = ask.models ?? (first.ok || first.reason === 'unavailable' ? first.model.fallbacks : [])
   const out: CatalogModel[] = []
-  for (const slug of new Set([ask.model, ...listed])) {
+  // Duplicates dropped; a model without fallbacks (the usual call) needs no set for that.
+  for (const slug of listed.length === 0 ? [ask.model] : new Set([ask.model, ...listed])) {
     const found = catalog.lookup(slug)
     // A model of another kind (an embedding model on a chat protocol, or the reverse) is named
     // only when the client asked for it; a catalog fallback of another kind is passed over.

@@ -30,8 +30,17 @@ export class Cut {
  * stops admitting, waits for `calls` to reach zero, then cuts what is left.
  */
 export class InFlight {
-  private readonly tasks = new Set<Promise<unknown>>()
+  /** Tracked tasks not yet settled: a count, so a task costs no Set entry or closure of its own. */
+  private tasks = 0
+  /** Who waits for the tracked tasks to reach zero (settled()). */
+  private idle: (() => void)[] = []
   private waiters: (() => void)[] = []
+  private readonly taskDone = () => {
+    if (--this.tasks > 0) return
+    const idle = this.idle
+    this.idle = []
+    for (const w of idle) w()
+  }
   streams = 0
   /** Admitted and not yet settled, streaming or not. */
   calls = 0
@@ -41,8 +50,8 @@ export class InFlight {
   readonly cut = new Cut()
 
   track(p: Promise<unknown>): void {
-    this.tasks.add(p)
-    p.finally(() => this.tasks.delete(p))
+    this.tasks++
+    p.then(this.taskDone, this.taskDone)
   }
 
   callEnded(): void {
@@ -66,10 +75,10 @@ export class InFlight {
   }
 
   async settled(): Promise<void> {
-    while (this.tasks.size > 0) await Promise.allSettled([...this.tasks])
+    while (this.tasks > 0) await new Promise<void>((resolve) => this.idle.push(resolve))
   }
 
   get size(): number {
-    return this.tasks.size + this.streams
+    return this.tasks + this.streams
   }
 }

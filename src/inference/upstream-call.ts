@@ -70,14 +70,16 @@ export async function callUpstream<Body>(deps: UpstreamCallDeps, r: UpstreamCall
       ? adapter.passthroughBody(r.raw, route.upstreamModel, r.stream)
       : adapter.body((canonical ??= r.spoke.decode(r.body)), route.upstreamModel, deps.config.defaultMaxOutputTokens)
     const headers = adapter.headers(gw.apiKey, r.passHeaders)
-    const by = { native, adapter, gateway: gw, route }
     deps.router.load.started(route)
     try {
       const path = own?.path ?? adapter.modelPath?.(route.upstreamModel, r.stream) ?? adapter.path
-      if (r.stream) return { ...by, stream: await streamAttempt(deps, gw, adapter, path, headers, upstreamBody, where, r.life.attempt()) }
+      if (r.stream) {
+        const stream = await streamAttempt(deps, gw, adapter, path, headers, upstreamBody, where, r.life.attempt())
+        return { native, adapter, gateway: gw, route, stream }
+      }
       const json = await upstreamJson(gw, path, headers, upstreamBody, r.life.attempt(), own?.read)
       deps.router.load.ended(route)
-      return { ...by, json }
+      return { native, adapter, gateway: gw, route, json }
     } catch (e) {
       deps.router.load.ended(route)
       throw e
@@ -85,9 +87,11 @@ export async function callUpstream<Body>(deps: UpstreamCallDeps, r: UpstreamCall
   }
   // A model with one route has nowhere else to go: no prefix is worked out, looked up or remembered.
   const prefix = r.model.routes.length > 1 ? cachePrefixKey(r.raw, r.keyId, r.model.id) : undefined
+  // Without a prefix the order is known at once: no async step of its own.
+  const routes = prefix ? await routesFor(deps.router, r.model, prefix) : deps.router.rotation.order(r.model.id, r.model.routes)
   const served = await withFailover(
     deps.router,
-    await routesFor(deps.router, r.model, prefix),
+    routes,
     (route, ctx) => r.obs.attempt(route, r.model.id, () => attempt(route, ctx)),
     r.requestId,
     r.life,

@@ -9,7 +9,7 @@ import type { FrameTransform } from '../core/frames.ts'
 import type { Usage } from '../core/usage.ts'
 import type { Logger } from '../lib/log.ts'
 import type { Metrics } from './telemetry.ts'
-import type { Span, Tracer } from './tracing.ts'
+import { NOOP_SPAN, type Span, type Tracer } from './tracing.ts'
 
 /** gen_ai.provider.name of an upstream gateway, by the protocol it speaks. */
 const PROVIDER: Record<GatewayProtocol, string> = {
@@ -45,6 +45,11 @@ export class CallObserver {
   readonly attempts: UpstreamAttempt[] = []
   /** gen_ai.operation.name: `embeddings` for POST /v1/embeddings, `chat` for the three chat protocols. */
   private readonly operation: 'chat' | 'embeddings'
+  /**
+   * Tracing is on: spans get their names and attributes. Off (the no-op tracer), none of them is
+   * built — no attribute objects, span names or admission wrapper per call (docs/observability.md "Cost").
+   */
+  private readonly traced: boolean
 
   constructor(
     private readonly metrics: Metrics,
@@ -56,17 +61,21 @@ export class CallObserver {
     private readonly t0: number,
   ) {
     this.operation = protocol === 'embeddings' ? 'embeddings' : 'chat'
-    this.span = tracer.startCall(this.operation, headers, {
-      'gen_ai.operation.name': this.operation,
-      'tollgate.request_id': requestId,
-      'tollgate.protocol': protocol,
-    })
+    this.traced = tracer.enabled
+    this.span = this.traced
+      ? tracer.startCall(this.operation, headers, {
+          'gen_ai.operation.name': this.operation,
+          'tollgate.request_id': requestId,
+          'tollgate.protocol': protocol,
+        })
+      : NOOP_SPAN
   }
 
   /** The catalog knows the model: from here on it labels the call. */
   resolved(modelId: string, provider: string, stream: boolean): void {
     this.model = modelId
     this.stream = stream ? 'true' : 'false'
+    if (!this.traced) return
     this.span.rename(`${this.operation} ${modelId}`)
     this.span.setAttributes({
       'gen_ai.request.model': modelId,
@@ -78,6 +87,7 @@ export class CallObserver {
 
   /** Admission (rate window + reservation) in its own span, in error when refused. */
   admission<T>(admitted: Promise<T>): Promise<T> {
+    if (!this.traced) return admitted
     const span = this.span.child('tollgate.admission')
     return admitted.then(
       (value) => {
@@ -110,27 +120,32 @@ export class CallObserver {
   /** One upstream attempt of the route serving public `model`: timed, counted per route, recorded, in its own client span. */
   async attempt<T>(route: Route, model: string, run: () => Promise<T>): Promise<T> {
     const gateway = route.gateway.id
-    const span = this.span.child(
-      `${this.operation} ${route.upstreamModel}`,
-      {
-        'gen_ai.operation.name': this.operation,
-        'gen_ai.request.model': route.upstreamModel,
-        'gen_ai.provider.name': PROVIDER[route.gateway.protocol],
-        'tollgate.gateway': gateway,
-      },
-      'client',
-    )
+    const span = this.traced
+      ? this.span.child(
+          `${this.operation} ${route.upstreamModel}`,
+          {
+            'gen_ai.operation.name': this.operation,
+            'gen_ai.request.model': route.upstreamModel,
+            'gen_ai.provider.name': PROVIDER[route.gateway.protocol],
+            'tollgate.gateway': gateway,
+          },
+          'client',
+        )
+      : NOOP_SPAN
     const t = performance.now()
-    const record = (outcome: string, e?: GatewayError) =>
-      this.attempts.push({
-        gateway,
-        model,
-        upstreamModel: route.upstreamModel,
-        outcome,
-        ...(e?.extra.upstream?.status !== undefined ? { status: e.extra.upstream.status } : {}),
-        ...(e?.extra.upstream ? { failure: e.extra.upstream.kind } : {}),
-        ms: Math.round(performance.now() - t),
-      })
+    const record = (outcome: string, e?: GatewayError) => {
+      const ms = Math.round(performance.now() - t)
+      const upstreamModel = route.upstreamModel
+      const u = e?.extra.upstream
+      // One object literal per shape: no spread of a conditional object per attempt.
+      this.attempts.push(
+        !u
+          ? { gateway, model, upstreamModel, outcome, ms }
+          : u.status === undefined
+            ? { gateway, model, upstreamModel, outcome, failure: u.kind, ms }
+            : { gateway, model, upstreamModel, outcome, status: u.status, failure: u.kind, ms },
+      )
+    }
     try {
       const value = await run()
       this.metrics.m.attempts.inc({ gateway, model, outcome: 'ok' })
@@ -194,14 +209,15 @@ export class CallObserver {
     if (usage.cacheWriteTokens) m.tokens.inc({ model, kind: 'cache_write' }, usage.cacheWriteTokens)
     if (usage.reasoningTokens) m.tokens.inc({ model, kind: 'reasoning' }, usage.reasoningTokens)
     if (costMicros > 0n) m.cost.inc({ model }, Number(costMicros))
-    this.span.setAttributes({
-      'gen_ai.response.model': model,
-      'gen_ai.usage.input_tokens': usage.inputTokens,
-      'gen_ai.usage.output_tokens': usage.outputTokens,
-      'tollgate.cost_micros': Number(costMicros),
-      'tollgate.gateway': gateway ?? undefined,
-    })
-    const span = this.span.child('tollgate.settlement')
+    if (this.traced)
+      this.span.setAttributes({
+        'gen_ai.response.model': model,
+        'gen_ai.usage.input_tokens': usage.inputTokens,
+        'gen_ai.usage.output_tokens': usage.outputTokens,
+        'tollgate.cost_micros': Number(costMicros),
+        'tollgate.gateway': gateway ?? undefined,
+      })
+    const span = this.traced ? this.span.child('tollgate.settlement') : NOOP_SPAN
     s.trip.then(({ outcome, answeredAt }) => {
       const ok = outcome !== 'rescued'
       this.metrics.m.store.observe({ op: 'settle' }, (answeredAt - s.tripStarted) / 1000)
@@ -223,9 +239,11 @@ export class CallObserver {
     this.metrics.m.requests.inc({ protocol: this.protocol, model: this.model, status_class: `${Math.floor(status / 100)}xx`, code })
     if (fault) this.metrics.m.errors.inc({ protocol: this.protocol, model: this.model, fault })
     this.metrics.m.duration.observe({ protocol: this.protocol, stream: this.stream }, seconds)
-    this.span.setAttributes({ 'http.response.status_code': status })
-    if (errorCode) this.span.fail(errorCode)
-    this.span.end()
+    if (this.traced) {
+      this.span.setAttributes({ 'http.response.status_code': status })
+      if (errorCode) this.span.fail(errorCode)
+      this.span.end()
+    }
     this.log.debug('call finished', {
       requestId: this.requestId,
       protocol: this.protocol,

@@ -44,6 +44,8 @@ export class Cooling {
 
   /** Milliseconds `route` still cools (0: it may be tried). */
   waitMs(route: Pick<Route, 'upstreamModel'> & { gateway: Pick<Route['gateway'], 'id'> }): number {
+    // Nothing cools (the usual case): no key is built for the lookup.
+    if (this.until.size === 0) return 0
     const until = this.until.get(coolKey(route))
     return until === undefined ? 0 : Math.max(0, until - this.now())
   }

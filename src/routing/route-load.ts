@@ -3,24 +3,25 @@
 // answer when it arrives, a stream when it ends — or until it fails.
 type RouteRef = { gateway: { id: string }; upstreamModel: string }
 
-const keyOf = (gatewayId: string, upstreamModel: string) => `${gatewayId}|${upstreamModel}`
-
 export class RouteLoad {
-  private readonly open = new Map<string, number>()
+  /** Per gateway, per upstream model: the route's own strings are the keys (no key built per call). */
+  private readonly open = new Map<string, Map<string, number>>()
 
   started(route: RouteRef): void {
-    const key = keyOf(route.gateway.id, route.upstreamModel)
-    this.open.set(key, (this.open.get(key) ?? 0) + 1)
+    let models = this.open.get(route.gateway.id)
+    if (!models) this.open.set(route.gateway.id, (models = new Map()))
+    models.set(route.upstreamModel, (models.get(route.upstreamModel) ?? 0) + 1)
   }
 
   ended(route: RouteRef): void {
-    const key = keyOf(route.gateway.id, route.upstreamModel)
-    const left = (this.open.get(key) ?? 0) - 1
-    if (left > 0) this.open.set(key, left)
-    else this.open.delete(key)
+    const models = this.open.get(route.gateway.id)
+    if (!models) return
+    const left = (models.get(route.upstreamModel) ?? 0) - 1
+    if (left > 0) models.set(route.upstreamModel, left)
+    else models.delete(route.upstreamModel)
   }
 
   inFlight(gatewayId: string, upstreamModel: string): number {
-    return this.open.get(keyOf(gatewayId, upstreamModel)) ?? 0
+    return this.open.get(gatewayId)?.get(upstreamModel) ?? 0
   }
 }

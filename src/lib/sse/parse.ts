@@ -61,7 +61,8 @@ export class SseParser {
       if (lf !== -1 && lf < next) lf = text.indexOf('\n', next)
       start = next
     }
-    this.buffer = start === 0 ? carry + text : detached(text.slice(start))
+    // A read that ends on a line break (the usual case: one read, whole frames) keeps nothing.
+    this.buffer = start === 0 ? carry + text : start === text.length ? '' : detached(text.slice(start))
     // An event whose blank line has not come yet outlives this read too.
     if (this.data !== undefined) this.data = detached(this.data)
     if (this.event !== undefined) this.event = detached(this.event)

@@ -65,7 +65,8 @@ export function parseAnthropicEvent(data: string): WireResult<AnthropicEventWire
   const read = readEventObject(data)
   if (!read.ok) return read
   const o = read.value
-  if (o === DONE) return { ok: true, value: DONE }
+  // The read itself is the result when it passes: no second result object per event.
+  if (o === DONE) return read as WireResult<Done>
   if (typeof o.type !== 'string') return wireFailure('bad_shape', 'no event type')
   if (!memberIs(o, 'message', 'object') || !memberIs(o, 'usage', 'object') || !memberIs(o, 'delta', 'object'))
     return wireFailure('bad_shape', `${o.type}: message, usage or delta`)
@@ -76,5 +77,5 @@ export function parseAnthropicEvent(data: string): WireResult<AnthropicEventWire
     if (d && member && typeof d[member] !== 'string') return wireFailure('bad_shape', `${d.type}: ${member}`)
     if (!memberIs(o, 'content_block', 'object')) return wireFailure('bad_shape', 'content_block')
   }
-  return { ok: true, value: o as AnthropicEventWire }
+  return read as unknown as WireResult<AnthropicEventWire>
 }

@@ -81,11 +81,12 @@ export function parseChatEvent(data: string): WireResult<ChatChunkWire | Done> {
   const read = readEventObject(data)
   if (!read.ok) return read
   const o = read.value
-  if (o === DONE) return { ok: true, value: DONE }
+  // The read itself is the result when it passes: no second result object per chunk.
+  if (o === DONE) return read as WireResult<Done>
   if (!memberIs(o, 'choices', 'array') || !memberIs(o, 'usage', 'object')) return wireFailure('bad_shape', 'choices or usage')
   for (const c of (o.choices as unknown[] | undefined) ?? []) {
     if (c === null || typeof c !== 'object') return wireFailure('bad_shape', 'a choice is not an object')
     if (!messageOk((c as ChatChoiceWire).delta)) return wireFailure('bad_shape', 'delta')
   }
-  return { ok: true, value: o as ChatChunkWire }
+  return read as WireResult<ChatChunkWire>
 }

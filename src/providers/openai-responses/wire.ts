@@ -69,10 +69,11 @@ export function parseResponsesEvent(data: string): WireResult<ResponsesEventWire
   const read = readEventObject(data)
   if (!read.ok) return read
   const o = read.value
-  if (o === DONE) return { ok: true, value: DONE }
+  // The read itself is the result when it passes: no second result object per event.
+  if (o === DONE) return read as WireResult<Done>
   if (typeof o.type !== 'string') return wireFailure('bad_shape', 'no event type')
   if (!memberIs(o, 'response', 'object') || !memberIs(o, 'item', 'object')) return wireFailure('bad_shape', `${o.type}: response or item`)
   const r = o.response as Record<string, unknown> | undefined
   if (r && !memberIs(r, 'usage', 'object')) return wireFailure('bad_shape', `${o.type}: usage`)
-  return { ok: true, value: o as unknown as ResponsesEventWire }
+  return read as unknown as WireResult<ResponsesEventWire>
 }

@@ -18,7 +18,8 @@ export function withGatewayHeaders(gw: Gateway, headers: Record<string, string>)
 /** baseUrl + the protocol's endpoint, with the gateway's query parameters. */
 export function upstreamUrl(gw: Gateway, path: string): string {
   const url = gw.baseUrl + path
-  const entries = Object.entries(gw.query ?? {})
+  if (!gw.query) return url
+  const entries = Object.entries(gw.query)
   if (entries.length === 0) return url
   return `${url}${url.includes('?') ? '&' : '?'}${new URLSearchParams(entries).toString()}`
 }

@@ -6,7 +6,7 @@
 // (h1-pool.ts). No redirects, no proxies, no compression (identity is asked for).
 import { bodyDecoder, type BodyDecoder } from './chunked.ts'
 import { ByteQueue } from './byte-queue.ts'
-import { acquire, release, send, type Conn } from './h1-pool.ts'
+import { connect, release, send, takeIdle, type Conn } from './h1-pool.ts'
 
 const MAX_HEAD = 64 * 1024
 const BUFFER_BYTES = 64 * 1024
@@ -36,42 +36,45 @@ function parseHead(text: string): { status: number; headers: Headers } {
   return { status: Number(m[1]), headers }
 }
 
+/** Headers this client writes itself (framing, connection): a caller's own are left out. */
+const OWN_HEADERS = new Set(['host', 'content-length', 'connection', 'accept-encoding', 'transfer-encoding', 'keep-alive'])
+
+/** The request's head and body as one string, encoded once (no separate buffers joined by a copy). */
 function requestBytes(target: URL, headers: Record<string, string>, body: string): Uint8Array {
-  const payload = enc.encode(body)
-  const lines = [
-    `POST ${target.pathname}${target.search} HTTP/1.1`,
-    `Host: ${target.host}`,
-    `Content-Length: ${payload.length}`,
-    'Accept-Encoding: identity',
-  ]
-  for (const [k, v] of Object.entries(headers))
-    if (!/^(host|content-length|connection|accept-encoding|transfer-encoding|keep-alive)$/i.test(k)) lines.push(`${k}: ${v}`)
-  const head = enc.encode(lines.join('\r\n') + '\r\n\r\n')
-  const out = new Uint8Array(head.length + payload.length)
-  out.set(head)
-  out.set(payload, head.length)
-  return out
+  let head = `POST ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nAccept-Encoding: identity\r\n`
+  for (const k in headers) if (!OWN_HEADERS.has(k.toLowerCase())) head += `${k}: ${headers[k]}\r\n`
+  return enc.encode(`${head}\r\n${body}`)
+}
+
+const NOTHING = () => {}
+
+/**
+ * What the request's one abort listener calls: the step under way (connecting, the exchange)
+ * sets it and puts NOTHING back when done. The listener is added once per request and never
+ * removed (the signal is the attempt's own and goes with it): an EventTarget add and remove per
+ * step cost more than the rest of the request's own work.
+ */
+interface AbortHook {
+  onAbort: () => void
 }
 
 /**
- * A connection for `target`, or a rejection as soon as `signal` aborts: Bun.connect has no
- * signal, and a connect to a host that drops packets waits for the kernel's SYN retries (about
- * two minutes), which would hold back the timeout and the failover to the next route. A
+ * A new connection for `target`, or a rejection as soon as the request is aborted: Bun.connect
+ * has no signal, and a connect to a host that drops packets waits for the kernel's SYN retries
+ * (about two minutes), which would hold back the timeout and the failover to the next route. A
  * connection that opens after the abort is parked for reuse.
  */
-function acquireUnlessAborted(target: URL, signal: AbortSignal): Promise<{ conn: Conn; reused: boolean }> {
-  if (signal.aborted) return Promise.reject(new Error('aborted'))
+function connectUnlessAborted(target: URL, signal: AbortSignal, hook: AbortHook): Promise<Conn> {
   return new Promise((resolve, reject) => {
-    const onAbort = () => reject(new Error('aborted'))
-    signal.addEventListener('abort', onAbort, { once: true })
-    acquire(target).then(
-      (got) => {
-        signal.removeEventListener('abort', onAbort)
-        if (signal.aborted) release(got.conn, target.origin)
-        else resolve(got)
+    hook.onAbort = () => reject(new Error('aborted'))
+    connect(target).then(
+      (conn) => {
+        hook.onAbort = NOTHING
+        if (signal.aborted) release(conn, target.origin)
+        else resolve(conn)
       },
       (e) => {
-        signal.removeEventListener('abort', onAbort)
+        hook.onAbort = NOTHING
         reject(e)
       },
     )
@@ -82,10 +85,16 @@ function acquireUnlessAborted(target: URL, signal: AbortSignal): Promise<{ conn:
 export async function streamingPost(url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<Response> {
   const target = new URL(url)
   const request = requestBytes(target, headers, body)
+  const hook: AbortHook = { onAbort: NOTHING }
+  signal.addEventListener('abort', () => hook.onAbort(), { once: true })
   for (let attempt = 0; ; attempt++) {
-    const { conn, reused } = await acquireUnlessAborted(target, signal)
+    if (signal.aborted) throw new Error('aborted')
+    // An idle kept-alive connection is taken at once; only a new one is awaited.
+    const idle = takeIdle(target)
+    const conn = idle ?? (await connectUnlessAborted(target, signal, hook))
+    const reused = idle !== undefined
     try {
-      return await exchange(conn, target.origin, request, signal)
+      return await exchange(conn, target.origin, request, signal, hook)
     } catch (e) {
       // A kept-alive connection the upstream closed just before reuse: retry once on a new one.
       if (!(reused && attempt === 0 && e instanceof StaleConnection)) throw e
@@ -95,7 +104,7 @@ export async function streamingPost(url: string, headers: Record<string, string>
 
 class StaleConnection extends Error {}
 
-function exchange(conn: Conn, origin: string, request: Uint8Array, signal: AbortSignal): Promise<Response> {
+function exchange(conn: Conn, origin: string, request: Uint8Array, signal: AbortSignal, hook: AbortHook): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     let head = ''
     let received = false
@@ -104,7 +113,7 @@ function exchange(conn: Conn, origin: string, request: Uint8Array, signal: Abort
     let settled = false
     let keepAlive = true
     const fail = (err: Error) => {
-      signal.removeEventListener('abort', onAbort)
+      hook.onAbort = NOTHING
       if (!settled) (settled = true), reject(err)
       else
         try {
@@ -114,7 +123,7 @@ function exchange(conn: Conn, origin: string, request: Uint8Array, signal: Abort
       conn.terminate()
     }
     const onAbort = () => fail(new Error('aborted'))
-    signal.addEventListener('abort', onAbort, { once: true })
+    hook.onAbort = onAbort
     if (signal.aborted) return onAbort()
     // Body bytes wait here until the consumer reads, handed out at most CHUNK_BYTES per read;
     // reading pauses once BUFFER_BYTES wait (one socket read may bring more: up to 512 KiB).
@@ -129,7 +138,7 @@ function exchange(conn: Conn, origin: string, request: Uint8Array, signal: Abort
       for (const p of parts) queue.push(p)
       if (decoder!.done()) {
         while (queue.size > 0) handOut()
-        signal.removeEventListener('abort', onAbort)
+        hook.onAbort = NOTHING
         controller!.close()
         if (keepAlive) release(conn, origin)
         else (conn.data.exchange = undefined), conn.end()
@@ -184,7 +193,7 @@ function exchange(conn: Conn, origin: string, request: Uint8Array, signal: Abort
           }
         },
         close() {
-          signal.removeEventListener('abort', onAbort)
+          hook.onAbort = NOTHING
           if (!settled)
             return fail(
               received
