@@ -14,17 +14,23 @@ const codec = new EventStreamCodec(
 const str = (value: string) => ({ type: 'string' as const, value })
 
 /** One message of type `event` (`chunk`, `contentBlockDelta`, …) with its JSON payload. */
-export function eventFrame(eventType: string, payload: unknown): Uint8Array {
+export const eventFrame = (eventType: string, payload: unknown): Uint8Array => eventFrameOf(eventType, JSON.stringify(payload))
+
+/** One message of type `event` with its payload as given, JSON or not (a garbled or cut payload in a whole message). */
+export function eventFrameOf(eventType: string, payload: string): Uint8Array {
   const headers: MessageHeaders = { ':message-type': str('event'), ':event-type': str(eventType), ':content-type': str('application/json') }
-  return codec.encode({ headers, body: enc.encode(JSON.stringify(payload)) })
+  return codec.encode({ headers, body: enc.encode(payload) })
 }
 
 /** One exception message (`throttlingException`, `modelStreamErrorException`, …). */
-export function exceptionFrame(type: string, message: string): Uint8Array {
+export const exceptionFrame = (type: string, message: string): Uint8Array => exceptionFrameOf(type, JSON.stringify({ message }))
+
+/** One exception message with its payload as given. */
+export function exceptionFrameOf(type: string, payload: string): Uint8Array {
   const headers: MessageHeaders = {
     ':message-type': str('exception'),
     ':exception-type': str(type),
     ':content-type': str('application/json'),
   }
-  return codec.encode({ headers, body: enc.encode(JSON.stringify({ message })) })
+  return codec.encode({ headers, body: enc.encode(payload) })
 }
