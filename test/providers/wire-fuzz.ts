@@ -201,9 +201,10 @@ function clientChars(inbound: 'chat' | 'messages' | 'responses', body: string): 
           if (typeof t?.function?.arguments === 'string') chars += t.function.arguments.length
       }
     else if (inbound === 'messages') {
-      const d = e?.delta ?? {}
+      // Only the events a client reads text from: one of another type (a mutation's, passed through by the tee) is skipped by it.
+      const d = (e?.type === 'content_block_delta' && e.delta) || {}
       for (const v of [d.text, d.thinking, d.partial_json]) if (typeof v === 'string') chars += v.length
-      const b = e?.content_block ?? {}
+      const b = (e?.type === 'content_block_start' && e.content_block) || {}
       for (const v of [b.text, b.thinking]) if (typeof v === 'string') chars += v.length
     } else if (typeof e?.type === 'string' && e.type.endsWith('.delta') && typeof e.delta === 'string') chars += e.delta.length
   }
