@@ -1,10 +1,8 @@
 // Sample streams of the cloud wires, built by the project's own fakes (the kit's fake upstream
 // wires, test/helpers/fake-clouds.ts and converse-answers.ts), for the wire contract
 // (wire-contract.ts): answers with reasoning, text in pieces, tool calls and usage, and none.
-import { expect } from 'bun:test'
 import type { SseEvent } from '../../src/lib/sse/parse.ts'
 import { awsEventStream } from '../../src/providers/transport/aws-event-stream.ts'
-import type { StreamDecoder } from '../../src/providers/types.ts'
 import type { Answer, Frame } from '../../src/testing/fake-upstream/wires/wire.ts'
 import type { SampleStream } from './wire-fuzz.ts'
 import { SseParser } from '../../src/lib/sse/parse.ts'
@@ -64,12 +62,3 @@ export const sseUnits = (frames: Frame[]): SseEvent[] => new SseParser().push(ne
 
 export const sseStreams = (frames: (a: Answer) => Frame[]): SampleStream[] =>
   Object.entries(ANSWERS).map(([name, a]) => ({ name, events: sseUnits(frames(a)) }))
-
-/** The output characters a decoder counts of a stream, and its usage, never throwing. */
-export function decoded(decoder: StreamDecoder, events: string[]) {
-  for (const data of events) {
-    const r = decoder.parse(data)
-    if (r.ok) expect(() => decoder.read(r.value)).not.toThrow()
-  }
-  return { chars: decoder.deliveredChars(), usage: decoder.usage()?.usage.outputTokens, complete: decoder.complete() }
-}
