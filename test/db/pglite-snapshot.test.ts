@@ -11,6 +11,7 @@ import { basename, join } from 'node:path'
 import { type Database, openPglite } from '../../src/db/client.ts'
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations.ts'
 import { snapshot, snapshotPath, startingCluster, unpackCluster } from '../../src/db/pglite-snapshot.ts'
+import { tarEntries } from '../../src/db/snapshot-wal.ts'
 
 const dirs: string[] = []
 afterAll(async () => {
@@ -169,6 +170,32 @@ test('a new data directory gets the snapshot once and is migrated forward after 
       sql`select (select email from users where id = 'usr_snap') as email, to_regclass('probe')::text as probe`,
     )) as unknown as { rows: { email: string; probe: string | null }[] }
     expect(rows.rows[0]).toEqual({ email: 'snap@test.local', probe: 'probe' })
+  } finally {
+    await again.close()
+  }
+}, 60_000)
+
+test('the snapshot holds only the postgres database and one WAL segment cut short; a data directory made from it writes past that segment and reopens', async () => {
+  const entries = tarEntries((await startingCluster())!.tar)
+  const wal = entries.filter((e) => /pg_wal\/[0-9A-F]{24}$/.test(e.name))
+  expect(wal).toHaveLength(1)
+  expect(wal[0]!.size).toBeLessThan(16 * 1024 * 1024)
+  const dir = await tempDir('tg-snap-wal-')
+  await unpackCluster(dir)
+  const first = await openPglite(dir, 'test')
+  const databases = (await first.db.execute(sql`select datname from pg_database order by 1`)) as unknown as {
+    rows: { datname: string }[]
+  }
+  expect(databases.rows).toEqual([{ datname: 'postgres' }])
+  // ≈ 40 MB of WAL: more than the shipped segment and the next two.
+  await first.db.execute(sql`create table filler as select g as id, repeat('x', 200) as s from generate_series(1, 150000) g`)
+  await first.close()
+  const again = await openPglite(dir, 'test')
+  try {
+    const rows = (await again.db.execute(
+      sql`select count(*)::int as n, pg_current_wal_lsn() > '0/3000000'::pg_lsn as past from filler`,
+    )) as unknown as { rows: { n: number; past: boolean }[] }
+    expect(rows.rows[0]).toEqual({ n: 150000, past: true })
   } finally {
     await again.close()
   }
