@@ -5,7 +5,7 @@
 // a new or edited migration no snapshot matches, and a new database starts from the seed and runs
 // every migration as before. `bun run db:snapshot` writes the current one; its test fails while
 // it is missing or its schema differs from what migrating gives (test/db/pglite-snapshot.test.ts).
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync, statSync, truncateSync } from 'node:fs'
 import { join } from 'node:path'
 import { MIGRATIONS_FOLDER, migrationsHash } from './migrations.ts'
 import { pgliteVersion, SEED_DIR, seed } from './pglite-seed.ts'
@@ -38,12 +38,29 @@ export async function startingCluster(migrationsFolder = MIGRATIONS_FOLDER): Pro
   return initdb ? { tar: Bun.gunzipSync(await initdb.bytes()), migrated: false } : undefined
 }
 
-/** Unpacks the starting cluster into an empty data directory; undefined when the directory already holds a cluster (or nothing is shipped). */
+/**
+ * Unpacks the starting cluster into an empty data directory; undefined when the directory already
+ * holds a cluster (or nothing is shipped). On disk, its WAL segments get their full size back: a
+ * directory kept for months has the layout Postgres itself makes, the cut segment only saved
+ * loading time in memory.
+ */
 export async function unpackCluster(dir: string, migrationsFolder = MIGRATIONS_FOLDER): Promise<StartingCluster | undefined> {
   if (existsSync(join(dir, 'PG_VERSION'))) return undefined
   const start = await startingCluster(migrationsFolder)
-  if (start) await new Bun.Archive(start.tar).extract(dir)
+  if (!start) return undefined
+  await new Bun.Archive(start.tar).extract(dir)
+  fillWalSegments(join(dir, 'pg_wal'))
   return start
+}
+
+/** PGlite's WAL segment size (initdb's default). */
+export const WAL_SEGMENT_BYTES = 16 * 1024 * 1024
+
+function fillWalSegments(wal: string): void {
+  for (const name of readdirSync(wal)) {
+    const path = join(wal, name)
+    if (/^[0-9A-F]{24}$/.test(name) && statSync(path).size < WAL_SEGMENT_BYTES) truncateSync(path, WAL_SEGMENT_BYTES)
+  }
 }
 
 /**

@@ -4,13 +4,13 @@
 // data directory, never over an existing one.
 import { afterAll, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { cp, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { type Database, openPglite } from '../../src/db/client.ts'
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations.ts'
-import { snapshot, snapshotPath, startingCluster, unpackCluster } from '../../src/db/pglite-snapshot.ts'
+import { snapshot, snapshotPath, startingCluster, unpackCluster, WAL_SEGMENT_BYTES } from '../../src/db/pglite-snapshot.ts'
 import { tarEntries } from '../../src/db/snapshot-wal.ts'
 
 const dirs: string[] = []
@@ -175,13 +175,16 @@ test('a new data directory gets the snapshot once and is migrated forward after 
   }
 }, 60_000)
 
-test('the snapshot holds only the postgres database and one WAL segment cut short; a data directory made from it writes past that segment and reopens', async () => {
+test('the snapshot holds only the postgres database and one WAL segment cut short; a data directory made from it has the segment at full size, writes past it and reopens', async () => {
   const entries = tarEntries((await startingCluster())!.tar)
   const wal = entries.filter((e) => /pg_wal\/[0-9A-F]{24}$/.test(e.name))
   expect(wal).toHaveLength(1)
   expect(wal[0]!.size).toBeLessThan(16 * 1024 * 1024)
   const dir = await tempDir('tg-snap-wal-')
   await unpackCluster(dir)
+  // On disk the segment has its full size again: the layout Postgres itself makes.
+  const segment = join(dir, wal[0]!.name.replace(/^.*(pg_wal\/)/, '$1'))
+  expect(statSync(segment).size).toBe(WAL_SEGMENT_BYTES)
   const first = await openPglite(dir, 'test')
   const databases = (await first.db.execute(sql`select datname from pg_database order by 1`)) as unknown as {
     rows: { datname: string }[]
