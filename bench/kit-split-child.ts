@@ -16,7 +16,7 @@ const lap = (step: string) => {
 const kit = await import('tollgate/testing')
 lap('import')
 const { createApp } = await import('../src/app.ts')
-const { parseCatalogFile, upsertCatalog } = await import('../src/catalog/file.ts')
+const { parseCatalogFile } = await import('../src/catalog/file.ts')
 const { loadConfig } = await import('../src/config.ts')
 const { MIGRATIONS_FOLDER } = await import('../src/db/migrations.ts')
 const { startingCluster, tarBlob } = await import('../src/db/pglite-snapshot.ts')
@@ -62,11 +62,9 @@ const runtime = await createRuntime(config, {
   writerBlockMs: 20,
   partitionMaintenanceMs: 0,
   database,
+  catalog: parseCatalogFile(kit.defaultCatalog(upstream.url)),
 })
-lap('runtime')
-await upsertCatalog(runtime.deps.db, parseCatalogFile(kit.defaultCatalog(upstream.url)))
-await runtime.deps.catalog.refresh()
-lap('catalog')
+lap('runtime and catalog')
 const app = createApp(runtime.deps)
 app.listen({ port: 0, hostname: '127.0.0.1', reusePort: false })
 lap('app build + listen')

@@ -6,7 +6,7 @@ import { SettleRescue } from './billing/settle-rescue.ts'
 import { type AccountMirror, accountMirror } from './billing/mirror.ts'
 import { startLeaseSweep } from './billing/lease-sweep.ts'
 import { Catalog } from './catalog/catalog.ts'
-import { readCatalogFile, upsertCatalog } from './catalog/file.ts'
+import { type CatalogFile, readCatalogFile, upsertCatalog } from './catalog/file.ts'
 import { GatewayAuths } from './providers/auth/create-auth.ts'
 import type { Config } from './config.ts'
 import { openDatabase, type Database, type Db } from './db/client.ts'
@@ -74,6 +74,8 @@ export interface RuntimeOptions {
   partitionMaintenanceMs?: number
   /** An open, migrated database to use instead of opening DATABASE_URL (the test kit's pool); stop() closes it. */
   database?: Database
+  /** A catalog given as an object instead of CATALOG_FILE (the test kit's): upserted before the first refresh. */
+  catalog?: CatalogFile
 }
 
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
@@ -83,7 +85,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     ? await readCatalogFile(config.catalogFile).catch((e) => {
         throw startupFailure('catalog', e, { file: config.catalogFile })
       })
-    : undefined
+    : opts.catalog
   const database =
     opts.database ??
     (await openDatabase(config.databaseUrl, opts.dataDir).catch((e) => {

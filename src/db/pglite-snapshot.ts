@@ -7,7 +7,9 @@
 // it is missing or its schema differs from what migrating gives (test/db/pglite-snapshot.test.ts).
 import { existsSync, readdirSync, statSync, truncateSync } from 'node:fs'
 import { join } from 'node:path'
+import type { Db } from './client.ts'
 import { MIGRATIONS_FOLDER, migrationsHash } from './migrations.ts'
+import { maintainRequestLogPartitions } from './request-log-partitions.ts'
 import { pgliteVersion, SEED_DIR, seed } from './pglite-seed.ts'
 import { trimWal } from './snapshot-wal.ts'
 
@@ -94,6 +96,9 @@ export async function buildSnapshot(migrationsFolder = MIGRATIONS_FOLDER): Promi
   const pg = new PGlite({ loadDataDir: initdb && tarBlob(Bun.gunzipSync(await initdb.bytes())) })
   try {
     await migrate(drizzle(pg), { migrationsFolder })
+    // A year of request_logs months made now: a start within it ensures its months without
+    // creating one (docs/testing.md "Start time"); later starts create them as usual.
+    await maintainRequestLogPartitions(drizzle(pg) as unknown as Db, Date.now(), { aheadMonths: 12, retentionDays: undefined })
     await dropTemplates(pg)
     // Every page on disk, so a start from the snapshot has no WAL to replay; the switch puts the
     // checkpoint on a fresh segment, which the tar keeps only up to its last written page.

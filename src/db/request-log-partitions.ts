@@ -3,6 +3,7 @@
 // ended before the cutoff. The SQL functions hold the layout; this file only decides when and
 // which. Safe to run from every instance at once (the functions take an advisory lock).
 import { sql } from 'drizzle-orm'
+import { textArray } from './array-literal.ts'
 import type { Db } from './client.ts'
 
 const DAY_MS = 86_400_000
@@ -19,6 +20,26 @@ export const retentionCutoff = (nowMs: number, retentionDays: number | undefined
 
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[]
 
+/**
+ * Each month's partition if it exists, else null, asked in plain SQL: the ensure function's own
+ * first check (the same name), without loading plpgsql when every month is there (an embedded
+ * start from the snapshot: ≈ 15 ms).
+ */
+async function existingPartitions(db: Db, months: Date[]): Promise<(string | null)[]> {
+  const rows = rowsOf<{ part: string | null }>(
+    await db.execute(sql`select to_regclass('request_logs_p' || to_char(at AT TIME ZONE 'UTC', 'YYYYMM'))::text as part
+      from unnest(${textArray(months.map((m) => m.toISOString()))}::text::timestamptz[]) with ordinality as m(at, i) order by i`),
+  )
+  return rows.map((r) => r.part)
+}
+
+async function ensurePartition(db: Db, month: Date): Promise<string> {
+  const [row] = rowsOf<{ part: string }>(
+    await db.execute(sql`select request_logs_ensure_partition(${month.toISOString()}::timestamptz) as part`),
+  )
+  return row!.part
+}
+
 export interface PartitionReport {
   ensured: string[]
   dropped: string[]
@@ -30,12 +51,9 @@ export async function maintainRequestLogPartitions(
   opts: { aheadMonths: number; retentionDays: number | undefined },
 ): Promise<PartitionReport> {
   const ensured: string[] = []
-  for (const month of monthsToKeep(nowMs, opts.aheadMonths)) {
-    const [row] = rowsOf<{ part: string }>(
-      await db.execute(sql`select request_logs_ensure_partition(${month.toISOString()}::timestamptz) as part`),
-    )
-    ensured.push(row!.part)
-  }
+  const months = monthsToKeep(nowMs, opts.aheadMonths)
+  const existing = await existingPartitions(db, months)
+  for (const [i, month] of months.entries()) ensured.push(existing[i] ?? (await ensurePartition(db, month)))
   const cutoff = retentionCutoff(nowMs, opts.retentionDays)
   if (cutoff === undefined) return { ensured, dropped: [] }
   const dropped = rowsOf<{ part: string }>(

@@ -42,11 +42,16 @@ export class Metrics {
   reservedMicros = 0
   private sources: ScrapeSources | undefined
 
-  private readonly exported: client.Registry
+  private exportedRegistry: client.Registry | undefined
 
-  constructor(opts: { processMetrics?: boolean } = {}) {
+  constructor(private readonly opts: { processMetrics?: boolean } = {}) {
     this.m = defineMetrics(this.registry)
-    this.exported = opts.processMetrics === false ? this.registry : client.Registry.merge([processMetrics(), this.registry])
+  }
+
+  /** Made at the first scrape: the process metrics' collectors start then, not on the way to the first call. */
+  private get exported(): client.Registry {
+    this.exportedRegistry ??= this.opts.processMetrics === false ? this.registry : client.Registry.merge([processMetrics(), this.registry])
+    return this.exportedRegistry
   }
 
   /** Where scrape-time values come from (set once the runtime's clients exist). */

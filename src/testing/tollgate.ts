@@ -4,7 +4,7 @@
 // started, so many run side by side and stop() leaves nothing behind.
 import './warm-up.ts'
 import { createApp } from '../app.ts'
-import { parseCatalogFile, upsertCatalog, type CatalogFile } from '../catalog/file.ts'
+import { parseCatalogFile, type CatalogFile } from '../catalog/file.ts'
 import { loadConfig } from '../config.ts'
 import { base62 } from '../lib/ids.ts'
 import { silentLogger } from '../lib/log.ts'
@@ -75,13 +75,12 @@ export async function startTollgate(opts: TollgateOptions = {}): Promise<Tollgat
       writerBlockMs: 20,
       partitionMaintenanceMs: 0,
       database,
+      catalog,
     }).catch(async (e) => {
       await database.close()
       throw e
     })
     stops.push(() => runtime.stop())
-    await upsertCatalog(runtime.deps.db, catalog)
-    await runtime.deps.catalog.refresh()
     const app = createApp(runtime.deps)
     app.listen({ port: 0, hostname: '127.0.0.1', reusePort: false, maxRequestBodySize: Number.MAX_SAFE_INTEGER })
     stops.push(() => app.stop(true))
