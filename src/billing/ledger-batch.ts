@@ -46,7 +46,10 @@ export async function writeRecords(db: Db, records: readonly string[]): Promise<
  */
 export async function writeBatch(db: Db, records: readonly OutboxRecord[]): Promise<number> {
   let calls = distinctCalls(records)
-  for (let collisions = 0; calls.length > 0; collisions++) {
+  for (let collisions = 0; ; collisions++) {
+    // After a collision, the batch again without the calls Postgres now holds.
+    if (collisions > 0) calls = await unwritten(db, calls)
+    if (calls.length === 0) return 0
     try {
       return await insertBatch(db, calls)
     } catch (err) {
@@ -55,9 +58,7 @@ export async function writeBatch(db: Db, records: readonly OutboxRecord[]): Prom
       // second writer). Thrown without a SQLSTATE, so the writer retries the batch later.
       if (collisions === MAX_COLLISIONS) throw new Error(`ledger batch collided ${collisions + 1} times with other writers: ${String(err)}`)
     }
-    calls = await unwritten(db, calls)
   }
-  return 0
 }
 
 const UNIQUE_VIOLATION = '23505'
