@@ -3,6 +3,7 @@
 // admin, `bun run admin:grant <email>` (grant-cli.ts). A change never leaves the service without
 // an enabled admin once it has one (docs/operators.md "Admins"): the rule is checked in the
 // change's own transaction, under locks, so two admins demoting each other cannot both succeed.
+import { retryingTransaction } from '../db/conflict-retry.ts'
 import { and, eq, isNull } from 'drizzle-orm'
 import { GatewayError } from '../core/errors.ts'
 import type { Db } from '../db/client.ts'
@@ -40,7 +41,7 @@ export async function setRole(
   role: Role,
   audit?: (tx: Tx, before: Role) => Promise<void>,
 ): Promise<{ before: Role; after: Role } | undefined> {
-  return db.transaction(async (tx) => {
+  return retryingTransaction(db, async (tx) => {
     if (role !== 'admin') await keepAnAdmin(tx, userId)
     const [row] = await tx.select({ role: users.role }).from(users).where(eq(users.id, userId)).for('update')
     if (!row) return undefined

@@ -1,6 +1,7 @@
 // What the admin API does (README "Admin API"): users, credit adjustments, keys, refunds,
 // disable/enable, catalog reload, revocation. Refusals are GatewayErrors, rendered by the
 // console error envelope (http/console-error.ts); money leaves as USD numbers.
+import { retryingTransaction } from '../db/conflict-retry.ts'
 import { eq } from 'drizzle-orm'
 import { issueKey } from '../auth/issue-key.ts'
 import { checkKeySettings } from '../auth/key-settings.ts'
@@ -129,7 +130,7 @@ type Tx = Parameters<Parameters<AdminDeps['db']['transaction']>[0]>[0]
 export type InChange = (tx: Tx) => Promise<void>
 
 export async function setUserDisabled(deps: Pick<AdminDeps, 'db' | 'auth'>, userId: string, disabled: boolean, audit?: InChange) {
-  const found = await deps.db.transaction(async (tx) => {
+  const found = await retryingTransaction(deps.db, async (tx) => {
     if (disabled) await keepAnAdmin(tx, userId)
     if (!(await setDisabled(tx, userId, disabled))) return false
     await audit?.(tx)

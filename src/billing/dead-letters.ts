@@ -1,17 +1,10 @@
 // Where the ledger writer puts a record Postgres refuses (docs/operations.md "Ledger writer"):
 // telling a record's own fault apart from an outage, and keeping the record for an operator.
 import type { Db } from '../db/client.ts'
+import { sqlState } from '../db/conflict-retry.ts'
 import { ledgerDeadLetters } from '../db/schema/index.ts'
 import { base62 } from '../lib/ids.ts'
 import { escapeForText, safeText } from '../lib/safe-text.ts'
-
-/** SQLSTATE of a database error, looked up through wrappers (DrizzleQueryError keeps it in `cause`). */
-export function sqlState(err: unknown): string | undefined {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
-    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code
-  }
-  return undefined
-}
 
 /**
  * True when Postgres refused the data itself (classes 22 data exception, 23 integrity, 42
