@@ -12,28 +12,8 @@ import type { FailoverCounters } from './counters.ts'
 
 export const gatewayKeyOf = (gatewayId: string) => `gw:${gatewayId}`
 export const routeKeyOf = (gatewayId: string, upstreamModel: string) => `gw:${gatewayId}|model:${upstreamModel}`
-export const gatewayKey = (route: Route) => keysOf(route)[0]
-export const routeKey = (route: Route) => keysOf(route)[1]
-
-interface RouteKeys {
-  gateway: string
-  model: string
-  keys: readonly [string, string]
-}
-const routeKeys = new WeakMap<Route, RouteKeys>()
-
-/**
- * A route's two breaker keys, built once per route object (every call admits and records its
- * route: two strings built and hashed anew each time otherwise); checked against the route's
- * gateway and model in case either changed.
- */
-function keysOf(route: Route): readonly [string, string] {
-  const cached = routeKeys.get(route)
-  if (cached && cached.gateway === route.gateway.id && cached.model === route.upstreamModel) return cached.keys
-  const keys = [gatewayKeyOf(route.gateway.id), routeKeyOf(route.gateway.id, route.upstreamModel)] as const
-  routeKeys.set(route, { gateway: route.gateway.id, model: route.upstreamModel, keys })
-  return keys
-}
+export const gatewayKey = (route: Route) => gatewayKeyOf(route.gateway.id)
+export const routeKey = (route: Route) => routeKeyOf(route.gateway.id, route.upstreamModel)
 
 /** A route's two breakers as one instance sees them, read-only (docs/operators.md "Models and gateways"). */
 export interface RouteHealth {
@@ -110,7 +90,7 @@ export class Breakers {
   async admit(route: Route, requestId: string): Promise<boolean> {
     if (!route.gateway.policy.breaker.enabled) return true
     const now = this.now()
-    for (const key of keysOf(route)) {
+    for (const key of [gatewayKey(route), routeKey(route)]) {
       const b = this.breaker(key, route)
       const admission = b.admit(now)
       if (admission === 'pass') continue
@@ -140,7 +120,7 @@ export class Breakers {
    * "Who ended the call").
    */
   release(route: Route, requestId: string): void {
-    for (const key of keysOf(route)) {
+    for (const key of [gatewayKey(route), routeKey(route)]) {
       if (this.probing.get(key) !== requestId) continue
       this.probing.delete(key)
       this.byKey.get(key)?.probeAbandoned()
@@ -153,7 +133,7 @@ export class Breakers {
     const now = this.now()
     let soonest = Number.POSITIVE_INFINITY
     for (const route of routes) {
-      const at = Math.max(...keysOf(route).map((k) => this.byKey.get(k)?.reopensAt() ?? 0))
+      const at = Math.max(...[gatewayKey(route), routeKey(route)].map((k) => this.byKey.get(k)?.reopensAt() ?? 0))
       soonest = Math.min(soonest, Math.max(0, at - now))
     }
     return Number.isFinite(soonest) ? soonest : 0
@@ -162,9 +142,9 @@ export class Breakers {
   /** An attempt's outcome: `err` undefined for an answer (any answer that is not a failure). */
   record(route: Route, err?: GatewayError): void {
     if (!route.gateway.policy.breaker.enabled) return
-    if (this.probing.size > 0) for (const key of keysOf(route)) this.probing.delete(key)
+    if (this.probing.size > 0) for (const key of [gatewayKey(route), routeKey(route)]) this.probing.delete(key)
     if (!err || !failingUnit(err)) {
-      for (const key of keysOf(route)) this.changed(route, key, this.breaker(key, route).success())
+      for (const key of [gatewayKey(route), routeKey(route)]) this.changed(route, key, this.breaker(key, route).success())
       return
     }
     if (failingUnit(err) === 'gateway') {

@@ -15,51 +15,20 @@ import type { FrameTee } from '../../core/frames.ts'
 import type { ChatChunkWire } from '../../providers/openai-chat/wire.ts'
 import { chatStreamError } from './error.ts'
 
-// Every chunk's members are checked against these: a switch over the names is several times
-// faster than a Set lookup per member (docs/benchmarks-log.md
-// "The process's own CPU per call").
-
-/** A member of OpenAI's own chunk/completion shape. */
-function isTopMember(name: string): boolean {
-  switch (name) {
-    case 'id':
-    case 'object':
-    case 'created':
-    case 'model':
-    case 'choices':
-    case 'usage':
-    case 'service_tier':
-    case 'system_fingerprint':
-    case 'obfuscation':
-      return true
-  }
-  return false
-}
-
-/** A member of OpenAI's own choice shape. */
-function isChoiceMember(name: string): boolean {
-  switch (name) {
-    case 'index':
-    case 'delta':
-    case 'message':
-    case 'finish_reason':
-    case 'logprobs':
-      return true
-  }
-  return false
-}
+const TOP_MEMBERS = new Set(['id', 'object', 'created', 'model', 'choices', 'usage', 'service_tier', 'system_fingerprint', 'obfuscation'])
+const CHOICE_MEMBERS = new Set(['index', 'delta', 'message', 'finish_reason', 'logprobs'])
 
 function onlyOpenAiMembers(parsed: Record<string, unknown>): boolean {
-  for (const k in parsed) if (!isTopMember(k)) return false
+  for (const k in parsed) if (!TOP_MEMBERS.has(k)) return false
   const choices = parsed.choices
   if (Array.isArray(choices))
-    for (const c of choices) if (c && typeof c === 'object') for (const k in c) if (!isChoiceMember(k)) return false
+    for (const c of choices) if (c && typeof c === 'object') for (const k in c) if (!CHOICE_MEMBERS.has(k)) return false
   return true
 }
 
-function keep(value: Record<string, unknown>, allowed: (name: string) => boolean): Record<string, unknown> {
+function keep(value: Record<string, unknown>, allowed: Set<string>): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  for (const k in value) if (allowed(k)) out[k] = value[k]
+  for (const k in value) if (allowed.has(k)) out[k] = value[k]
   return out
 }
 
@@ -93,9 +62,9 @@ export function publicJson(raw: string, parsed: Record<string, unknown>, slug: s
     if (at !== -1 && raw.indexOf(token, at + token.length) === -1)
       return `${raw.slice(0, at)}${tokens.replacement}${raw.slice(at + token.length)}`
   }
-  const copy = keep(parsed, isTopMember)
+  const copy = keep(parsed, TOP_MEMBERS)
   if (Array.isArray(copy.choices))
-    copy.choices = copy.choices.map((c) => (c && typeof c === 'object' ? keep(c as Record<string, unknown>, isChoiceMember) : c))
+    copy.choices = copy.choices.map((c) => (c && typeof c === 'object' ? keep(c as Record<string, unknown>, CHOICE_MEMBERS) : c))
   if ('model' in copy) copy.model = slug
   return JSON.stringify(copy)
 }

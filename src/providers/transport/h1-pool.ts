@@ -14,13 +14,6 @@ interface ConnState {
   exchange: Exchange | undefined
   pending: Uint8Array | undefined
   written: number
-  /** Parked in its origin's idle list. */
-  idle: boolean
-  /**
-   * Ends the connection once it has been idle for IDLE_MS: one timer for the connection's life,
-   * re-armed (refresh) at each parking instead of a new timer per exchange; firing while the
-   * connection is in use does nothing.
-   */
   idleTimer: Timer | undefined
 }
 
@@ -38,34 +31,23 @@ const forget = (origin: string, s: Conn) => {
   if (list && at !== -1) list.splice(at, 1)
 }
 
-/** An idle connection to `target`'s origin, taken at once (no promise), or undefined. */
-export function takeIdle(target: URL): Conn | undefined {
-  const list = idle.get(target.origin)
-  while (list && list.length > 0) {
-    const conn = list.pop()!
-    conn.data.idle = false
-    if (conn.readyState !== 1) continue
-    conn.ref?.()
-    return conn
-  }
-  return undefined
-}
-
 /** An idle connection to `target`'s origin, or a new one. `reused` says which. */
 export async function acquire(target: URL): Promise<{ conn: Conn; reused: boolean }> {
-  const conn = takeIdle(target)
-  return conn ? { conn, reused: true } : { conn: await connect(target), reused: false }
-}
-
-/** A new connection to `target`'s origin. */
-export async function connect(target: URL): Promise<Conn> {
   const origin = target.origin
+  const list = idle.get(origin)
+  while (list && list.length > 0) {
+    const conn = list.pop()!
+    clearTimeout(conn.data.idleTimer)
+    if (conn.readyState !== 1) continue
+    conn.ref?.()
+    return { conn, reused: true }
+  }
   const tls = target.protocol === 'https:'
   const conn = await Bun.connect<ConnState>({
     hostname: target.hostname.replace(/^\[|\]$/g, ''),
     port: Number(target.port || (tls ? 443 : 80)),
     tls: tls ? { serverName: target.hostname } : undefined,
-    data: { exchange: undefined, pending: undefined, written: 0, idle: false, idleTimer: undefined },
+    data: { exchange: undefined, pending: undefined, written: 0, idleTimer: undefined },
     socket: {
       data: (s, d) => s.data.exchange?.data(d),
       drain(s) {
@@ -82,7 +64,7 @@ export async function connect(target: URL): Promise<Conn> {
   })
   // Bun's sockets carry their descriptor as `fd`; its type declarations leave it out.
   limitReceiveBuffer((conn as Conn & { fd?: number }).fd ?? -1, RECEIVE_BUFFER_BYTES)
-  return conn
+  return { conn, reused: false }
 }
 
 /** Returns the bytes written at once (the rest follows on drain); negative if the socket is closed. */
@@ -102,15 +84,7 @@ export function release(conn: Conn, origin: string): void {
   if (list.length >= MAX_IDLE_PER_ORIGIN) return void conn.end()
   list.push(conn)
   idle.set(origin, list)
-  conn.data.idle = true
-  if (conn.data.idleTimer) conn.data.idleTimer.refresh()
-  else {
-    conn.data.idleTimer = setTimeout(() => {
-      if (!conn.data.idle) return
-      forget(origin, conn)
-      conn.end()
-    }, IDLE_MS)
-    conn.data.idleTimer.unref?.()
-  }
+  conn.data.idleTimer = setTimeout(() => (forget(origin, conn), conn.end()), IDLE_MS)
+  conn.data.idleTimer.unref?.()
   conn.unref?.()
 }

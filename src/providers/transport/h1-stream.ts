@@ -6,7 +6,7 @@
 // (h1-pool.ts). No redirects, no proxies, no compression (identity is asked for).
 import { bodyDecoder, type BodyDecoder } from './chunked.ts'
 import { ByteQueue } from './byte-queue.ts'
-import { connect, release, send, takeIdle, type Conn } from './h1-pool.ts'
+import { acquire, release, send, type Conn } from './h1-pool.ts'
 
 const MAX_HEAD = 64 * 1024
 const BUFFER_BYTES = 64 * 1024
@@ -46,35 +46,25 @@ function requestBytes(target: URL, headers: Record<string, string>, body: string
   return enc.encode(`${head}\r\n${body}`)
 }
 
-const NOTHING = () => {}
-
 /**
- * What the request's one abort listener calls: the step under way (connecting, the exchange)
- * sets it and puts NOTHING back when done. The listener is added once per request and never
- * removed (the signal is the attempt's own and goes with it): an EventTarget add and remove per
- * step cost more than the rest of the request's own work.
- */
-interface AbortHook {
-  onAbort: () => void
-}
-
-/**
- * A new connection for `target`, or a rejection as soon as the request is aborted: Bun.connect
- * has no signal, and a connect to a host that drops packets waits for the kernel's SYN retries
- * (about two minutes), which would hold back the timeout and the failover to the next route. A
+ * A connection for `target`, or a rejection as soon as `signal` aborts: Bun.connect has no
+ * signal, and a connect to a host that drops packets waits for the kernel's SYN retries (about
+ * two minutes), which would hold back the timeout and the failover to the next route. A
  * connection that opens after the abort is parked for reuse.
  */
-function connectUnlessAborted(target: URL, signal: AbortSignal, hook: AbortHook): Promise<Conn> {
+function acquireUnlessAborted(target: URL, signal: AbortSignal): Promise<{ conn: Conn; reused: boolean }> {
+  if (signal.aborted) return Promise.reject(new Error('aborted'))
   return new Promise((resolve, reject) => {
-    hook.onAbort = () => reject(new Error('aborted'))
-    connect(target).then(
-      (conn) => {
-        hook.onAbort = NOTHING
-        if (signal.aborted) release(conn, target.origin)
-        else resolve(conn)
+    const onAbort = () => reject(new Error('aborted'))
+    signal.addEventListener('abort', onAbort, { once: true })
+    acquire(target).then(
+      (got) => {
+        signal.removeEventListener('abort', onAbort)
+        if (signal.aborted) release(got.conn, target.origin)
+        else resolve(got)
       },
       (e) => {
-        hook.onAbort = NOTHING
+        signal.removeEventListener('abort', onAbort)
         reject(e)
       },
     )
@@ -85,16 +75,10 @@ function connectUnlessAborted(target: URL, signal: AbortSignal, hook: AbortHook)
 export async function streamingPost(url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<Response> {
   const target = new URL(url)
   const request = requestBytes(target, headers, body)
-  const hook: AbortHook = { onAbort: NOTHING }
-  signal.addEventListener('abort', () => hook.onAbort(), { once: true })
   for (let attempt = 0; ; attempt++) {
-    if (signal.aborted) throw new Error('aborted')
-    // An idle kept-alive connection is taken at once; only a new one is awaited.
-    const idle = takeIdle(target)
-    const conn = idle ?? (await connectUnlessAborted(target, signal, hook))
-    const reused = idle !== undefined
+    const { conn, reused } = await acquireUnlessAborted(target, signal)
     try {
-      return await exchange(conn, target.origin, request, signal, hook)
+      return await exchange(conn, target.origin, request, signal)
     } catch (e) {
       // A kept-alive connection the upstream closed just before reuse: retry once on a new one.
       if (!(reused && attempt === 0 && e instanceof StaleConnection)) throw e
@@ -104,7 +88,7 @@ export async function streamingPost(url: string, headers: Record<string, string>
 
 class StaleConnection extends Error {}
 
-function exchange(conn: Conn, origin: string, request: Uint8Array, signal: AbortSignal, hook: AbortHook): Promise<Response> {
+function exchange(conn: Conn, origin: string, request: Uint8Array, signal: AbortSignal): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     let head = ''
     let received = false
@@ -113,7 +97,7 @@ function exchange(conn: Conn, origin: string, request: Uint8Array, signal: Abort
     let settled = false
     let keepAlive = true
     const fail = (err: Error) => {
-      hook.onAbort = NOTHING
+      signal.removeEventListener('abort', onAbort)
       if (!settled) (settled = true), reject(err)
       else
         try {
@@ -123,7 +107,7 @@ function exchange(conn: Conn, origin: string, request: Uint8Array, signal: Abort
       conn.terminate()
     }
     const onAbort = () => fail(new Error('aborted'))
-    hook.onAbort = onAbort
+    signal.addEventListener('abort', onAbort, { once: true })
     if (signal.aborted) return onAbort()
     // Body bytes wait here until the consumer reads, handed out at most CHUNK_BYTES per read;
     // reading pauses once BUFFER_BYTES wait (one socket read may bring more: up to 512 KiB).
@@ -138,7 +122,7 @@ function exchange(conn: Conn, origin: string, request: Uint8Array, signal: Abort
       for (const p of parts) queue.push(p)
       if (decoder!.done()) {
         while (queue.size > 0) handOut()
-        hook.onAbort = NOTHING
+        signal.removeEventListener('abort', onAbort)
         controller!.close()
         if (keepAlive) release(conn, origin)
         else (conn.data.exchange = undefined), conn.end()
@@ -193,7 +177,7 @@ function exchange(conn: Conn, origin: string, request: Uint8Array, signal: Abort
           }
         },
         close() {
-          hook.onAbort = NOTHING
+          signal.removeEventListener('abort', onAbort)
           if (!settled)
             return fail(
               received
