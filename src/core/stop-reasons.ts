@@ -62,19 +62,9 @@ export function toChatFinish(reason: StopReason): string {
   }
 }
 
-/** Bedrock Converse stopReason → canonical stop reason (total, with explicit defaults). */
-export function fromConverseStop(reason: unknown): StopReason {
-  switch (reason) {
-    case 'max_tokens':
-      return 'max_tokens'
-    case 'tool_use':
-      return 'tool_use'
-    case 'stop_sequence':
-      return 'stop_sequence'
-    case 'guardrail_intervened':
-    case 'content_filtered':
-      return 'content_filter'
-    default:
-      return 'end' // end_turn, model_context_window_exceeded
-  }
-}
+/**
+ * Bedrock Converse stopReason → canonical stop reason: Anthropic's names, plus Bedrock's own
+ * filters (a guardrail, the model's content filter).
+ */
+export const fromConverseStop = (reason: unknown): StopReason =>
+  reason === 'guardrail_intervened' || reason === 'content_filtered' ? 'content_filter' : fromAnthropicStop(reason)
