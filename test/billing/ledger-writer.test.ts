@@ -1,100 +1,73 @@
 // The ledger writer is idempotent: a redelivered batch bills nothing twice, and the balance
 // always equals the sum of completed ledger entries.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { expect, test } from 'bun:test'
 import { eq, sql } from 'drizzle-orm'
-import { applyMovement, createUser } from '../../src/billing/accounts.ts'
+import { applyMovement } from '../../src/billing/accounts.ts'
 import { writeRecords } from '../../src/billing/ledger-writer.ts'
 import { encodeRecord, type OutboxRecord } from '../../src/billing/outbox-record.ts'
-import { openDatabase, type Database } from '../../src/db/client.ts'
 import { accounts, apiKeys, ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
 import { createMemoryStore } from '../../src/store/memory.ts'
 import { usageRecord } from '../helpers/records.ts'
-import { freshDatabase, SERVICES } from '../helpers/services.ts'
+import { describeOnDatabases, fundedUser as funded } from '../helpers/migrated-databases.ts'
 
 const record = (userId: string, keyId: string, requestId: string, cost: string): OutboxRecord =>
   usageRecord({ requestId, userId, keyId, cost, latencyMs: 12.5 })
 
-for (const kind of (['postgres', 'pglite'] as const).filter((k) => SERVICES || k === 'pglite')) {
-  describe(`ledger writer on ${kind}`, () => {
-    let database: Database
-    let drop = async () => {}
-    beforeAll(async () => {
-      if (kind === 'postgres') {
-        const fresh = await freshDatabase()
-        drop = fresh.drop
-        database = await openDatabase(fresh.url)
-      } else database = await openDatabase('memory://')
-    })
-    afterAll(async () => {
-      await database.close()
-      await drop()
-    })
+describeOnDatabases('ledger writer', (database) => {
+  const fundedUser = async () => {
+    const u = await funded(database(), 1_000n)
+    return { userId: u.userId, keyId: u.keyIds[0]! }
+  }
 
-    async function fundedUser() {
-      const { db } = database
-      const user = await createUser(db, `${crypto.randomUUID()}@test.local`, null)
-      await applyMovement(db, createMemoryStore(), {
-        userId: user.id,
-        amountMicros: 1_000n,
+  async function books(userId: string) {
+    const [a] = await database().db.select().from(accounts).where(eq(accounts.userId, userId))
+    const [s] = await database()
+      .db.select({ s: sql<string>`sum(${ledgerEntries.amountMicros})::text` })
+      .from(ledgerEntries)
+      .where(sql`${ledgerEntries.userId} = ${userId} and ${ledgerEntries.status} = 'completed'`)
+    return { balance: a!.balanceMicros, sum: BigInt(s!.s) }
+  }
+
+  test('writes logs and usage entries; the same batch again changes nothing', async () => {
+    const u = await fundedUser()
+    const batch = [
+      record(u.userId, u.keyId, `req_${crypto.randomUUID()}`, '100'),
+      record(u.userId, u.keyId, `req_${crypto.randomUUID()}`, '0'),
+      record(u.userId, u.keyId, `req_${crypto.randomUUID()}`, '50'),
+    ]
+    expect(await writeRecords(database().db, batch.map(encodeRecord))).toBe(2)
+    expect(await books(u.userId)).toEqual({ balance: 850n, sum: 850n })
+    expect(await writeRecords(database().db, batch.map(encodeRecord))).toBe(0)
+    expect(await writeRecords(database().db, [batch[2]!, batch[0]!].map(encodeRecord))).toBe(0)
+    expect(await books(u.userId)).toEqual({ balance: 850n, sum: 850n })
+    const logs = await database().db.select().from(requestLogs).where(eq(requestLogs.userId, u.userId))
+    expect(logs).toHaveLength(3)
+    const [key] = await database().db.select().from(apiKeys).where(eq(apiKeys.id, u.keyId))
+    expect(key!.spentMicros).toBe(150n)
+    expect(key!.lastUsedAt).not.toBeNull()
+  })
+
+  test('applyMovement with a used reference moves nothing', async () => {
+    const u = await fundedUser()
+    const store = createMemoryStore()
+    expect(
+      await applyMovement(database().db, store, {
+        userId: u.userId,
+        amountMicros: 5n,
         kind: 'adjustment',
         method: 'test',
-        reference: `t:${user.id}`,
-      })
-      const keyId = `key_${crypto.randomUUID()}`
-      await db.insert(apiKeys).values({ id: keyId, userId: user.id, keyHash: crypto.randomUUID(), prefix: 'sk-x' })
-      return { userId: user.id, keyId }
-    }
-
-    async function books(userId: string) {
-      const [a] = await database.db.select().from(accounts).where(eq(accounts.userId, userId))
-      const [s] = await database.db
-        .select({ s: sql<string>`sum(${ledgerEntries.amountMicros})::text` })
-        .from(ledgerEntries)
-        .where(sql`${ledgerEntries.userId} = ${userId} and ${ledgerEntries.status} = 'completed'`)
-      return { balance: a!.balanceMicros, sum: BigInt(s!.s) }
-    }
-
-    test('writes logs and usage entries; the same batch again changes nothing', async () => {
-      const u = await fundedUser()
-      const batch = [
-        record(u.userId, u.keyId, `req_${crypto.randomUUID()}`, '100'),
-        record(u.userId, u.keyId, `req_${crypto.randomUUID()}`, '0'),
-        record(u.userId, u.keyId, `req_${crypto.randomUUID()}`, '50'),
-      ]
-      expect(await writeRecords(database.db, batch.map(encodeRecord))).toBe(2)
-      expect(await books(u.userId)).toEqual({ balance: 850n, sum: 850n })
-      expect(await writeRecords(database.db, batch.map(encodeRecord))).toBe(0)
-      expect(await writeRecords(database.db, [batch[2]!, batch[0]!].map(encodeRecord))).toBe(0)
-      expect(await books(u.userId)).toEqual({ balance: 850n, sum: 850n })
-      const logs = await database.db.select().from(requestLogs).where(eq(requestLogs.userId, u.userId))
-      expect(logs).toHaveLength(3)
-      const [key] = await database.db.select().from(apiKeys).where(eq(apiKeys.id, u.keyId))
-      expect(key!.spentMicros).toBe(150n)
-      expect(key!.lastUsedAt).not.toBeNull()
-    })
-
-    test('applyMovement with a used reference moves nothing', async () => {
-      const u = await fundedUser()
-      const store = createMemoryStore()
-      expect(
-        await applyMovement(database.db, store, {
-          userId: u.userId,
-          amountMicros: 5n,
-          kind: 'adjustment',
-          method: 'test',
-          reference: `dup:${u.userId}`,
-        }),
-      ).toBe(1_005n)
-      expect(
-        await applyMovement(database.db, store, {
-          userId: u.userId,
-          amountMicros: 5n,
-          kind: 'adjustment',
-          method: 'test',
-          reference: `dup:${u.userId}`,
-        }),
-      ).toBeUndefined()
-      expect(await books(u.userId)).toEqual({ balance: 1_005n, sum: 1_005n })
-    })
+        reference: `dup:${u.userId}`,
+      }),
+    ).toBe(1_005n)
+    expect(
+      await applyMovement(database().db, store, {
+        userId: u.userId,
+        amountMicros: 5n,
+        kind: 'adjustment',
+        method: 'test',
+        reference: `dup:${u.userId}`,
+      }),
+    ).toBeUndefined()
+    expect(await books(u.userId)).toEqual({ balance: 1_005n, sum: 1_005n })
   })
-}
+})

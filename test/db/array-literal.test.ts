@@ -1,11 +1,10 @@
 // Array literals as the ledger writer binds them: Postgres (and PGlite) must read back exactly
 // the values written, whatever text they hold.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { booleanArray, integerArray, textArray } from '../../src/db/array-literal.ts'
-import { type Database, openDatabase } from '../../src/db/client.ts'
 import { executePrepared } from '../../src/db/prepared.ts'
-import { freshDatabase, SERVICES } from '../helpers/services.ts'
+import { describeOnDatabases } from '../helpers/migrated-databases.ts'
 
 const TEXTS = [
   'req_abc',
@@ -38,37 +37,21 @@ describe('array literals', () => {
   })
 })
 
-for (const kind of (['postgres', 'pglite'] as const).filter((k) => SERVICES || k === 'pglite')) {
-  describe(`array literals read by ${kind}`, () => {
-    let database: Database
-    let drop = async () => {}
-    beforeAll(async () => {
-      if (kind === 'postgres') {
-        const fresh = await freshDatabase()
-        drop = fresh.drop
-        database = await openDatabase(fresh.url)
-      } else database = await openDatabase('memory://')
-    })
-    afterAll(async () => {
-      await database.close()
-      await drop()
-    })
-
-    test('each text comes back as written, in order', async () => {
-      const rows = await executePrepared<{ v: string | null }>(
-        database.db,
-        sql`select v from unnest(${textArray(TEXTS)}::text::text[]) with ordinality as t(v, n) order by n`,
-      )
-      expect(rows.map((r) => r.v)).toEqual(TEXTS)
-    })
-
-    test('integers, bigints and booleans come back as written', async () => {
-      const [row] = await executePrepared<{ i: string; b: string; f: string }>(
-        database.db,
-        sql`select ${integerArray([1, -2, 2147483647])}::text::int[]::text as i, ${integerArray([-(2n ** 63n), 2n ** 63n - 1n])}::text::bigint[]::text as b,
-          ${booleanArray([true, false])}::text::bool[]::text as f`,
-      )
-      expect(row).toEqual({ i: '{1,-2,2147483647}', b: '{-9223372036854775808,9223372036854775807}', f: '{t,f}' })
-    })
+describeOnDatabases('array literals read', (database) => {
+  test('each text comes back as written, in order', async () => {
+    const rows = await executePrepared<{ v: string | null }>(
+      database().db,
+      sql`select v from unnest(${textArray(TEXTS)}::text::text[]) with ordinality as t(v, n) order by n`,
+    )
+    expect(rows.map((r) => r.v)).toEqual(TEXTS)
   })
-}
+
+  test('integers, bigints and booleans come back as written', async () => {
+    const [row] = await executePrepared<{ i: string; b: string; f: string }>(
+      database().db,
+      sql`select ${integerArray([1, -2, 2147483647])}::text::int[]::text as i, ${integerArray([-(2n ** 63n), 2n ** 63n - 1n])}::text::bigint[]::text as b,
+          ${booleanArray([true, false])}::text::bool[]::text as f`,
+    )
+    expect(row).toEqual({ i: '{1,-2,2147483647}', b: '{-9223372036854775808,9223372036854775807}', f: '{t,f}' })
+  })
+})
