@@ -2,7 +2,6 @@
 // PGlite, the in-process store), the test's catalog (or the default one on a fake upstream), a
 // listener on a free port — and a funded user with a key. Each instance owns everything it
 // started, so many run side by side and stop() leaves nothing behind.
-import './warm-up.ts'
 import { createApp } from '../app.ts'
 import { parseCatalogFile, type CatalogFile } from '../catalog/file.ts'
 import { loadConfig } from '../config.ts'
