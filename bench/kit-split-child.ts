@@ -16,15 +16,17 @@ const lap = (step: string) => {
 const kit = await import('tollgate/testing')
 lap('import')
 const { createApp } = await import('../src/app.ts')
+const { IN_MEMORY_SETTINGS } = await import('../src/db/client.ts')
 const { parseCatalogFile } = await import('../src/catalog/file.ts')
 const { loadConfig } = await import('../src/config.ts')
 const { MIGRATIONS_FOLDER } = await import('../src/db/migrations.ts')
-const { startingCluster, tarBlob } = await import('../src/db/pglite-snapshot.ts')
+const { ClusterFS } = await import('../src/db/pglite-cluster-fs.ts')
+const { startingCluster } = await import('../src/db/pglite-snapshot.ts')
 const { pgliteWasm } = await import('../src/db/pglite-wasm.ts')
 const schema = await import('../src/db/schema/index.ts')
 const { silentLogger } = await import('../src/lib/log.ts')
 const { createRuntime } = await import('../src/runtime.ts')
-const { adminCaller, testAdmin } = await import('../src/testing/admin.ts')
+const { createDefaultUser } = await import('../src/testing/default-user.ts')
 const { PGlite } = await import('@electric-sql/pglite')
 const { drizzle } = await import('drizzle-orm/pglite')
 const { migrate } = await import('drizzle-orm/pglite/migrator')
@@ -34,11 +36,17 @@ const start = await startingCluster()
 lap(start?.migrated ? 'read snapshot' : 'read seed (snapshot stale)')
 const pgliteWasmModule = await pgliteWasm()
 lap('wasm compile (rest)')
-const client = new PGlite({ loadDataDir: start && tarBlob(start.tar), pgliteWasmModule })
+const client = new PGlite({
+  fs: start && new ClusterFS(start.tar),
+  pgliteWasmModule,
+  startParams: [...PGlite.defaultStartParams, ...IN_MEMORY_SETTINGS],
+})
 await client.waitReady
 lap('PGlite open')
-await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER })
-lap(start?.migrated ? 'migrate (nothing to do)' : 'migrate (all)')
+if (!start?.migrated) {
+  await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER })
+  lap('migrate (all: snapshot stale)')
+}
 const database: Database = {
   db: drizzle(client, { schema }) as unknown as Db,
   kind: 'pglite',
@@ -68,15 +76,11 @@ lap('runtime and catalog')
 const app = createApp(runtime.deps)
 app.listen({ port: 0, hostname: '127.0.0.1', reusePort: false })
 lap('app build + listen')
-const { admin } = testAdmin(
-  adminCaller((r) => app.handle(r), token),
-  async () => {},
-)
-const user = await admin.createUser({ email: 'user@tollgate.test', credit: 10, key: {} })
+const user = await createDefaultUser(runtime.deps, 'user@tollgate.test', 10)
 lap('first user and key')
 const res = await fetch(`http://127.0.0.1:${app.server!.port}/v1/chat/completions`, {
   method: 'POST',
-  headers: { authorization: `Bearer ${user.key!.key}`, 'content-type': 'application/json' },
+  headers: { authorization: `Bearer ${user.key.key}`, 'content-type': 'application/json' },
   body: JSON.stringify({ model: 'test/chat', messages: [{ role: 'user', content: 'Hi' }] }),
 })
 if (res.status !== 200) throw new Error(`first call answered ${res.status}`)

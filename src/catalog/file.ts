@@ -1,6 +1,7 @@
 // CATALOG_FILE (docs/api.md "Catalog file"): its schema, and the idempotent upsert at start.
 import { Type as t, type Static } from '@sinclair/typebox'
-import { eq, sql } from 'drizzle-orm'
+import { getTableColumns, inArray, type SQL, sql } from 'drizzle-orm'
+import type { PgTable } from 'drizzle-orm/pg-core'
 import type { Db } from '../db/client.ts'
 import { gateways, modelRoutes, models } from '../db/schema/index.ts'
 import { closestName } from '../lib/closest-name.ts'
@@ -151,49 +152,35 @@ export async function readCatalogFile(path: string): Promise<CatalogFile> {
   return parseCatalogFile(await Bun.file(path).json())
 }
 
+/**
+ * The file's gateways and models upserted, and each model's routes replaced, in one transaction
+ * of four statements (one per table, and the routes' delete): a start's cost is per statement
+ * (docs/testing.md "Start time"). An id named twice in the file is written as its last entry, as
+ * one upsert per entry did.
+ */
 export async function upsertCatalog(db: Db, file: CatalogFile): Promise<void> {
+  const gatewayRows = lastById(file.gateways).map(gatewayRow)
+  const fileModels = lastById(file.models)
   await db.transaction(async (tx) => {
-    for (const g of file.gateways) {
-      const row = {
-        protocol: g.protocol,
-        baseUrl: g.baseUrl.replace(/\/+$/, ''),
-        apiKeyRef: g.apiKey ?? null,
-        timeoutMs: g.timeoutMs ?? 30_000,
-        enabled: g.enabled ?? true,
-        policy: g.policy ?? null,
-        headers: g.headers ?? null,
-        query: g.query ?? null,
-        auth: g.auth ?? null,
-        updatedAt: new Date(),
-      }
+    if (gatewayRows.length > 0)
       await tx
         .insert(gateways)
-        .values({ id: g.id, ...row })
-        .onConflictDoUpdate({ target: gateways.id, set: row })
-    }
-    for (const m of file.models) {
-      const row = {
-        name: m.name,
-        description: m.description ?? '',
-        provider: m.provider,
-        family: m.family ?? '',
-        contextWindow: m.contextWindow,
-        kind: m.kind ?? 'chat',
-        capabilities: m.capabilities,
-        priceInput: price(m.pricing.input, m.id),
-        priceOutput: price(m.pricing.output, m.id),
-        priceCacheRead: price(m.pricing.cacheRead, m.id),
-        priceCacheWrite: price(m.pricing.cacheWrite, m.id),
-        deprecated: m.deprecated ?? false,
-        fallbacks: m.fallbacks ?? null,
-        updatedAt: sql`now()`,
-      }
-      await tx
-        .insert(models)
-        .values({ id: m.id, ...row })
-        .onConflictDoUpdate({ target: models.id, set: row })
-      await tx.delete(modelRoutes).where(eq(modelRoutes.modelId, m.id))
-      await tx.insert(modelRoutes).values(
+        .values(gatewayRows)
+        .onConflictDoUpdate({ target: gateways.id, set: proposed(gateways, gatewayRows[0]!) })
+    if (fileModels.length === 0) return
+    const modelRows = fileModels.map(modelRow)
+    await tx
+      .insert(models)
+      .values(modelRows)
+      .onConflictDoUpdate({ target: models.id, set: proposed(models, modelRows[0]!) })
+    await tx.delete(modelRoutes).where(
+      inArray(
+        modelRoutes.modelId,
+        fileModels.map((m) => m.id),
+      ),
+    )
+    await tx.insert(modelRoutes).values(
+      fileModels.flatMap((m) =>
         m.routes.map((r, position) => ({
           modelId: m.id,
           position,
@@ -201,9 +188,57 @@ export async function upsertCatalog(db: Db, file: CatalogFile): Promise<void> {
           upstreamModel: r.model,
           options: routeOptions(r),
         })),
-      )
-    }
+      ),
+    )
   })
+}
+
+const lastById = <T extends { id: string }>(entries: T[]): T[] => [...new Map(entries.map((e) => [e.id, e])).values()]
+
+/** An upsert's update: every member of `row` but the id set to the value its insert proposed (Postgres's `excluded` row). */
+function proposed(table: PgTable, row: Record<string, unknown>): Record<string, SQL> {
+  const columns = getTableColumns(table)
+  return Object.fromEntries(
+    Object.keys(row)
+      .filter((member) => member !== 'id')
+      .map((member) => [member, sql.raw(`excluded."${columns[member]!.name}"`)]),
+  )
+}
+
+function gatewayRow(g: CatalogFile['gateways'][number]) {
+  return {
+    id: g.id,
+    protocol: g.protocol,
+    baseUrl: g.baseUrl.replace(/\/+$/, ''),
+    apiKeyRef: g.apiKey ?? null,
+    timeoutMs: g.timeoutMs ?? 30_000,
+    enabled: g.enabled ?? true,
+    policy: g.policy ?? null,
+    headers: g.headers ?? null,
+    query: g.query ?? null,
+    auth: g.auth ?? null,
+    updatedAt: new Date(),
+  }
+}
+
+function modelRow(m: CatalogFile['models'][number]) {
+  return {
+    id: m.id,
+    name: m.name,
+    description: m.description ?? '',
+    provider: m.provider,
+    family: m.family ?? '',
+    contextWindow: m.contextWindow,
+    kind: m.kind ?? 'chat',
+    capabilities: m.capabilities,
+    priceInput: price(m.pricing.input, m.id),
+    priceOutput: price(m.pricing.output, m.id),
+    priceCacheRead: price(m.pricing.cacheRead, m.id),
+    priceCacheWrite: price(m.pricing.cacheWrite, m.id),
+    deprecated: m.deprecated ?? false,
+    fallbacks: m.fallbacks ?? null,
+    updatedAt: sql`now()`,
+  }
 }
 
 /** A route's optional fields as stored (null when it has none: such a route behaves as before). */

@@ -4,37 +4,14 @@
 // future names. A start reads the checkpoint record and writes on from it, growing the segment
 // or making new ones as usual, so the tar keeps the lowest segment's pages up to its last written
 // one and drops the recycled segments: 16 MB per segment less to decompress and to load.
-const BLOCK = 512
+import { padded, TAR_BLOCK, tarData, tarEntries } from './tar.ts'
+
 const WAL_PAGE = 8192
 const SEGMENT = /(^|\/)pg_wal\/[0-9A-F]{24}$/
 
-interface Entry {
-  name: string
-  /** Offset of the entry's header. */
-  at: number
-  size: number
-}
-
-const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0) < 0 ? bytes.length : bytes.indexOf(0)))
-
-const padded = (size: number) => Math.ceil(size / BLOCK) * BLOCK
-
-/** The entries of a ustar archive, in order. */
-export function tarEntries(tar: Uint8Array): Entry[] {
-  const entries: Entry[] = []
-  for (let at = 0; at + BLOCK <= tar.length && tar[at] !== 0; ) {
-    const name = text(tar.subarray(at, at + 100))
-    const prefix = text(tar.subarray(at + 345, at + 500))
-    const size = Number.parseInt(text(tar.subarray(at + 124, at + 136)).trim() || '0', 8)
-    entries.push({ name: prefix ? `${prefix}/${name}` : name, at, size })
-    at += BLOCK + padded(size)
-  }
-  return entries
-}
-
 /** The header at `at` with its size field set to `size` and its checksum recomputed. */
 function resized(tar: Uint8Array, at: number, size: number): Uint8Array {
-  const header = tar.slice(at, at + BLOCK)
+  const header = tar.slice(at, at + TAR_BLOCK)
   header.set(new TextEncoder().encode(`${size.toString(8).padStart(11, '0')}\0`), 124)
   header.fill(0x20, 148, 156)
   const sum = header.reduce((a, b) => a + b, 0)
@@ -56,14 +33,14 @@ export function trimWal(tar: Uint8Array): Uint8Array {
   const current = segments[0]
   const parts: Uint8Array[] = []
   for (const entry of entries) {
-    const body = tar.subarray(entry.at + BLOCK, entry.at + BLOCK + entry.size)
+    const body = tarData(tar, entry)
     if (entry === current) {
       const size = written(body)
-      parts.push(resized(tar, entry.at, size), tar.subarray(entry.at + BLOCK, entry.at + BLOCK + padded(size)))
+      parts.push(resized(tar, entry.at, size), tar.subarray(entry.at + TAR_BLOCK, entry.at + TAR_BLOCK + padded(size)))
     } else if (!segments.includes(entry)) {
-      parts.push(tar.subarray(entry.at, entry.at + BLOCK + padded(entry.size)))
+      parts.push(tar.subarray(entry.at, entry.at + TAR_BLOCK + padded(entry.size)))
     }
   }
-  parts.push(new Uint8Array(2 * BLOCK))
+  parts.push(new Uint8Array(2 * TAR_BLOCK))
   return Buffer.concat(parts)
 }

@@ -1,22 +1,33 @@
 // `tollgate/testing` (docs/testing.md): the real gateway inside a test suite, and the scriptable
 // fake upstream it (or anything else) can call.
-export { startTollgate, type Tollgate, type TollgateOptions } from './tollgate.ts'
-export {
+//
+// This entry starts compiling PGlite's WebAssembly before the rest loads (docs/testing.md "Start
+// time"): a module's code runs only once every module it imports statically is loaded, so the kit
+// (kit.ts) and with it the gateway are imported here dynamically, after the compile is under way
+// on the engine's threads, which then overlaps their loading. Its exports are kit.ts's, named
+// again (test/testing/index.test.ts checks the two lists are the same).
+import { pgliteWasm } from '../db/pglite-wasm.ts'
+
+void pgliteWasm()
+const kit = await import('./kit.ts')
+
+export const {
+  startTollgate,
   TollgateAdminError,
-  type KeyChanges,
-  type KeyOptions,
-  type KeyView,
-  type TestKey,
-  type TestUser,
-  type TollgateAdmin,
-  type TollgateWallet,
-} from './admin.ts'
-export { CLOUD_MODELS, cloudCatalog, defaultCatalog, MODELS, ONE_ATTEMPT } from './catalog.ts'
-export { fakeAwsAuth, fakeEntraAuth, fakeGoogleAuth, fakeServiceAccount } from './cloud-auth.ts'
-export { closeIdleDatabases } from './database-pool.ts'
-export { ANY_MODEL, type FakeUpstream, type FakeUpstreamOptions, startFakeUpstream } from './fake-upstream/server.ts'
-export { TOKEN_MODEL } from './fake-upstream/wires/oauth-token.ts'
-export type { RecordedRequest, Reply, Script, ScriptedError, ScriptedToolCall, ScriptedUsage } from './fake-upstream/reply.ts'
-export type { CatalogFile } from '../catalog/file.ts'
-export type { RequestLog } from '../console/logs/model.ts'
-export type { Transaction } from '../console/transactions/model.ts'
+  CLOUD_MODELS,
+  cloudCatalog,
+  defaultCatalog,
+  MODELS,
+  ONE_ATTEMPT,
+  fakeAwsAuth,
+  fakeEntraAuth,
+  fakeGoogleAuth,
+  fakeServiceAccount,
+  closeIdleDatabases,
+  ANY_MODEL,
+  startFakeUpstream,
+  TOKEN_MODEL,
+} = kit
+export type * from './kit.ts'
+/** The class's instance type, which the destructured value above does not carry. */
+export type TollgateAdminError = InstanceType<typeof TollgateAdminError>

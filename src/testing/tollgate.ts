@@ -2,7 +2,6 @@
 // PGlite, the in-process store), the test's catalog (or the default one on a fake upstream), a
 // listener on a free port — and a funded user with a key. Each instance owns everything it
 // started, so many run side by side and stop() leaves nothing behind.
-import './warm-up.ts'
 import { createApp } from '../app.ts'
 import { parseCatalogFile, type CatalogFile } from '../catalog/file.ts'
 import { loadConfig } from '../config.ts'
@@ -11,6 +10,7 @@ import { silentLogger } from '../lib/log.ts'
 import { createRuntime, type Runtime } from '../runtime.ts'
 import { adminCaller, testAdmin, type KeyOptions, type TollgateAdmin, type TollgateWallet } from './admin.ts'
 import { defaultCatalog } from './catalog.ts'
+import { createDefaultUser } from './default-user.ts'
 import { takeDatabase } from './database-pool.ts'
 import { type FakeUpstream, type FakeUpstreamOptions, startFakeUpstream } from './fake-upstream/server.ts'
 
@@ -93,7 +93,11 @@ export async function startTollgate(opts: TollgateOptions = {}): Promise<Tollgat
       adminCaller((r) => app.handle(r), adminToken),
       settled,
     )
-    const user = await admin.createUser({ email: 'user@tollgate.test', credit: opts.credit ?? 10, key: opts.keyOptions ?? {} })
+    const email = 'user@tollgate.test'
+    const credit = opts.credit ?? 10
+    const user = opts.keyOptions
+      ? await admin.createUser({ email, credit, key: opts.keyOptions })
+      : await createDefaultUser(runtime.deps, email, credit)
     const origin = `http://127.0.0.1:${app.server!.port}`
     let stopped: Promise<void> | undefined
     return {

@@ -3,10 +3,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { rm } from 'node:fs/promises'
 import { eq } from 'drizzle-orm'
-import { CatalogFileError, parseCatalogFile } from '../../src/catalog/file.ts'
-import { gateways, models } from '../../src/db/schema/index.ts'
+import { CatalogFileError, parseCatalogFile, upsertCatalog } from '../../src/catalog/file.ts'
+import { gateways, modelRoutes, models } from '../../src/db/schema/index.ts'
 import { startupFailure } from '../../src/lib/startup-error.ts'
 import { ADMIN_TOKEN, simpleCatalog, startTestGateway, type TestGateway } from '../helpers/gateway.ts'
+import { memoryDb } from '../helpers/memory-db.ts'
 
 const base = () => simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }])
 
@@ -204,5 +205,59 @@ describe('routing fields (docs/failover.md, docs/providers.md "Headers and query
       [0, 1],
       [1, 1],
     ])
+  }, 30_000)
+})
+
+describe('upsert', () => {
+  test("again: every gateway and model updated, each model's routes replaced, created_at kept, others left; an id named twice is its last entry", async () => {
+    const m = await memoryDb()
+    try {
+      const first = simpleCatalog([
+        { id: 'gw-a', url: 'http://127.0.0.1:9' },
+        { id: 'gw-b', url: 'http://127.0.0.1:9' },
+      ])
+      first.models.push({ ...first.models[0]!, id: 'acme/kept', routes: [{ gateway: 'gw-b', model: 'k' }] })
+      await upsertCatalog(m.db, parseCatalogFile(first))
+      const [before] = await m.db.select({ createdAt: models.createdAt }).from(models).where(eq(models.id, 'acme/chat-1'))
+      const next = simpleCatalog([{ id: 'gw-a', url: 'http://127.0.0.1:9' }])
+      next.gateways.push({ ...next.gateways[0]!, baseUrl: 'http://127.0.0.1:8/v2/', timeoutMs: 1_234 })
+      next.models = [
+        { ...next.models[0]!, name: 'first', routes: [{ gateway: 'gw-a', model: 'x' }] },
+        { ...next.models[0]!, name: 'Renamed', pricing: { input: 3, output: 4 }, routes: [{ gateway: 'gw-a', model: 'y', weight: 2 }] },
+      ]
+      await upsertCatalog(m.db, parseCatalogFile(next))
+      const gws = await m.db
+        .select({ id: gateways.id, baseUrl: gateways.baseUrl, timeoutMs: gateways.timeoutMs })
+        .from(gateways)
+        .orderBy(gateways.id)
+      expect(gws).toEqual([
+        { id: 'gw-a', baseUrl: 'http://127.0.0.1:8/v2', timeoutMs: 1_234 },
+        { id: 'gw-b', baseUrl: 'http://127.0.0.1:9/v1', timeoutMs: 2_000 },
+      ])
+      const rows = await m.db
+        .select({ id: models.id, name: models.name, priceInput: models.priceInput, createdAt: models.createdAt })
+        .from(models)
+        .orderBy(models.id)
+      expect(rows.map((r) => [r.id, r.name, r.priceInput])).toEqual([
+        ['acme/chat-1', 'Renamed', 3_000_000_000n],
+        ['acme/kept', 'Chat 1', 150_000_000n],
+      ])
+      expect(rows[0]!.createdAt).toEqual(before!.createdAt)
+      const routes = await m.db
+        .select({
+          modelId: modelRoutes.modelId,
+          position: modelRoutes.position,
+          upstream: modelRoutes.upstreamModel,
+          options: modelRoutes.options,
+        })
+        .from(modelRoutes)
+        .orderBy(modelRoutes.modelId, modelRoutes.position)
+      expect(routes).toEqual([
+        { modelId: 'acme/chat-1', position: 0, upstream: 'y', options: { weight: 2 } },
+        { modelId: 'acme/kept', position: 0, upstream: 'k', options: null },
+      ])
+    } finally {
+      await m.close()
+    }
   }, 30_000)
 })

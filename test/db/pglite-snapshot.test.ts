@@ -11,7 +11,7 @@ import { basename, join } from 'node:path'
 import { type Database, openPglite } from '../../src/db/client.ts'
 import { MIGRATIONS_FOLDER } from '../../src/db/migrations.ts'
 import { snapshot, snapshotPath, startingCluster, unpackCluster, WAL_SEGMENT_BYTES } from '../../src/db/pglite-snapshot.ts'
-import { tarEntries } from '../../src/db/snapshot-wal.ts'
+import { tarEntries } from '../../src/db/tar.ts'
 
 const dirs: string[] = []
 afterAll(async () => {

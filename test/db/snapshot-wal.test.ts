@@ -1,7 +1,8 @@
 // Cutting a snapshot tar's WAL (src/db/snapshot-wal.ts): the lowest segment kept up to its last
 // written page, recycled segments dropped, every other entry byte for byte as it was.
 import { expect, test } from 'bun:test'
-import { tarEntries, trimWal } from '../../src/db/snapshot-wal.ts'
+import { tarEntries } from '../../src/db/tar.ts'
+import { trimWal } from '../../src/db/snapshot-wal.ts'
 
 const PAGE = 8192
 const page = (fill: number) => new Uint8Array(PAGE).fill(fill)
