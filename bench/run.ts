@@ -7,7 +7,8 @@
 // BENCH_QUICK=1 short runs; BENCH_ONLY=core,streams5k,soak,embeddings,kit (any subset) picks parts
 // (BENCH_ONLY=kit alone starts no Postgres/Redis stack);
 // BENCH_STREAMS (default 5000) open streams; BENCH_SOAK_MINUTES (default 10, quick 1; 0 skips);
-// BENCH_CPU_PROF=<dir> writes a CPU profile of Tollgate over the whole run there.
+// BENCH_CPU_PROF=<dir> writes a CPU profile of Tollgate over the whole run there; BENCH_ROUNDS
+// (default 3, quick 2) sets the core part's interleaved rounds.
 import { runCore, type CoreResult } from './core.ts'
 import { runEmbeddings, type EmbeddingsResult } from './embeddings.ts'
 import { type KitStartResult, runKitStart } from './kit-start.ts'
@@ -29,9 +30,10 @@ if (unknown?.length) {
 const SOAK_MINUTES = Number(process.env.BENCH_SOAK_MINUTES ?? (QUICK ? 1 : 10))
 const runs = (part: (typeof PARTS)[number]) => (only ? only.includes(part) : true) && (part !== 'soak' || SOAK_MINUTES > 0)
 
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 2 : 3))
 const CORE = QUICK
-  ? { rounds: 2, latencyN: 300, seconds: 2, conns: 64, warm: 200, warmSeconds: 2 }
-  : { rounds: 3, latencyN: 1_500, seconds: 5, conns: 64, warm: 1_000, warmSeconds: 8 }
+  ? { rounds: ROUNDS, latencyN: 300, seconds: 2, conns: 64, warm: 200, warmSeconds: 2 }
+  : { rounds: ROUNDS, latencyN: 1_500, seconds: 5, conns: 64, warm: 1_000, warmSeconds: 8 }
 const EMBEDDINGS = QUICK ? { latencyN: 50, seconds: 2, conns: 8 } : { latencyN: 200, seconds: 5, conns: 8 }
 const STREAMS = {
   streams: Number(process.env.BENCH_STREAMS ?? 5_000),
