@@ -1,7 +1,7 @@
 // Where the ledger writer puts a record Postgres refuses (docs/operations.md "Ledger writer"):
 // telling a record's own fault apart from an outage, and keeping the record for an operator.
 import type { Db } from '../db/client.ts'
-import { sqlState } from '../db/conflict-retry.ts'
+import { sqlState } from '../db/sql-state.ts'
 import { ledgerDeadLetters } from '../db/schema/index.ts'
 import { base62 } from '../lib/ids.ts'
 import { escapeForText, safeText } from '../lib/safe-text.ts'

@@ -20,7 +20,7 @@ import { booleanArray, integerArray, textArray } from '../db/array-literal.ts'
 import { executePrepared } from '../db/prepared.ts'
 import { base62 } from '../lib/ids.ts'
 import { type BatchCall, tallyBatch } from './batch-tally.ts'
-import { sqlState } from '../db/conflict-retry.ts'
+import { sqlState } from '../db/sql-state.ts'
 import { decodeRecord, type OutboxRecord, sanitizedRecord } from './outbox-record.ts'
 
 /**

@@ -3,17 +3,10 @@
 // is what Postgres asks of the client. Used where concurrent admin changes lock the same rows
 // (admin/roles.ts): the loser of a deadlock runs again and meets the rule (a 409), never a 500.
 import type { Db } from './client.ts'
+import { sqlState } from './sql-state.ts'
 
 const CONCURRENCY_ABORTS: ReadonlySet<string> = new Set(['40P01', '40001'])
 const ATTEMPTS = 4
-
-/** The SQLSTATE of a Postgres error, looked for through the causes drivers wrap it in. */
-export function sqlState(err: unknown): string | undefined {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
-    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code
-  }
-  return undefined
-}
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 

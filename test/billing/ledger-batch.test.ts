@@ -5,7 +5,7 @@
 import { expect, test } from 'bun:test'
 import { and, eq, sql } from 'drizzle-orm'
 import { isRecordError } from '../../src/billing/dead-letters.ts'
-import { sqlState } from '../../src/db/conflict-retry.ts'
+import { sqlState } from '../../src/db/sql-state.ts'
 import { writeRecords } from '../../src/billing/ledger-batch.ts'
 import { encodeRecord } from '../../src/billing/outbox-record.ts'
 import { accounts, apiKeys, ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'

@@ -3,7 +3,8 @@
 // between two transactions, on the shared Postgres: the loser runs again and both commit.
 import { expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { retryingTransaction, sqlState } from '../../src/db/conflict-retry.ts'
+import { retryingTransaction } from '../../src/db/conflict-retry.ts'
+import { sqlState } from '../../src/db/sql-state.ts'
 import postgres from 'postgres'
 import { drizzle } from 'drizzle-orm/postgres-js'
 import { describeServices, freshDatabase } from '../helpers/services.ts'
