@@ -18,15 +18,14 @@ lap('import')
 const { createApp } = await import('../src/app.ts')
 const { IN_MEMORY_SETTINGS } = await import('../src/db/client.ts')
 const { parseCatalogFile } = await import('../src/catalog/file.ts')
-const { loadConfig } = await import('../src/config.ts')
 const { MIGRATIONS_FOLDER } = await import('../src/db/migrations.ts')
 const { ClusterFS } = await import('../src/db/pglite-cluster-fs.ts')
 const { startingCluster } = await import('../src/db/pglite-snapshot.ts')
 const { pgliteWasm } = await import('../src/db/pglite-wasm.ts')
 const schema = await import('../src/db/schema/index.ts')
-const { silentLogger } = await import('../src/lib/log.ts')
 const { createRuntime } = await import('../src/runtime.ts')
 const { createDefaultUser } = await import('../src/testing/default-user.ts')
+const { kitConfig, kitRuntimeOptions } = await import('../src/testing/tollgate.ts')
 const { PGlite } = await import('@electric-sql/pglite')
 const { drizzle } = await import('drizzle-orm/pglite')
 const { migrate } = await import('drizzle-orm/pglite/migrator')
@@ -55,23 +54,10 @@ const database: Database = {
 }
 
 const upstream = kit.startFakeUpstream()
-const token = 'a'.repeat(32)
-const config = loadConfig({
-  LOG_LEVEL: 'error',
-  SETTLE_FLUSH_MS: '0',
-  DATABASE_URL: 'memory://',
-  HOST: '127.0.0.1',
-  PORT: '0',
-  ADMIN_TOKEN: token,
-})
-const runtime = await createRuntime(config, {
-  log: silentLogger,
-  catalogRefreshMs: 0,
-  writerBlockMs: 20,
-  partitionMaintenanceMs: 0,
-  database,
-  catalog: parseCatalogFile(kit.defaultCatalog(upstream.url)),
-})
+const runtime = await createRuntime(
+  kitConfig('a'.repeat(32)),
+  kitRuntimeOptions(database, parseCatalogFile(kit.defaultCatalog(upstream.url))),
+)
 lap('runtime and catalog')
 const app = createApp(runtime.deps)
 app.listen({ port: 0, hostname: '127.0.0.1', reusePort: false })

@@ -4,10 +4,11 @@
 // started, so many run side by side and stop() leaves nothing behind.
 import { createApp } from '../app.ts'
 import { parseCatalogFile, type CatalogFile } from '../catalog/file.ts'
-import { loadConfig } from '../config.ts'
+import { type Config, loadConfig } from '../config.ts'
+import type { Database } from '../db/client.ts'
 import { base62 } from '../lib/ids.ts'
 import { silentLogger } from '../lib/log.ts'
-import { createRuntime, type Runtime } from '../runtime.ts'
+import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime.ts'
 import { adminCaller, testAdmin, type KeyOptions, type TollgateAdmin, type TollgateWallet } from './admin.ts'
 import { defaultCatalog } from './catalog.ts'
 import { createDefaultUser } from './default-user.ts'
@@ -45,6 +46,29 @@ export interface Tollgate {
   stop(): Promise<void>
 }
 
+/** A kit instance's configuration: the test's variables, then embedded storage on a free local port. */
+export function kitConfig(adminToken: string, env: Record<string, string> = {}): Config {
+  return loadConfig({
+    LOG_LEVEL: 'error',
+    SETTLE_FLUSH_MS: '0',
+    ...env,
+    DATABASE_URL: 'memory://',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    ADMIN_TOKEN: adminToken,
+  })
+}
+
+/** A kit instance's runtime around its database and catalog: silent, no background refreshes, a writer that answers quickly. */
+export const kitRuntimeOptions = (database: Database, catalog: CatalogFile): RuntimeOptions => ({
+  log: silentLogger,
+  catalogRefreshMs: 0,
+  writerBlockMs: 20,
+  partitionMaintenanceMs: 0,
+  database,
+  catalog,
+})
+
 const isFake = (u: TollgateOptions['upstream']): u is FakeUpstream => typeof (u as FakeUpstream | undefined)?.once === 'function'
 
 export async function startTollgate(opts: TollgateOptions = {}): Promise<Tollgate> {
@@ -59,24 +83,8 @@ export async function startTollgate(opts: TollgateOptions = {}): Promise<Tollgat
       typeof opts.catalog === 'function' ? opts.catalog(upstream.url) : (opts.catalog ?? defaultCatalog(upstream.url)),
     )
     const adminToken = base62(32)
-    const config = loadConfig({
-      LOG_LEVEL: 'error',
-      SETTLE_FLUSH_MS: '0',
-      ...opts.env,
-      DATABASE_URL: 'memory://',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      ADMIN_TOKEN: adminToken,
-    })
     const database = await takeDatabase()
-    const runtime = await createRuntime(config, {
-      log: silentLogger,
-      catalogRefreshMs: 0,
-      writerBlockMs: 20,
-      partitionMaintenanceMs: 0,
-      database,
-      catalog,
-    }).catch(async (e) => {
+    const runtime = await createRuntime(kitConfig(adminToken, opts.env), kitRuntimeOptions(database, catalog)).catch(async (e) => {
       await database.close()
       throw e
     })
