@@ -3,15 +3,15 @@
 // naming it; a redelivered call bills nothing twice, alone, mixed with new calls, or raced by a
 // second writer; the balance stays the sum of completed entries.
 import { expect, test } from 'bun:test'
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { isRecordError } from '../../src/billing/dead-letters.ts'
 import { sqlState } from '../../src/db/sql-state.ts'
 import { writeRecords } from '../../src/billing/ledger-batch.ts'
 import { encodeRecord } from '../../src/billing/outbox-record.ts'
-import { accounts, apiKeys, ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
+import { apiKeys, ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
 import { billedCalls, expectUsageCoversCalls } from '../helpers/money.ts'
 import { usageRecord } from '../helpers/records.ts'
-import { describeOnDatabases, fundedUser as funded } from '../helpers/migrated-databases.ts'
+import { books, describeOnDatabases, fundedUser as funded } from '../helpers/migrated-databases.ts'
 
 const CREDIT = 1_000_000n
 
@@ -21,15 +21,6 @@ describeOnDatabases('ledger batch', (database) => {
   const call = (u: { userId: string; keyIds: string[] }, cost: number, key = 0) =>
     encodeRecord(usageRecord({ requestId: `req_${crypto.randomUUID()}`, userId: u.userId, keyId: u.keyIds[key]!, cost: String(cost) }))
   const idOf = (record: string) => JSON.parse(record).requestId as string
-
-  async function books(userId: string) {
-    const [a] = await database().db.select().from(accounts).where(eq(accounts.userId, userId))
-    const [s] = await database()
-      .db.select({ s: sql<string>`sum(${ledgerEntries.amountMicros})::text` })
-      .from(ledgerEntries)
-      .where(sql`${ledgerEntries.userId} = ${userId} and ${ledgerEntries.status} = 'completed'`)
-    return { balance: a!.balanceMicros, ledger: BigInt(s!.s) }
-  }
 
   const usageEntries = (userId: string) =>
     database()
@@ -52,8 +43,8 @@ describeOnDatabases('ledger batch', (database) => {
     const entryOf = (r: string) => logs.find((l) => l.id === idOf(r))!.entryId
     expect([entryOf(batch[0]!), entryOf(batch[2]!), entryOf(batch[3]!)]).toEqual([ea!.id, null, ea!.id])
     expect([entryOf(batch[1]!), entryOf(batch[4]!)]).toEqual([eb!.id, eb!.id])
-    expect(await books(a.userId)).toEqual({ balance: CREDIT - 350n, ledger: CREDIT - 350n })
-    expect(await books(b.userId)).toEqual({ balance: CREDIT - 10n, ledger: CREDIT - 10n })
+    expect(await books(database(), a.userId)).toEqual({ balance: CREDIT - 350n, ledger: CREDIT - 350n })
+    expect(await books(database(), b.userId)).toEqual({ balance: CREDIT - 10n, ledger: CREDIT - 10n })
     // Key spend is per key, from the calls (an entry covers the account's keys together).
     const spent = await database()
       .db.select({ id: apiKeys.id, spent: apiKeys.spentMicros })
@@ -74,7 +65,7 @@ describeOnDatabases('ledger batch', (database) => {
     expect(await writeRecords(database().db, [first[1]!, fresh, first[0]!])).toBe(1)
     const entries = await usageEntries(u.userId)
     expect(entries.map((e) => e.amountMicros).sort()).toEqual([-100n, -5n])
-    expect(await books(u.userId)).toEqual({ balance: CREDIT - 105n, ledger: CREDIT - 105n })
+    expect(await books(database(), u.userId)).toEqual({ balance: CREDIT - 105n, ledger: CREDIT - 105n })
     await expectUsageCoversCalls(database().db, u.userId)
   })
 
@@ -82,7 +73,7 @@ describeOnDatabases('ledger batch', (database) => {
     const u = await fundedUser()
     const once = call(u, 30)
     expect(await writeRecords(database().db, [once, call(u, 2), once])).toBe(2)
-    expect(await books(u.userId)).toEqual({ balance: CREDIT - 32n, ledger: CREDIT - 32n })
+    expect(await books(database(), u.userId)).toEqual({ balance: CREDIT - 32n, ledger: CREDIT - 32n })
     await expectUsageCoversCalls(database().db, u.userId)
   })
 
@@ -99,7 +90,7 @@ describeOnDatabases('ledger batch', (database) => {
       expect(isRecordError(err)).toBe(true)
       expect(sqlState(err)).toBe(code)
     }
-    expect(await books(u.userId)).toEqual({ balance: CREDIT, ledger: CREDIT })
+    expect(await books(database(), u.userId)).toEqual({ balance: CREDIT, ledger: CREDIT })
     expect(await writeRecords(database().db, [good])).toBe(1)
   })
 
@@ -114,7 +105,7 @@ describeOnDatabases('ledger batch', (database) => {
     ])
     expect(runs.reduce((n, r) => n + r, 0)).toBe(40)
     const total = calls.reduce((n, _, i) => n + BigInt(1 + i), 0n)
-    expect(await books(u.userId)).toEqual({ balance: CREDIT - total, ledger: CREDIT - total })
+    expect(await books(database(), u.userId)).toEqual({ balance: CREDIT - total, ledger: CREDIT - total })
     const logs = await database().db.select({ id: requestLogs.id }).from(requestLogs).where(eq(requestLogs.userId, u.userId))
     expect(logs).toHaveLength(40)
     await expectUsageCoversCalls(database().db, u.userId)

@@ -1,14 +1,14 @@
 // The ledger writer is idempotent: a redelivered batch bills nothing twice, and the balance
 // always equals the sum of completed ledger entries.
 import { expect, test } from 'bun:test'
-import { eq, sql } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { applyMovement } from '../../src/billing/accounts.ts'
 import { writeRecords } from '../../src/billing/ledger-writer.ts'
 import { encodeRecord, type OutboxRecord } from '../../src/billing/outbox-record.ts'
-import { accounts, apiKeys, ledgerEntries, requestLogs } from '../../src/db/schema/index.ts'
+import { apiKeys, requestLogs } from '../../src/db/schema/index.ts'
 import { createMemoryStore } from '../../src/store/memory.ts'
 import { usageRecord } from '../helpers/records.ts'
-import { describeOnDatabases, fundedUser as funded } from '../helpers/migrated-databases.ts'
+import { books, describeOnDatabases, fundedUser as funded } from '../helpers/migrated-databases.ts'
 
 const record = (userId: string, keyId: string, requestId: string, cost: string): OutboxRecord =>
   usageRecord({ requestId, userId, keyId, cost, latencyMs: 12.5 })
@@ -19,15 +19,6 @@ describeOnDatabases('ledger writer', (database) => {
     return { userId: u.userId, keyId: u.keyIds[0]! }
   }
 
-  async function books(userId: string) {
-    const [a] = await database().db.select().from(accounts).where(eq(accounts.userId, userId))
-    const [s] = await database()
-      .db.select({ s: sql<string>`sum(${ledgerEntries.amountMicros})::text` })
-      .from(ledgerEntries)
-      .where(sql`${ledgerEntries.userId} = ${userId} and ${ledgerEntries.status} = 'completed'`)
-    return { balance: a!.balanceMicros, sum: BigInt(s!.s) }
-  }
-
   test('writes logs and usage entries; the same batch again changes nothing', async () => {
     const u = await fundedUser()
     const batch = [
@@ -36,10 +27,10 @@ describeOnDatabases('ledger writer', (database) => {
       record(u.userId, u.keyId, `req_${crypto.randomUUID()}`, '50'),
     ]
     expect(await writeRecords(database().db, batch.map(encodeRecord))).toBe(2)
-    expect(await books(u.userId)).toEqual({ balance: 850n, sum: 850n })
+    expect(await books(database(), u.userId)).toEqual({ balance: 850n, ledger: 850n })
     expect(await writeRecords(database().db, batch.map(encodeRecord))).toBe(0)
     expect(await writeRecords(database().db, [batch[2]!, batch[0]!].map(encodeRecord))).toBe(0)
-    expect(await books(u.userId)).toEqual({ balance: 850n, sum: 850n })
+    expect(await books(database(), u.userId)).toEqual({ balance: 850n, ledger: 850n })
     const logs = await database().db.select().from(requestLogs).where(eq(requestLogs.userId, u.userId))
     expect(logs).toHaveLength(3)
     const [key] = await database().db.select().from(apiKeys).where(eq(apiKeys.id, u.keyId))
@@ -68,6 +59,6 @@ describeOnDatabases('ledger writer', (database) => {
         reference: `dup:${u.userId}`,
       }),
     ).toBeUndefined()
-    expect(await books(u.userId)).toEqual({ balance: 1_005n, sum: 1_005n })
+    expect(await books(database(), u.userId)).toEqual({ balance: 1_005n, ledger: 1_005n })
   })
 })

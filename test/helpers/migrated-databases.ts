@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe } from 'bun:test'
 import { applyMovement, createUser } from '../../src/billing/accounts.ts'
 import { openDatabase, type Database } from '../../src/db/client.ts'
-import { apiKeys } from '../../src/db/schema/index.ts'
+import { accounts, apiKeys, ledgerEntries } from '../../src/db/schema/index.ts'
+import { eq, sql } from 'drizzle-orm'
 import { createMemoryStore } from '../../src/store/memory.ts'
 import { freshDatabase, SERVICES } from './services.ts'
 
@@ -44,4 +45,14 @@ export async function fundedUser(database: Database, credit: bigint, keys = 1): 
   const keyIds = Array.from({ length: keys }, () => `key_${crypto.randomUUID()}`)
   for (const keyId of keyIds) await db.insert(apiKeys).values({ id: keyId, userId: user.id, keyHash: crypto.randomUUID(), prefix: 'sk-x' })
   return { userId: user.id, keyIds }
+}
+
+/** A user's balance and the sum of their completed ledger entries, in micro-USD: equal when the books are right. */
+export async function books(database: Database, userId: string): Promise<{ balance: bigint; ledger: bigint }> {
+  const [a] = await database.db.select().from(accounts).where(eq(accounts.userId, userId))
+  const [s] = await database.db
+    .select({ s: sql<string>`sum(${ledgerEntries.amountMicros})::text` })
+    .from(ledgerEntries)
+    .where(sql`${ledgerEntries.userId} = ${userId} and ${ledgerEntries.status} = 'completed'`)
+  return { balance: a!.balanceMicros, ledger: BigInt(s!.s) }
 }
